@@ -1,0 +1,63 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { repoRoot } from './paths';
+
+/** Everything the server reads from its environment, validated once at start. */
+export interface ServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Where the embedded PostgreSQL and other local state live. */
+  readonly dataDir: string;
+  /** An external PostgreSQL (>= 15). When set, nothing is embedded. */
+  readonly databaseUrl: string | undefined;
+  readonly embeddedPostgresPort: number;
+  /** Seed the demo world: on by default with the embedded database, off with DATABASE_URL. */
+  readonly seedDemo: boolean;
+  readonly logLevel: string;
+}
+
+/** Bad configuration, named by its variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the configuration from environment variables. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const dataDir = nonEmpty(env.DATA_DIR);
+  const logLevel = nonEmpty(env.LOG_LEVEL) ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  return {
+    host: nonEmpty(env.HOST) ?? '127.0.0.1',
+    port: readPort(env, 'PORT', 8080),
+    dataDir: dataDir ? (isAbsolute(dataDir) ? dataDir : resolve(dataDir)) : join(repoRoot, '.data'),
+    databaseUrl,
+    embeddedPostgresPort: readPort(env, 'VYUHA_PG_PORT', 54329),
+    seedDemo: readDemoSwitch(env.VYUHA_DEMO, databaseUrl === undefined),
+    logLevel,
+  };
+}
+
+function readPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  return port;
+}
+
+function readDemoSwitch(raw: string | undefined, fallback: boolean): boolean {
+  const value = nonEmpty(raw);
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes'].includes(value)) return true;
+  if (['0', 'false', 'no'].includes(value)) return false;
+  throw new ConfigError(`VYUHA_DEMO must be 1 or 0, got "${value}"`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

@@ -1,0 +1,85 @@
+import pg from 'pg';
+import type { ServerConfig } from '../config';
+import { marketDataDir, migrationsDir } from '../paths';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { loadMigrations, migrate } from './migrate';
+import { seedDemoWorld } from './seed';
+
+const DATABASE_NAME = 'vyuha';
+const MINIMUM_SERVER_VERSION = 150000;
+
+/** The database the server runs on: a pool, and the embedded server behind it if we started one. */
+export interface Database {
+  readonly pool: pg.Pool;
+  readonly embedded: EmbeddedPostgres | undefined;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  readonly config: ServerConfig;
+  readonly log: (message: string) => void;
+  /** Apply pending migrations (default true). */
+  readonly migrate?: boolean;
+  /** Seed the demo world when the configuration asks for it (default true). */
+  readonly seed?: boolean;
+}
+
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR and creates the
+ * `vyuha` database on it; then migrates and, where configured, seeds the demo world.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const { config, log } = options;
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, log });
+    url = embedded.urlFor(DATABASE_NAME);
+    await createDatabaseIfMissing(embedded.urlFor('postgres'), DATABASE_NAME);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', (error) => log(`database connection lost: ${error.message}`));
+  const close = async () => {
+    await pool.end();
+    await embedded?.stop();
+  };
+  try {
+    await assertServerVersion(pool);
+    if (options.migrate ?? true) {
+      const applied = await migrate(pool, await loadMigrations(migrationsDir));
+      if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
+    }
+    if ((options.seed ?? true) && config.seedDemo) {
+      const summary = await seedDemoWorld(pool, { dataDir: marketDataDir, log });
+      log(`demo world ready: ${JSON.stringify(summary)}`);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { pool, embedded, close };
+}
+
+/** CREATE DATABASE cannot run in a transaction or take IF NOT EXISTS, hence the check first. */
+export async function createDatabaseIfMissing(adminUrl: string, name: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      const from = template ? ` TEMPLATE ${pg.escapeIdentifier(template)} STRATEGY FILE_COPY` : '';
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${from}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function assertServerVersion(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ server_version_num: string }>('SHOW server_version_num');
+  const version = Number(rows[0]?.server_version_num);
+  if (version < MINIMUM_SERVER_VERSION) {
+    throw new Error(`Vyuha needs PostgreSQL 15 or newer; the server at DATABASE_URL is ${Math.floor(version / 10000)}.`);
+  }
+}

@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type pg from 'pg';
+
+export interface AppOptions {
+  readonly pool: pg.Pool;
+  readonly version: string;
+  /** The built web app; when missing, `/` explains how to build it. */
+  readonly webDistDir: string;
+  readonly logLevel: string;
+}
+
+/** Path prefixes that belong to APIs: a miss there is a JSON 404, never the web app. */
+const API_PREFIXES = ['/v1/', '/api/', '/graphql', '/healthz', '/version.json'];
+
+/** Builds the HTTP application (not yet listening). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel,
+      // Secrets never reach the logs.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hasura-admin-secret"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+    },
+    disableRequestLogging: options.logLevel !== 'debug' && options.logLevel !== 'trace',
+    trustProxy: false,
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await options.pool.query('SELECT 1');
+      return { status: 'ok', database: 'ok', version: options.version };
+    } catch (error) {
+      app.log.error({ err: error }, 'health check: database unreachable');
+      return reply.code(503).send({ status: 'error', database: 'unreachable', version: options.version });
+    }
+  });
+
+  app.get('/version.json', async (_request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return { version: options.version };
+  });
+
+  await registerWebApp(app, options.webDistDir);
+  return app;
+}
+
+async function registerWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
+  const indexFile = join(webDistDir, 'index.html');
+  const built = existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      // Hashed assets never change; index.html must always be revalidated so deploys show.
+      setHeaders: (reply, path) => {
+        void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage = request.method === 'GET' && !API_PREFIXES.some((prefix) => path.startsWith(prefix));
+    if (!wantsPage) return reply.code(404).send({ error: 'not-found', message: `No route for ${request.method} ${path}` });
+    if (!built) {
+      return reply.code(503).type('text/plain').send('The web app is not built yet: `npm start` builds it, or run `npm run build`.');
+    }
+    // History fallback: client routes (/dashboard, /backtest/42, unknown paths) are the SPA's to render.
+    void reply.header('cache-control', 'no-cache');
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { MIGRATED_TEMPLATE, SEEDED_TEMPLATE } from './templates';
+
+/** A database of one's own for one test file. */
+export interface TestDatabase {
+  readonly pool: pg.Pool;
+  readonly url: string;
+  readonly name: string;
+  /** Ends the pool and drops the database. */
+  close(): Promise<void>;
+}
+
+/** URL of the run's PostgreSQL server for the named database. */
+export function testServerUrl(database: string): string {
+  const url = new URL(inject('postgresAdminUrl'));
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/**
+ * A brand-new database cloned from a template (file copy: milliseconds): migrated, or migrated
+ * and seeded with the demo world. `empty: true` gives one with no schema at all.
+ */
+export async function freshDatabase(options: { seeded?: boolean; empty?: boolean } = {}): Promise<TestDatabase> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const template = options.empty ? 'template0' : options.seeded ? SEEDED_TEMPLATE : MIGRATED_TEMPLATE;
+  await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)} STRATEGY FILE_COPY`);
+  const url = testServerUrl(name);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  return {
+    pool,
+    url,
+    name,
+    async close() {
+      await pool.end();
+      await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: inject('postgresAdminUrl') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'pure',
+          include: ['packages/{core,market,engine}/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['packages/server/{src,test}/**/*.test.ts'],
+          // One embedded PostgreSQL per run; each test file clones its own database from a template.
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'repo',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
