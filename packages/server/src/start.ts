@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
@@ -21,18 +22,21 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ config, log: (message) => logger.info(message) });
   const version = readDeployedVersion();
-  const app = await buildApp({ pool: database.pool, version, webDistDir, logLevel: config.logLevel });
+  let app: FastifyInstance | undefined;
   try {
+    app = await buildApp({ pool: database.pool, version, webDistDir, logLevel: config.logLevel });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await app.close();
+    // Whatever failed, the embedded PostgreSQL must not outlive us.
+    await app?.close();
     await database.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new HttpPortInUseError(`Port ${config.port} on ${config.host} is already in use by another program. Stop it, or set PORT to a free port.`);
     }
     throw error;
   }
-  const address = app.server.address();
+  const running = app;
+  const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   let stopping: Promise<void> | undefined;
@@ -41,7 +45,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     stop: () => {
       // Shutting down twice (two signals) must not close things twice.
       stopping ??= (async () => {
-        await app.close();
+        await running.close();
         await database.close();
       })();
       return stopping;

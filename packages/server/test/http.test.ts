@@ -38,6 +38,8 @@ describe('health and version', () => {
   });
 
   it('GET /version.json gives the deployed version, never cached', async () => {
+    // Regression: a web build containing version.json made the static plugin declare a clashing route.
+    await writeFile(join(webDist, 'version.json'), '{"version":"from-the-file"}');
     const response = await (await app()).inject('/version.json?r=0.42');
     expect(response.json()).toEqual({ version: '9.9.9+test' });
     expect(response.headers['cache-control']).toBe('no-store');

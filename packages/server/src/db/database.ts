@@ -52,7 +52,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
     if ((options.seed ?? true) && config.seedDemo) {
       const summary = await seedDemoWorld(pool, { dataDir: marketDataDir, log });
-      log(`demo world ready: ${JSON.stringify(summary)}`);
+      log(`demo world ready (${summary.users} demo users; ${summary.inserted} rows added now)`);
     }
   } catch (error) {
     await close();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 
 export interface AppOptions {
@@ -23,7 +23,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Secrets never reach the logs.
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hasura-admin-secret"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     },
-    disableRequestLogging: options.logLevel !== 'debug' && options.logLevel !== 'trace',
+    // One line per request only when debugging; errors are logged regardless.
+    logController: new LogController({ disableRequestLogging: options.logLevel !== 'debug' && options.logLevel !== 'trace' }),
     trustProxy: false,
   });
 
@@ -54,6 +55,8 @@ async function registerWebApp(app: FastifyInstance, webDistDir: string): Promise
       root: webDistDir,
       wildcard: false,
       index: false,
+      // Served by its own route above, uncached; a second route for the file would clash.
+      globIgnore: ['version.json'],
       // Hashed assets never change; index.html must always be revalidated so deploys show.
       setHeaders: (reply, path) => {
         void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,0 +1,240 @@
+import { join } from 'node:path';
+import type pg from 'pg';
+import { CsvError, cellsOf, readCsvRecords } from './csv';
+import type { CellReader } from './csv';
+import { execute } from './execute';
+
+interface IndexDefinition {
+  readonly exchange: 'NSE' | 'BSE';
+  readonly tradingSymbol: string;
+  /** Official index name; the CSV files identify indices by it. */
+  readonly name: string;
+}
+
+/** The six index instruments of the demo world (spec sections 3 and 9). */
+const INDICES: readonly IndexDefinition[] = [
+  { exchange: 'NSE', tradingSymbol: 'NIFTY', name: 'NIFTY 50' },
+  { exchange: 'NSE', tradingSymbol: 'BANKNIFTY', name: 'NIFTY BANK' },
+  { exchange: 'NSE', tradingSymbol: 'FINNIFTY', name: 'NIFTY FIN SERVICE' },
+  { exchange: 'NSE', tradingSymbol: 'MIDCPNIFTY', name: 'NIFTY MID SELECT' },
+  { exchange: 'BSE', tradingSymbol: 'SENSEX', name: 'S&P BSE SENSEX' },
+  { exchange: 'NSE', tradingSymbol: 'INDIA VIX', name: 'INDIA VIX' },
+];
+
+interface IndexConfigDefinition {
+  readonly id: string;
+  readonly tradingSymbol: string;
+  readonly exchange: 'NSE' | 'BSE';
+  readonly name: string;
+  readonly signalKey: string;
+  readonly ocStep: number;
+  readonly ticker: boolean;
+  readonly ocGreeks: boolean;
+  readonly benchmark: boolean;
+  readonly shortText: string;
+  readonly background: readonly [string, string];
+  readonly color: readonly [string, string];
+}
+
+/** Spec section 3's index configs; flags exactly as listed there, colours are ours. */
+const INDEX_CONFIGS: readonly IndexConfigDefinition[] = [
+  { id: 'NSE:INDICES:1', tradingSymbol: 'NIFTY', exchange: 'NSE', name: 'NIFTY 50', signalKey: 'n', ocStep: 50,
+    ticker: true, ocGreeks: true, benchmark: true, shortText: 'N50',
+    background: ['#E8F0FE', '#1A2B4C'], color: ['#1A56DB', '#93B4F5'] },
+  { id: 'NSE:INDICES:2', tradingSymbol: 'BANKNIFTY', exchange: 'NSE', name: 'NIFTY BANK', signalKey: 'b', ocStep: 100,
+    ticker: false, ocGreeks: true, benchmark: true, shortText: 'BNF',
+    background: ['#FDF2E9', '#4A2A12'], color: ['#C2410C', '#F6AD7B'] },
+  { id: 'NSE:INDICES:3', tradingSymbol: 'FINNIFTY', exchange: 'NSE', name: 'FINNIFTY', signalKey: 'f', ocStep: 50,
+    ticker: false, ocGreeks: false, benchmark: false, shortText: 'FIN',
+    background: ['#ECFDF3', '#123A26'], color: ['#15803D', '#86D9A8'] },
+  { id: 'NSE:INDICES:4', tradingSymbol: 'MIDCPNIFTY', exchange: 'NSE', name: 'MIDCPNIFTY', signalKey: 'm', ocStep: 25,
+    ticker: false, ocGreeks: false, benchmark: false, shortText: 'MID',
+    background: ['#F5F0FF', '#2F1F4D'], color: ['#7C3AED', '#C4A8F7'] },
+  { id: 'BSE:INDICES:1', tradingSymbol: 'SENSEX', exchange: 'BSE', name: 'SENSEX', signalKey: 'x', ocStep: 100,
+    ticker: true, ocGreeks: false, benchmark: false, shortText: 'SNX',
+    background: ['#FEF2F2', '#4C1A1A'], color: ['#B91C1C', '#F5A3A3'] },
+];
+
+export interface MarketSeedCounts {
+  readonly indexInstruments: number;
+  readonly indexConfigs: number;
+  readonly ltps: number;
+  readonly holidays: number;
+  readonly specialSessions: number;
+  readonly indexMonthlyCloses: number;
+  readonly indexKeyPoints: number;
+}
+
+/** Index instruments and configs, calendars and index history from `dataDir`'s CSV files. */
+export async function seedMarketData(client: pg.PoolClient, dataDir: string): Promise<{ counts: MarketSeedCounts; inserted: number }> {
+  let inserted = 0;
+  const indices = await ensureIndexInstruments(client);
+  inserted += indices.inserted;
+  inserted += await ensureIndexConfigs(client, indices.idBySymbol);
+  const holidays = await seedHolidays(client, dataDir);
+  const specialSessions = await seedSpecialSessions(client, dataDir);
+  const closes = await seedMonthlyCloses(client, dataDir, indices.idByName);
+  const keyPoints = await seedKeyPoints(client, dataDir, indices.idByName);
+  const ltps = await seedLtpsFromCloses(client, [...indices.idByName.values()]);
+  inserted += holidays.inserted + specialSessions.inserted + closes.inserted + keyPoints.inserted + ltps.inserted;
+  return {
+    inserted,
+    counts: {
+      indexInstruments: INDICES.length,
+      indexConfigs: INDEX_CONFIGS.length,
+      ltps: ltps.count,
+      holidays: holidays.count,
+      specialSessions: specialSessions.count,
+      indexMonthlyCloses: closes.count,
+      indexKeyPoints: keyPoints.count,
+    },
+  };
+}
+
+async function ensureIndexInstruments(client: pg.PoolClient): Promise<{
+  idBySymbol: ReadonlyMap<string, number>; idByName: ReadonlyMap<string, number>; inserted: number;
+}> {
+  const inserted = await execute(client,
+    `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, lot_size, tick_size_paise)
+     SELECT exchange, 'INDICES', 'index', trading_symbol, name, 1, 5
+     FROM unnest($1::text[], $2::text[], $3::text[]) AS t(exchange, trading_symbol, name)
+     ON CONFLICT (exchange, trading_symbol) DO NOTHING`,
+    [INDICES.map((i) => i.exchange), INDICES.map((i) => i.tradingSymbol), INDICES.map((i) => i.name)]);
+  const rows = await client.query<{ instrument_id: number; trading_symbol: string; name: string }>(
+    `SELECT instrument_id, trading_symbol, name FROM instruments
+     WHERE kind = 'index' AND (exchange, trading_symbol) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+    [INDICES.map((i) => i.exchange), INDICES.map((i) => i.tradingSymbol)]);
+  if (rows.rows.length !== INDICES.length) {
+    throw new Error(`expected ${INDICES.length} index instruments, found ${rows.rows.length}`);
+  }
+  return {
+    inserted,
+    idBySymbol: new Map(rows.rows.map((r) => [r.trading_symbol, r.instrument_id])),
+    idByName: new Map(rows.rows.map((r) => [r.name, r.instrument_id])),
+  };
+}
+
+async function ensureIndexConfigs(client: pg.PoolClient, idBySymbol: ReadonlyMap<string, number>): Promise<number> {
+  let inserted = 0;
+  for (const [order, config] of INDEX_CONFIGS.entries()) {
+    inserted += await execute(client,
+      `INSERT INTO index_configs (id, instrument_id, exchange, name, signal_key, value, ticker, oc_step, oc_enabled,
+         oc_greeks, benchmark, short_text, background, color, entry_l_bracket, entry_u_bracket, sort_order)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true, $9, $10, $11, $12, $13, 2, 2, $14)
+       ON CONFLICT (id) DO NOTHING`,
+      [config.id, idBySymbol.get(config.tradingSymbol), config.exchange, config.name, config.signalKey,
+        config.tradingSymbol, config.ticker, config.ocStep, config.ocGreeks, config.benchmark, config.shortText,
+        config.background, config.color, order + 1]);
+  }
+  return inserted;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^\d{2}:\d{2}(:\d{2})?$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+async function seedHolidays(client: pg.PoolClient, dataDir: string): Promise<{ count: number; inserted: number }> {
+  const records = await readCsvRecords(join(dataDir, 'holidays.csv'), ['date', 'exchange', 'event']);
+  const rows = records.map((record, i) => {
+    const cells = cellsOf(record, `holidays.csv row ${i + 2}`);
+    return { date: cells.matching('date', DATE), exchange: cells.required('exchange'), event: cells.required('event') };
+  });
+  const inserted = await execute(client,
+    `INSERT INTO holidays (date, exchange, event)
+     SELECT * FROM unnest($1::date[], $2::text[], $3::text[])
+     ON CONFLICT (exchange, date) DO NOTHING`,
+    [rows.map((r) => r.date), rows.map((r) => r.exchange), rows.map((r) => r.event)]);
+  return { count: rows.length, inserted };
+}
+
+/** The CSV's `IN` (whole Indian market) is stored as a NULL exchange. */
+const MARKET_WIDE = 'IN';
+
+async function seedSpecialSessions(client: pg.PoolClient, dataDir: string): Promise<{ count: number; inserted: number }> {
+  const records = await readCsvRecords(join(dataDir, 'special-sessions.csv'), ['date', 'exchange', 'kind', 'start', 'end', 'note']);
+  const rows = records.map((record, i) => {
+    const cells = cellsOf(record, `special-sessions.csv row ${i + 2}`);
+    const exchange = cells.required('exchange');
+    return {
+      date: cells.matching('date', DATE),
+      exchange: exchange === MARKET_WIDE ? null : exchange,
+      kind: cells.required('kind'),
+      start: cells.optionalMatching('start', TIME),
+      end: cells.optionalMatching('end', TIME),
+      note: cells.optional('note'),
+    };
+  });
+  const inserted = await execute(client,
+    `INSERT INTO special_sessions (date, exchange, kind, start_time, end_time, note)
+     SELECT * FROM unnest($1::date[], $2::text[], $3::text[], $4::time[], $5::time[], $6::text[])
+     ON CONFLICT ON CONSTRAINT special_sessions_natural_key DO NOTHING`,
+    [rows.map((r) => r.date), rows.map((r) => r.exchange), rows.map((r) => r.kind),
+      rows.map((r) => r.start), rows.map((r) => r.end), rows.map((r) => r.note)]);
+  return { count: rows.length, inserted };
+}
+
+function instrumentFor(idByName: ReadonlyMap<string, number>, cells: CellReader): number {
+  const name = cells.required('index');
+  const id = idByName.get(name);
+  if (id === undefined) throw new CsvError(`${cells.where}: unknown index "${name}"`);
+  return id;
+}
+
+async function seedMonthlyCloses(client: pg.PoolClient, dataDir: string, idByName: ReadonlyMap<string, number>): Promise<{ count: number; inserted: number }> {
+  const records = await readCsvRecords(join(dataDir, 'index-monthly-closes.csv'), ['month', 'index', 'close']);
+  const rows = records.map((record, i) => {
+    const cells = cellsOf(record, `index-monthly-closes.csv row ${i + 2}`);
+    return {
+      month: `${cells.matching('month', /^\d{4}-\d{2}$/)}-01`,
+      instrumentId: instrumentFor(idByName, cells),
+      // Empty = a gap in the source data, kept as NULL so the gap stays visible.
+      close: cells.optionalMatching('close', DECIMAL),
+    };
+  });
+  const inserted = await execute(client,
+    `INSERT INTO index_monthly_closes (instrument_id, month, close)
+     SELECT * FROM unnest($1::integer[], $2::date[], $3::numeric[])
+     ON CONFLICT (instrument_id, month) DO NOTHING`,
+    [rows.map((r) => r.instrumentId), rows.map((r) => r.month), rows.map((r) => r.close)]);
+  return { count: rows.length, inserted };
+}
+
+async function seedKeyPoints(client: pg.PoolClient, dataDir: string, idByName: ReadonlyMap<string, number>): Promise<{ count: number; inserted: number }> {
+  const records = await readCsvRecords(join(dataDir, 'index-key-points.csv'), ['date', 'index', 'kind', 'value', 'source']);
+  const rows = records.map((record, i) => {
+    const cells = cellsOf(record, `index-key-points.csv row ${i + 2}`);
+    return {
+      instrumentId: instrumentFor(idByName, cells),
+      date: cells.matching('date', DATE),
+      kind: cells.required('kind'),
+      value: cells.matching('value', DECIMAL),
+      source: cells.required('source'),
+    };
+  });
+  const inserted = await execute(client,
+    `INSERT INTO index_key_points (instrument_id, date, kind, value, source)
+     SELECT * FROM unnest($1::integer[], $2::date[], $3::text[], $4::numeric[], $5::text[])
+     ON CONFLICT (instrument_id, date, kind) DO NOTHING`,
+    [rows.map((r) => r.instrumentId), rows.map((r) => r.date), rows.map((r) => r.kind),
+      rows.map((r) => r.value), rows.map((r) => r.source)]);
+  return { count: rows.length, inserted };
+}
+
+/**
+ * Gives each index a last price (its latest known month-end close) so screens have something to
+ * show before any feed runs. A live feed overwrites these; the seed never does.
+ */
+async function seedLtpsFromCloses(client: pg.PoolClient, instrumentIds: readonly number[]): Promise<{ count: number; inserted: number }> {
+  const inserted = await execute(client,
+    `INSERT INTO ltps (instrument_id, price_paise, updated_at)
+     SELECT DISTINCT ON (instrument_id) instrument_id, round(close * 100)::bigint,
+            ((month + interval '1 month' - interval '1 day')::date + time '15:30') AT TIME ZONE 'Asia/Kolkata'
+     FROM index_monthly_closes
+     WHERE close IS NOT NULL AND instrument_id = ANY($1::integer[])
+     ORDER BY instrument_id, month DESC
+     ON CONFLICT (instrument_id) DO NOTHING`,
+    [instrumentIds]);
+  const count = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM ltps WHERE instrument_id = ANY($1::integer[])', [instrumentIds]);
+  return { count: count.rows[0]?.n ?? 0, inserted };
+}
