@@ -62,7 +62,7 @@ export default tseslint.config(
   { files: ['packages/market/src/**'], rules: pureLayer(['@vyuha/engine', '@vyuha/server', '@vyuha/web']) },
   { files: ['packages/engine/src/**'], rules: pureLayer(['@vyuha/server', '@vyuha/web']) },
   {
-    files: ['packages/server/**', 'scripts/**', 'test/**', '**/*.config.*', 'eslint.config.js'],
+    files: ['packages/server/**', 'packages/*/bench/**', 'scripts/**', 'test/**', '**/*.config.*', 'eslint.config.js'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -1,92 +1,61 @@
-import { ConfigError, readConfig } from './config';
+import { ConfigError } from './config';
+import { UsageError, type CliCommand } from './commands/command';
 import { readDeployedVersion } from './version';
 
-const HELP = `Usage: vyuha <command>
+/** Every command: its words, a one-line summary, and how to load it (on demand). */
+const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
+  { name: 'start', summary: 'run the platform (web app, /healthz, /version.json) on the database', load: async () => (await import('./commands/start')).startCommand },
+  { name: 'db migrate', summary: 'apply pending database migrations and exit', load: async () => (await import('./commands/db')).dbMigrateCommand },
+  { name: 'db seed', summary: 'load the demo world (idempotent) and exit', load: async () => (await import('./commands/db')).dbSeedCommand },
+];
 
-Commands:
-  start         run the platform (web app, /healthz, /version.json) on the database
-  db migrate    apply pending database migrations and exit
-  db seed       load the demo world (idempotent) and exit
-  version       print the deployed version
-  help          show this text
-
-Environment:
+const ENVIRONMENT = `Environment:
   PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL (external PostgreSQL >= 15; then
   nothing is embedded), VYUHA_PG_PORT (54329, embedded PostgreSQL), VYUHA_DEMO (1 seeds the demo
   world, 0 does not; default 1 when embedded), LOG_LEVEL (info)
 `;
 
-const DEMO_SIGN_IN = 'Demo sign-in: <role>@demo.vyuha.in / vyuha-demo-2026 (roles: trial, basic, advanced, demo, backtest, manager, administrator, superadmin, support)';
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), 'version'.length) + 2;
+  const lines = [...COMMANDS.map((c) => [c.name, c.summary]), ['version', 'print the deployed version'], ['help', 'show this text; `vyuha <command> --help` shows one command']]
+    .map(([name, summary]) => `  ${name!.padEnd(width)}${summary}`);
+  return `Usage: vyuha <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n${ENVIRONMENT}`;
+}
 
 /** Runs one CLI command; resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const [command, subcommand] = argv;
+  const [first] = argv;
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+    process.stdout.write(help());
+    return 0;
+  }
+  if (first === 'version' || first === '--version') {
+    process.stdout.write(`${readDeployedVersion()}\n`);
+    return 0;
+  }
+  // The longest command name that the words begin with: `market expiries` before `market`.
+  const entry = [...COMMANDS]
+    .sort((a, b) => b.name.split(' ').length - a.name.split(' ').length)
+    .find((c) => c.name.split(' ').every((word, i) => argv[i] === word));
+  if (!entry) {
+    process.stderr.write(`vyuha: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${help()}`);
+    return 2;
+  }
+  const command = await entry.load();
+  const args = argv.slice(entry.name.split(' ').length);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(command.usage);
+    return 0;
+  }
   try {
-    switch (command) {
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(HELP);
-        return 0;
-      case 'version':
-      case '--version':
-        process.stdout.write(`${readDeployedVersion()}\n`);
-        return 0;
-      case 'start':
-        return await runStart();
-      case 'db':
-        return await runDatabaseCommand(subcommand);
-      default:
-        process.stderr.write(`vyuha: unknown command "${command}"\n\n${HELP}`);
-        return 2;
-    }
+    return await command.run(args);
   } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`vyuha ${command.name}: ${error.message}\n\n${command.usage}`);
+      return 2;
+    }
     const message = error instanceof ConfigError ? `configuration: ${error.message}` : (error as Error).message;
     process.stderr.write(`vyuha: ${message}\n`);
     return 1;
   }
-}
-
-async function runStart(): Promise<number> {
-  const config = readConfig();
-  const startedAt = performance.now();
-  // Loaded on demand so that `vyuha --help` answers at once.
-  const { startServer } = await import('./start');
-  const server = await startServer(config);
-  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-  process.stdout.write(`\nVyuha is running at ${server.url} (ready in ${seconds} s)\n${config.seedDemo ? `${DEMO_SIGN_IN}\n` : ''}Press Ctrl+C to stop.\n\n`);
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: NodeJS.Signals) => {
-      process.stdout.write(`\n${signal}: stopping Vyuha…\n`);
-      // A second signal while draining means "now".
-      process.once(signal, () => process.exit(130));
-      void server.stop().then(resolve, (error: unknown) => {
-        process.stderr.write(`vyuha: error while stopping: ${(error as Error).message}\n`);
-        resolve();
-      });
-    };
-    process.once('SIGINT', shutdown);
-    process.once('SIGTERM', shutdown);
-  });
-  return 0;
-}
-
-async function runDatabaseCommand(subcommand: string | undefined): Promise<number> {
-  if (subcommand !== 'migrate' && subcommand !== 'seed') {
-    process.stderr.write(`vyuha: "db" takes "migrate" or "seed"\n\n${HELP}`);
-    return 2;
-  }
-  const config = readConfig();
-  const [{ default: pino }, { openDatabase }] = await Promise.all([import('pino'), import('./db/database')]);
-  const logger = pino({ level: config.logLevel });
-  const seeding = subcommand === 'seed';
-  const database = await openDatabase({
-    config: seeding ? { ...config, seedDemo: true } : config,
-    log: (message) => logger.info(message),
-    seed: seeding,
-  });
-  await database.close();
-  process.stdout.write(seeding ? 'Demo world is loaded.\n' : 'Database is up to date.\n');
-  return 0;
 }

@@ -16,7 +16,14 @@ describe('npx vyuha', () => {
     const cli = runCli(['frobnicate'], { env: {} });
     expect((await cli.exited).code).toBe(2);
     expect(cli.output()).toContain('unknown command "frobnicate"');
-    expect(cli.output()).toContain('Usage: vyuha <command>');
+    expect(cli.output()).toContain('Usage: vyuha <command> [options]');
+  });
+
+  it('rejects an unknown option with exit code 2, naming it, and shows the command usage', async () => {
+    const cli = runCli(['db', 'migrate', '--bogus'], { env: {} });
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.output()).toContain("vyuha db migrate: Unknown option '--bogus'");
+    expect(cli.output()).toContain('Usage: vyuha db migrate');
   });
 
   it('names the bad variable and exits 1 on bad configuration', async () => {
