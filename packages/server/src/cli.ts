@@ -7,6 +7,13 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
   { name: 'start', summary: 'run the platform (web app, /healthz, /version.json) on the database', load: async () => (await import('./commands/start')).startCommand },
   { name: 'db migrate', summary: 'apply pending database migrations and exit', load: async () => (await import('./commands/db')).dbMigrateCommand },
   { name: 'db seed', summary: 'load the demo world (idempotent) and exit', load: async () => (await import('./commands/db')).dbSeedCommand },
+  { name: 'charges', summary: 'charges on one order (brokerage, STT, exchange, SEBI, stamp duty, GST) on a date', load: async () => (await import('./commands/charges')).chargesCommand },
+  { name: 'import candles', summary: 'import 1-minute candles from a CSV for one instrument', load: async () => (await import('./commands/import')).importCandlesCommand },
+  { name: 'import bhavcopy', summary: 'import NSE F&O bhavcopies (legacy or UDiFF, CSV or .zip)', load: async () => (await import('./commands/import')).importBhavcopyCommand },
+  { name: 'market expiries', summary: 'list index-option expiries of a symbol between two dates', load: async () => (await import('./commands/market')).marketExpiriesCommand },
+  { name: 'option price', summary: 'price and greeks of a European option (Black-Scholes or Black-76)', load: async () => (await import('./commands/option')).optionPriceCommand },
+  { name: 'option iv', summary: 'implied volatility of an option price, or why none fits', load: async () => (await import('./commands/option')).optionImpliedVolatilityCommand },
+  { name: 'market holidays', summary: "list an exchange's trading holidays of a year", load: async () => (await import('./commands/market')).marketHolidaysCommand },
 ];
 
 const ENVIRONMENT = `Environment:

@@ -3,57 +3,11 @@ import type pg from 'pg';
 import { CsvError, cellsOf, readCsvRecords } from './csv';
 import type { CellReader } from './csv';
 import { execute } from './execute';
+import { INDEX_CONFIGS, MARKET_INDICES } from '@vyuha/market';
 
-interface IndexDefinition {
-  readonly exchange: 'NSE' | 'BSE';
-  readonly tradingSymbol: string;
-  /** Official index name; the CSV files identify indices by it. */
-  readonly name: string;
-}
-
-/** The six index instruments of the demo world (spec sections 3 and 9). */
-const INDICES: readonly IndexDefinition[] = [
-  { exchange: 'NSE', tradingSymbol: 'NIFTY', name: 'NIFTY 50' },
-  { exchange: 'NSE', tradingSymbol: 'BANKNIFTY', name: 'NIFTY BANK' },
-  { exchange: 'NSE', tradingSymbol: 'FINNIFTY', name: 'NIFTY FIN SERVICE' },
-  { exchange: 'NSE', tradingSymbol: 'MIDCPNIFTY', name: 'NIFTY MID SELECT' },
-  { exchange: 'BSE', tradingSymbol: 'SENSEX', name: 'S&P BSE SENSEX' },
-  { exchange: 'NSE', tradingSymbol: 'INDIA VIX', name: 'INDIA VIX' },
-];
-
-interface IndexConfigDefinition {
-  readonly id: string;
-  readonly tradingSymbol: string;
-  readonly exchange: 'NSE' | 'BSE';
-  readonly name: string;
-  readonly signalKey: string;
-  readonly ocStep: number;
-  readonly ticker: boolean;
-  readonly ocGreeks: boolean;
-  readonly benchmark: boolean;
-  readonly shortText: string;
-  readonly background: readonly [string, string];
-  readonly color: readonly [string, string];
-}
-
-/** Spec section 3's index configs; flags exactly as listed there, colours are ours. */
-const INDEX_CONFIGS: readonly IndexConfigDefinition[] = [
-  { id: 'NSE:INDICES:1', tradingSymbol: 'NIFTY', exchange: 'NSE', name: 'NIFTY 50', signalKey: 'n', ocStep: 50,
-    ticker: true, ocGreeks: true, benchmark: true, shortText: 'N50',
-    background: ['#E8F0FE', '#1A2B4C'], color: ['#1A56DB', '#93B4F5'] },
-  { id: 'NSE:INDICES:2', tradingSymbol: 'BANKNIFTY', exchange: 'NSE', name: 'NIFTY BANK', signalKey: 'b', ocStep: 100,
-    ticker: false, ocGreeks: true, benchmark: true, shortText: 'BNF',
-    background: ['#FDF2E9', '#4A2A12'], color: ['#C2410C', '#F6AD7B'] },
-  { id: 'NSE:INDICES:3', tradingSymbol: 'FINNIFTY', exchange: 'NSE', name: 'FINNIFTY', signalKey: 'f', ocStep: 50,
-    ticker: false, ocGreeks: false, benchmark: false, shortText: 'FIN',
-    background: ['#ECFDF3', '#123A26'], color: ['#15803D', '#86D9A8'] },
-  { id: 'NSE:INDICES:4', tradingSymbol: 'MIDCPNIFTY', exchange: 'NSE', name: 'MIDCPNIFTY', signalKey: 'm', ocStep: 25,
-    ticker: false, ocGreeks: false, benchmark: false, shortText: 'MID',
-    background: ['#F5F0FF', '#2F1F4D'], color: ['#7C3AED', '#C4A8F7'] },
-  { id: 'BSE:INDICES:1', tradingSymbol: 'SENSEX', exchange: 'BSE', name: 'SENSEX', signalKey: 'x', ocStep: 100,
-    ticker: true, ocGreeks: false, benchmark: false, shortText: 'SNX',
-    background: ['#FEF2F2', '#4C1A1A'], color: ['#B91C1C', '#F5A3A3'] },
-];
+// Index instruments and configs come from @vyuha/market, the single source of truth, so the
+// database, the engine and the web app can never disagree about an index.
+const INDICES = MARKET_INDICES;
 
 export interface MarketSeedCounts {
   readonly indexInstruments: number;
@@ -99,7 +53,7 @@ async function ensureIndexInstruments(client: pg.PoolClient): Promise<{
      SELECT exchange, 'INDICES', 'index', trading_symbol, name, 1, 5
      FROM unnest($1::text[], $2::text[], $3::text[]) AS t(exchange, trading_symbol, name)
      ON CONFLICT (exchange, trading_symbol) DO NOTHING`,
-    [INDICES.map((i) => i.exchange), INDICES.map((i) => i.tradingSymbol), INDICES.map((i) => i.name)]);
+    [INDICES.map((i) => i.exchange), INDICES.map((i) => i.tradingSymbol), INDICES.map((i) => i.indexName)]);
   const rows = await client.query<{ instrument_id: number; trading_symbol: string; name: string }>(
     `SELECT instrument_id, trading_symbol, name FROM instruments
      WHERE kind = 'index' AND (exchange, trading_symbol) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
@@ -120,11 +74,11 @@ async function ensureIndexConfigs(client: pg.PoolClient, idBySymbol: ReadonlyMap
     inserted += await execute(client,
       `INSERT INTO index_configs (id, instrument_id, exchange, name, signal_key, value, ticker, oc_step, oc_enabled,
          oc_greeks, benchmark, short_text, background, color, entry_l_bracket, entry_u_bracket, sort_order)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true, $9, $10, $11, $12, $13, 2, 2, $14)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT (id) DO NOTHING`,
-      [config.id, idBySymbol.get(config.tradingSymbol), config.exchange, config.name, config.signalKey,
-        config.tradingSymbol, config.ticker, config.ocStep, config.ocGreeks, config.benchmark, config.shortText,
-        config.background, config.color, order + 1]);
+      [config.id, idBySymbol.get(config.value), config.exchange, config.name, config.signalKey,
+        config.value, config.ticker, config.ocStep, config.ocEnabled, config.ocGreeks, config.benchmark, config.shortText,
+        config.background, config.color, config.entry_l_bracket, config.entry_u_bracket, order + 1]);
   }
   return inserted;
 }

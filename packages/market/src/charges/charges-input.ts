@@ -1,0 +1,110 @@
+import { isIsoDate } from '@vyuha/core';
+import type { IsoDate, Paise } from '@vyuha/core';
+import { CHARGE_SCHEDULE_START } from './charge-schedule';
+import type { ChargeExchange, ChargeInstrument, TradeSide } from './charge-schedule';
+import { DEFAULT_BROKERAGE_PLAN } from './brokerage';
+import type { BrokeragePlan } from './brokerage';
+import { InvalidChargesInputError } from './charges-input-error';
+
+/** NSE and BSE, or their F&O segment codes NFO and BFO, which mean the same exchange here. */
+export type ChargeExchangeInput = ChargeExchange | 'NFO' | 'BFO';
+
+/**
+ * `trade`: an executed order. `exercise`: an option settled at expiry in the money; `side` is the
+ * side of that closing settlement as a contract note shows it, so the long being exercised is
+ * `sell` (and pays exercise STT) and the assigned short is `buy`. `expire-worthless`: an option
+ * that expired out of the money; nothing is traded and nothing is charged.
+ */
+export type ChargeEvent = 'trade' | 'exercise' | 'expire-worthless';
+
+/** One executed order (or expiry settlement) to price. */
+export interface ChargesInput {
+  /** The trading day, `YYYY-MM-DD`; picks the rates in force. */
+  readonly date: string;
+  readonly exchange: ChargeExchangeInput;
+  readonly instrument: ChargeInstrument;
+  readonly side: TradeSide;
+  /** Paise per unit: the option premium or the future's price. Not used for an exercise. */
+  readonly price: Paise;
+  /** Units (lots x lot size), not lots. */
+  readonly quantity: number;
+  /** Default `trade`. */
+  readonly event?: ChargeEvent;
+  /** For `exercise`: the option's final settlement price per unit in paise, i.e. its intrinsic value. */
+  readonly settlementPrice?: Paise;
+  /** Default DEFAULT_BROKERAGE_PLAN (Rs 20 per executed order). */
+  readonly brokerage?: BrokeragePlan;
+}
+
+/** A validated input: exchange aliases resolved, value computed, defaults filled. */
+export interface NormalizedCharges {
+  readonly date: IsoDate;
+  readonly exchange: ChargeExchange;
+  readonly instrument: ChargeInstrument;
+  readonly side: TradeSide;
+  readonly event: ChargeEvent;
+  /** price x quantity for a trade, settlementPrice x quantity for an exercise, 0 for a worthless expiry. */
+  readonly value: bigint;
+  readonly brokerage: BrokeragePlan;
+}
+
+const EXCHANGE_OF: Readonly<Record<ChargeExchangeInput, ChargeExchange>> = { NSE: 'NSE', NFO: 'NSE', BSE: 'BSE', BFO: 'BSE' };
+const INSTRUMENTS: readonly ChargeInstrument[] = ['option', 'future'];
+const SIDES: readonly TradeSide[] = ['buy', 'sell'];
+const EVENTS: readonly ChargeEvent[] = ['trade', 'exercise', 'expire-worthless'];
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: string): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new InvalidChargesInputError(field, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+}
+
+function checkDate(value: unknown, field: string): IsoDate {
+  if (typeof value !== 'string' || !isIsoDate(value)) {
+    throw new InvalidChargesInputError(field, `must be a calendar date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  }
+  if (value < CHARGE_SCHEDULE_START) {
+    throw new InvalidChargesInputError(field, `must be on or after ${CHARGE_SCHEDULE_START}, when the charges schedule starts; got ${value}`);
+  }
+  return value;
+}
+
+function wholeNumber(value: unknown, options: { field: string; minimum: number }): bigint {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < options.minimum) {
+    throw new InvalidChargesInputError(options.field, `must be a whole number >= ${options.minimum}, got ${JSON.stringify(value)}`);
+  }
+  return BigInt(value);
+}
+
+function eventValue(input: ChargesInput, event: ChargeEvent, field: (name: string) => string): bigint {
+  const quantity = wholeNumber(input.quantity, { field: field('quantity'), minimum: 1 });
+  if (event === 'trade') return wholeNumber(input.price, { field: field('price'), minimum: 0 }) * quantity;
+  if (input.instrument !== 'option') {
+    throw new InvalidChargesInputError(field('event'), `${event} applies to options only; a future settles by a trade at its settlement price`);
+  }
+  if (event === 'expire-worthless') return 0n;
+  if (input.settlementPrice === undefined) throw new InvalidChargesInputError(field('settlementPrice'), 'is required for an exercise');
+  return wholeNumber(input.settlementPrice, { field: field('settlementPrice'), minimum: 0 }) * quantity;
+}
+
+/**
+ * Validates one request, naming the bad field (prefixed by `path`, e.g. `trades[3].`), and
+ * resolves NFO/BFO to NSE/BSE. The value must stay an exact number of paise.
+ */
+export function normalizeChargesInput(input: ChargesInput, path = ''): NormalizedCharges {
+  const field = (name: string): string => `${path}${name}`;
+  const exchangeText = oneOf(input.exchange, Object.keys(EXCHANGE_OF) as ChargeExchangeInput[], field('exchange'));
+  const instrument = oneOf(input.instrument, INSTRUMENTS, field('instrument'));
+  const normalized = {
+    date: checkDate(input.date, field('date')),
+    exchange: EXCHANGE_OF[exchangeText],
+    instrument,
+    side: oneOf(input.side, SIDES, field('side')),
+    event: oneOf(input.event ?? 'trade', EVENTS, field('event')),
+    brokerage: input.brokerage ?? DEFAULT_BROKERAGE_PLAN,
+  };
+  const value = eventValue({ ...input, instrument }, normalized.event, field);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InvalidChargesInputError(field('quantity'), `price x quantity (${value} paise) is beyond exact integer range`);
+  }
+  return { ...normalized, value };
+}
