@@ -12,6 +12,8 @@ export interface ServerConfig {
   readonly embeddedPostgresPort: number;
   /** Seed the demo world: on by default with the embedded database, off with DATABASE_URL. */
   readonly seedDemo: boolean;
+  /** Generate the demo world's synthetic market history in the background (with the demo world; off: VYUHA_DEMO_HISTORY=0). */
+  readonly demoHistory: boolean;
   readonly logLevel: string;
 }
 
@@ -31,13 +33,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = nonEmpty(env.DATA_DIR);
   const logLevel = nonEmpty(env.LOG_LEVEL) ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const seedDemo = readSwitch({ name: 'VYUHA_DEMO', raw: env.VYUHA_DEMO, fallback: databaseUrl === undefined });
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     port: readPort(env, 'PORT', 8080),
     dataDir: dataDir ? (isAbsolute(dataDir) ? dataDir : resolve(dataDir)) : join(repoRoot, '.data'),
     databaseUrl,
     embeddedPostgresPort: readPort(env, 'VYUHA_PG_PORT', 54329),
-    seedDemo: readDemoSwitch(env.VYUHA_DEMO, databaseUrl === undefined),
+    seedDemo,
+    demoHistory: seedDemo && readSwitch({ name: 'VYUHA_DEMO_HISTORY', raw: env.VYUHA_DEMO_HISTORY, fallback: true }),
     logLevel,
   };
 }
@@ -50,12 +54,12 @@ function readPort(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return port;
 }
 
-function readDemoSwitch(raw: string | undefined, fallback: boolean): boolean {
-  const value = nonEmpty(raw);
-  if (value === undefined) return fallback;
+function readSwitch(input: { name: string; raw: string | undefined; fallback: boolean }): boolean {
+  const value = nonEmpty(input.raw);
+  if (value === undefined) return input.fallback;
   if (['1', 'true', 'yes'].includes(value)) return true;
   if (['0', 'false', 'no'].includes(value)) return false;
-  throw new ConfigError(`VYUHA_DEMO must be 1 or 0, got "${value}"`);
+  throw new ConfigError(`${input.name} must be 1 or 0, got "${value}"`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

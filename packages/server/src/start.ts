@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import pino from 'pino';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
@@ -36,6 +37,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     throw error;
   }
   const running = app;
+  const history = config.demoHistory ? startDemoHistory(database.pool, logger) : undefined;
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -46,9 +48,31 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       // Shutting down twice (two signals) must not close things twice.
       stopping ??= (async () => {
         await running.close();
+        await history?.stop();
         await database.close();
       })();
       return stopping;
+    },
+  };
+}
+
+/**
+ * Fills the demo world's synthetic market history in the background: the server is ready first,
+ * the history arrives month by month with progress in the log. Stopping waits for the month being
+ * written to commit (seconds at most); the next start resumes.
+ */
+function startDemoHistory(pool: pg.Pool, logger: pino.Logger): { stop(): Promise<void> } {
+  const controller = new AbortController();
+  const done = (async () => {
+    const { lastFinishedSession, loadDemoHistory } = await import('./market-data/demo-history');
+    const through = lastFinishedSession(Date.now());
+    const result = await loadDemoHistory({ pool, through, log: (message) => logger.info(message), signal: controller.signal });
+    if (result.monthsStored > 0) logger.info(`synthetic market history is ready through ${result.through ?? through} (${result.candlesStored} candles stored)`);
+  })().catch((error: unknown) => logger.error({ err: error }, 'synthetic market history: generation failed'));
+  return {
+    async stop() {
+      controller.abort();
+      await done;
     },
   };
 }

@@ -9,6 +9,12 @@ describe('readConfig', () => {
     expect(config.dataDir).toBe(`${repoRoot}/.data`);
   });
 
+  it('generates the demo market history only with the demo world, unless VYUHA_DEMO_HISTORY=0', () => {
+    expect(readConfig({}).demoHistory).toBe(true);
+    expect(readConfig({ VYUHA_DEMO_HISTORY: '0' }).demoHistory).toBe(false);
+    expect(readConfig({ DATABASE_URL: 'postgres://u:p@db:5432/v' }).demoHistory).toBe(false);
+  });
+
   it('does not seed an external database unless VYUHA_DEMO=1', () => {
     expect(readConfig({ DATABASE_URL: 'postgres://u:p@db:5432/v' }).seedDemo).toBe(false);
     expect(readConfig({ DATABASE_URL: 'postgres://u:p@db:5432/v', VYUHA_DEMO: '1' }).seedDemo).toBe(true);
@@ -20,6 +26,7 @@ describe('readConfig', () => {
     [{ VYUHA_PG_PORT: '-1' }, /^VYUHA_PG_PORT must be a port number/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres/],
     [{ VYUHA_DEMO: 'maybe' }, /^VYUHA_DEMO must be 1 or 0/],
+    [{ VYUHA_DEMO_HISTORY: '2' }, /^VYUHA_DEMO_HISTORY must be 1 or 0/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
   ])('names the variable in error for %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);

@@ -18,7 +18,8 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'vyuha-restart-'));
   await chmod(dataDir, 0o755);
   pgPort = await freePort();
-  env = { DATA_DIR: dataDir, PORT: String(await freePort()), VYUHA_PG_PORT: String(pgPort) };
+  // The background market history has a test of its own (demo-history.test.ts); here it would only add minutes of CPU.
+  env = { DATA_DIR: dataDir, PORT: String(await freePort()), VYUHA_PG_PORT: String(pgPort), VYUHA_DEMO_HISTORY: '0' };
 });
 
 afterAll(async () => {
