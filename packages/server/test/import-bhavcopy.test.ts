@@ -7,7 +7,7 @@ import { importBhavcopyCommand } from '../src/commands/import';
 import { contractSymbol } from '../src/market-data/bhavcopy-rows';
 import { importBhavcopy } from '../src/market-data/import-bhavcopy';
 import { ImportError } from '../src/market-data/import-errors';
-import { freshDatabase, type TestDatabase } from './helpers/db';
+import { freshDatabase, useCommandDatabase, type TestDatabase } from './helpers/db';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const legacy = join(fixtures, 'bhavcopy-legacy.csv');
@@ -134,18 +134,8 @@ describe('importBhavcopy', () => {
 });
 
 describe('vyuha import bhavcopy', () => {
-  let db: TestDatabase;
-  const savedUrl = process.env.DATABASE_URL;
-  beforeAll(async () => {
-    db = await freshDatabase({ seeded: true });
-    process.env.DATABASE_URL = db.url;
-  });
+  useCommandDatabase({ seeded: true });
   afterEach(() => vi.restoreAllMocks());
-  afterAll(async () => {
-    if (savedUrl === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = savedUrl;
-    await db.close();
-  });
 
   it('imports both formats in one run and prints the counts', async () => {
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);

@@ -4,7 +4,7 @@ import { importCandlesCommand } from '../src/commands/import';
 import { ImportError } from '../src/market-data/import-errors';
 import { importCandles } from '../src/market-data/import-candles';
 import { UnknownInstrumentError } from '../src/market-data/instrument-lookup';
-import { freshDatabase, type TestDatabase } from './helpers/db';
+import { freshDatabase, useCommandDatabase, type TestDatabase } from './helpers/db';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const good = join(fixtures, 'candles-nifty.csv');
@@ -55,18 +55,8 @@ describe('importCandles', () => {
 });
 
 describe('vyuha import candles', () => {
-  let db: TestDatabase;
-  const savedUrl = process.env.DATABASE_URL;
-  beforeAll(async () => {
-    db = await freshDatabase({ seeded: true });
-    process.env.DATABASE_URL = db.url;
-  });
+  useCommandDatabase({ seeded: true });
   afterEach(() => vi.restoreAllMocks());
-  afterAll(async () => {
-    if (savedUrl === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = savedUrl;
-    await db.close();
-  });
 
   function capture(): { out: () => string; err: () => string } {
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);

@@ -4,7 +4,7 @@
 import { blackTerms, expiryDelta, intrinsicValue, undiscountedBlack } from './black-formula';
 import { DAYS_PER_YEAR, POINT, type OptionGreeks } from './greeks';
 import { normalCdf, normalPdf } from './normal';
-import { checkFinite, checkNonNegative, checkOptionType, checkPositive, type OptionType } from './option-input';
+import { checkContractTerms, checkedDividendYield, checkNonNegative, type OptionType } from './option-input';
 
 /** Inputs of Black-Scholes: spot and strike in rupees, years, annual vol, rate and dividend yield as decimals. */
 export interface BlackScholesInput {
@@ -19,15 +19,9 @@ export interface BlackScholesInput {
 }
 
 function checkBlackScholes(input: BlackScholesInput): number {
-  checkPositive(input.spot, 'spot');
-  checkPositive(input.strike, 'strike');
-  checkNonNegative(input.years, 'years');
+  checkContractTerms(input, { field: 'spot', value: input.spot });
   checkNonNegative(input.vol, 'vol');
-  checkFinite(input.rate, 'rate');
-  const dividendYield = input.dividendYield ?? 0;
-  checkFinite(dividendYield, 'dividendYield');
-  checkOptionType(input.type, 'type');
-  return dividendYield;
+  return checkedDividendYield(input.dividendYield);
 }
 
 /**

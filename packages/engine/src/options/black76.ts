@@ -3,7 +3,7 @@
 import { blackTerms, expiryDelta, intrinsicValue, undiscountedBlack } from './black-formula';
 import { DAYS_PER_YEAR, POINT, type OptionGreeks } from './greeks';
 import { normalCdf, normalPdf } from './normal';
-import { checkFinite, checkNonNegative, checkOptionType, checkPositive, type OptionType } from './option-input';
+import { checkContractTerms, checkNonNegative, type OptionType } from './option-input';
 
 /** Inputs of Black-76: forward and strike in rupees, years to expiry, annual vol and rate as decimals. */
 export interface Black76Input {
@@ -16,12 +16,8 @@ export interface Black76Input {
 }
 
 function checkBlack76(input: Black76Input): void {
-  checkPositive(input.forward, 'forward');
-  checkPositive(input.strike, 'strike');
-  checkNonNegative(input.years, 'years');
+  checkContractTerms(input, { field: 'forward', value: input.forward });
   checkNonNegative(input.vol, 'vol');
-  checkFinite(input.rate, 'rate');
-  checkOptionType(input.type, 'type');
 }
 
 /**

@@ -14,7 +14,7 @@
 // more than `precision`) the result says so instead of returning a number.
 import { blackTerms, undiscountedBlack } from './black-formula';
 import { normalPdf } from './normal';
-import { checkFinite, checkNonNegative, checkOptionType, checkPositive, type OptionType } from './option-input';
+import { checkContractTerms, checkedDividendYield, checkNonNegative, type OptionType } from './option-input';
 
 /** Why no volatility fits a price. */
 export type ImpliedVolatilityFailure =
@@ -83,11 +83,7 @@ interface Problem {
  */
 export function black76ImpliedVolatility(input: Black76ImpliedVolatilityInput): ImpliedVolatilityResult {
   checkNonNegative(input.price, 'price');
-  checkPositive(input.forward, 'forward');
-  checkPositive(input.strike, 'strike');
-  checkNonNegative(input.years, 'years');
-  checkFinite(input.rate, 'rate');
-  checkOptionType(input.type, 'type');
+  checkContractTerms(input, { field: 'forward', value: input.forward });
   const discount = Math.exp(-input.rate * input.years);
   return solve({ undiscountedPrice: input.price / discount, forward: input.forward, strike: input.strike, years: input.years, type: input.type, options: input });
 }
@@ -98,13 +94,8 @@ export function black76ImpliedVolatility(input: Black76ImpliedVolatilityInput): 
  */
 export function blackScholesImpliedVolatility(input: BlackScholesImpliedVolatilityInput): ImpliedVolatilityResult {
   checkNonNegative(input.price, 'price');
-  checkPositive(input.spot, 'spot');
-  checkPositive(input.strike, 'strike');
-  checkNonNegative(input.years, 'years');
-  checkFinite(input.rate, 'rate');
-  const dividendYield = input.dividendYield ?? 0;
-  checkFinite(dividendYield, 'dividendYield');
-  checkOptionType(input.type, 'type');
+  checkContractTerms(input, { field: 'spot', value: input.spot });
+  const dividendYield = checkedDividendYield(input.dividendYield);
   const discount = Math.exp(-input.rate * input.years);
   const forward = input.spot * Math.exp((input.rate - dividendYield) * input.years);
   return solve({ undiscountedPrice: input.price / discount, forward, strike: input.strike, years: input.years, type: input.type, options: input });

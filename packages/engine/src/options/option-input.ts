@@ -35,3 +35,30 @@ export function checkFinite(value: number, field: string): void {
 export function checkOptionType(value: unknown, field: string): asserts value is OptionType {
   if (value !== 'call' && value !== 'put') throw new OptionInputError(field, `must be "call" or "put", got ${JSON.stringify(value)}`);
 }
+
+/** The terms every model shares besides the underlying's level: what is checked at each entry point. */
+export interface ContractTerms {
+  readonly strike: number;
+  readonly years: number;
+  readonly rate: number;
+  readonly type: OptionType;
+}
+
+/**
+ * Checks the underlying level (named `spot` or `forward`) and the shared contract terms, so each
+ * model's price and implied-volatility entry points refuse bad input with the same field names.
+ */
+export function checkContractTerms(terms: ContractTerms, underlying: { readonly field: 'spot' | 'forward'; readonly value: number }): void {
+  checkPositive(underlying.value, underlying.field);
+  checkPositive(terms.strike, 'strike');
+  checkNonNegative(terms.years, 'years');
+  checkFinite(terms.rate, 'rate');
+  checkOptionType(terms.type, 'type');
+}
+
+/** The dividend yield of a Black-Scholes input (0 when absent), checked. */
+export function checkedDividendYield(dividendYield: number | undefined): number {
+  const value = dividendYield ?? 0;
+  checkFinite(value, 'dividendYield');
+  return value;
+}

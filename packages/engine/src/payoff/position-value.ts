@@ -3,7 +3,7 @@
 // expiry: the same number, with greeks quoted against the spot so legs of any expiry add up.
 // A future leg is worth its fair price F, so it moves e^((r - q) T) per rupee of spot.
 import { blackScholesPriceAndGreeks } from '../options/black-scholes';
-import { DAYS_PER_YEAR, POINT } from '../options/greeks';
+import { DAYS_PER_YEAR, POINT, type OptionGreeks } from '../options/greeks';
 import { OptionInputError, checkFinite, checkPositive } from '../options/option-input';
 import { yearsToExpiry } from '../options/time-to-expiry';
 import { checkLegs, isOptionLeg, type PayoffLeg } from './payoff-leg';
@@ -31,14 +31,7 @@ export interface NetGreeks {
 }
 
 /** One leg's model value and greeks per unit. */
-interface LegValuation {
-  readonly price: number;
-  readonly delta: number;
-  readonly gamma: number;
-  readonly theta: number;
-  readonly vega: number;
-  readonly rho: number;
-}
+type LegValuation = OptionGreeks;
 
 /**
  * The position's P&L in rupees at `market` (any time before or after expiry; expired legs are at intrinsic value).

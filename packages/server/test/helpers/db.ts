@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { MIGRATED_TEMPLATE, SEEDED_TEMPLATE } from './templates';
 
 /** A database of one's own for one test file. */
@@ -48,4 +48,27 @@ async function adminQuery(sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * For tests of CLI commands that open "the configured database": for the enclosing describe
+ * block, DATABASE_URL points at a fresh database of its own; the previous value comes back after.
+ * Returns a getter for that database.
+ */
+export function useCommandDatabase(options: { seeded?: boolean } = {}): () => TestDatabase {
+  const savedUrl = process.env.DATABASE_URL;
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await freshDatabase(options);
+    process.env.DATABASE_URL = db.url;
+  });
+  afterAll(async () => {
+    if (savedUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = savedUrl;
+    await db?.close();
+  });
+  return () => {
+    if (!db) throw new Error('useCommandDatabase: the database exists only inside the tests of its describe block');
+    return db;
+  };
 }
