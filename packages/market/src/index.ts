@@ -43,3 +43,5 @@ export type { ChargeExchangeInput, ChargeEvent, ChargesInput } from './charges/c
 export { InvalidChargesInputError } from './charges/charges-input-error';
 export type { ChargeComponents, ChargeBreakdown, DayTrade, DayChargeBreakdown } from './charges/charges';
 export { chargesFor, chargesForDay } from './charges/charges';
+export type { EquityChargeComponent, EquityIntradayRate, EquityIntradayChargesInput } from './charges/equity-intraday';
+export { EQUITY_INTRADAY_SCHEDULE, EQUITY_INTRADAY_BROKERAGE_PLAN, equityIntradayChargesFor } from './charges/equity-intraday';

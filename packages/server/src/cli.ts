@@ -5,6 +5,7 @@ import { readDeployedVersion } from './version';
 /** Every command: its words, a one-line summary, and how to load it (on demand). */
 const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
   { name: 'start', summary: 'run the platform (web app, /healthz, /version.json) on the database', load: async () => (await import('./commands/start')).startCommand },
+  { name: 'backtest', summary: 'backtest an OHLCV CSV with an algorithm (JSON or --entry/--exit), long-only; metrics, JSON or a trades CSV', load: async () => (await import('./commands/backtest')).backtestCommand },
   { name: 'db migrate', summary: 'apply pending database migrations and exit', load: async () => (await import('./commands/db')).dbMigrateCommand },
   { name: 'db seed', summary: 'load the demo world (idempotent) and exit', load: async () => (await import('./commands/db')).dbSeedCommand },
   { name: 'charges', summary: 'charges on one order (brokerage, STT, exchange, SEBI, stamp duty, GST) on a date', load: async () => (await import('./commands/charges')).chargesCommand },

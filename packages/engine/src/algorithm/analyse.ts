@@ -1,0 +1,156 @@
+import type { Result } from '@vyuha/core';
+import { err, ok } from '@vyuha/core';
+import type { CheckedExpression } from '../language/checked';
+import { checkExpression } from '../language/checker';
+import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, AlgorithmNodeType } from './document';
+import { readAlgorithmShape } from './validate-shape';
+
+/** A valid document with what compiling needs: each node's inputs, its checked expressions, an order. */
+export interface AnalysedAlgorithm {
+  readonly document: AlgorithmDocument;
+  /** Input node ids of each node, in edge order. */
+  readonly inputs: ReadonlyMap<string, readonly string[]>;
+  /** Checked `expression` (conditions) and `until` (hold nodes) by node id. */
+  readonly expressions: ReadonlyMap<string, CheckedExpression>;
+  readonly untils: ReadonlyMap<string, CheckedExpression>;
+  /** Node ids, every node after its inputs. */
+  readonly order: readonly string[];
+}
+
+/** How many inputs each node type takes. */
+const INPUTS: Readonly<Record<AlgorithmNodeType, { minimum: number; maximum: number; rule: string }>> = {
+  condition: { minimum: 0, maximum: 0, rule: 'a condition takes no inputs: its expression is its input' },
+  and: { minimum: 2, maximum: Number.POSITIVE_INFINITY, rule: 'an and node needs at least two inputs' },
+  or: { minimum: 2, maximum: Number.POSITIVE_INFINITY, rule: 'an or node needs at least two inputs' },
+  not: { minimum: 1, maximum: 1, rule: 'a not node takes exactly one input' },
+  hold: { minimum: 1, maximum: 1, rule: 'a hold node takes exactly one input' },
+  buy: { minimum: 1, maximum: 1, rule: 'a buy node takes exactly one input (join several with an and/or node)' },
+  sell: { minimum: 1, maximum: 1, rule: 'a sell node takes exactly one input (join several with an and/or node)' },
+  exit: { minimum: 1, maximum: 1, rule: 'an exit node takes exactly one input (join several with an and/or node)' },
+};
+
+const ACTIONS: ReadonlySet<AlgorithmNodeType> = new Set(['buy', 'sell', 'exit']);
+
+class GraphChecker {
+  readonly errors: AlgorithmError[] = [];
+  readonly inputs = new Map<string, string[]>();
+  readonly outputs = new Map<string, string[]>();
+  readonly indexById = new Map<string, number>();
+
+  constructor(readonly document: AlgorithmDocument) {}
+
+  checkIds(): void {
+    this.document.nodes.forEach((node, index) => {
+      const first = this.indexById.get(node.id);
+      if (first !== undefined) {
+        this.errors.push({ path: `nodes[${index}].id`, message: `duplicate node id '${node.id}' (also nodes[${first}])`, nodeId: node.id });
+      } else {
+        this.indexById.set(node.id, index);
+        this.inputs.set(node.id, []);
+        this.outputs.set(node.id, []);
+      }
+    });
+  }
+
+  checkEdges(): void {
+    const edgeIds = new Map<string, number>();
+    const pairs = new Set<string>();
+    this.document.edges.forEach((edge, index) => {
+      const path = `edges[${index}]`;
+      const firstId = edgeIds.get(edge.id);
+      if (firstId !== undefined) this.errors.push({ path: `${path}.id`, message: `duplicate edge id '${edge.id}' (also edges[${firstId}])` });
+      edgeIds.set(edge.id, firstId ?? index);
+      const source = this.node(edge.source);
+      const target = this.node(edge.target);
+      if (source === undefined) this.errors.push({ path: `${path}.source`, message: `no node '${edge.source}'` });
+      if (target === undefined) this.errors.push({ path: `${path}.target`, message: `no node '${edge.target}'` });
+      if (source === undefined || target === undefined) return;
+      if (ACTIONS.has(source.type)) {
+        this.errors.push({ path: `${path}.source`, message: `'${source.id}' is a ${source.type} node: actions have no outputs`, nodeId: source.id });
+        return;
+      }
+      const pair = `${edge.source}\u0000${edge.target}`;
+      if (pairs.has(pair)) {
+        this.errors.push({ path, message: `a second edge from '${edge.source}' to '${edge.target}'`, nodeId: edge.target });
+        return;
+      }
+      pairs.add(pair);
+      this.inputs.get(edge.target)?.push(edge.source);
+      this.outputs.get(edge.source)?.push(edge.target);
+    });
+  }
+
+  checkInputCounts(): void {
+    this.document.nodes.forEach((node, index) => {
+      const count = this.inputs.get(node.id)?.length ?? 0;
+      const { minimum, maximum, rule } = INPUTS[node.type];
+      if (count < minimum || count > maximum) {
+        this.errors.push({ path: `nodes[${index}]`, message: `${rule}; it has ${count}`, nodeId: node.id });
+      }
+    });
+    if (!this.document.nodes.some((node) => ACTIONS.has(node.type))) {
+      this.errors.push({ path: 'nodes', message: 'the algorithm has no buy, sell or exit node, so it can never act' });
+    }
+  }
+
+  /** Depth-first order; a back edge is a cycle, reported once with its path. */
+  order(): string[] {
+    const state = new Map<string, 'visiting' | 'done'>();
+    const order: string[] = [];
+    const visit = (id: string, trail: string[]): void => {
+      if (state.get(id) === 'done') return;
+      if (state.get(id) === 'visiting') {
+        const cycle = [...trail.slice(trail.indexOf(id)), id].join(' -> ');
+        this.errors.push({ path: `nodes[${this.indexById.get(id) ?? 0}]`, message: `the graph has a cycle: ${cycle}`, nodeId: id });
+        return;
+      }
+      state.set(id, 'visiting');
+      for (const input of this.inputs.get(id) ?? []) visit(input, [...trail, id]);
+      state.set(id, 'done');
+      order.push(id);
+    };
+    for (const node of this.document.nodes) if (this.inputs.has(node.id)) visit(node.id, []);
+    return order;
+  }
+
+  node(id: string): AlgorithmNode | undefined {
+    const index = this.indexById.get(id);
+    return index === undefined ? undefined : this.document.nodes[index];
+  }
+
+  checkExpressions(): { expressions: Map<string, CheckedExpression>; untils: Map<string, CheckedExpression> } {
+    const expressions = new Map<string, CheckedExpression>();
+    const untils = new Map<string, CheckedExpression>();
+    this.document.nodes.forEach((node, index) => {
+      if (node.type === 'condition') this.checkOne({ node, field: 'expression', source: node.expression, path: `nodes[${index}]` }, expressions);
+      if (node.type === 'hold' && 'until' in node) this.checkOne({ node, field: 'until', source: node.until, path: `nodes[${index}]` }, untils);
+    });
+    return { expressions, untils };
+  }
+
+  private checkOne(target: { node: AlgorithmNode; field: string; source: string; path: string }, into: Map<string, CheckedExpression>): void {
+    const checked = checkExpression(target.source, { expect: 'boolean' });
+    if (checked.ok) {
+      into.set(target.node.id, checked.value);
+      return;
+    }
+    for (const error of checked.error) {
+      const path = `${target.path}.${target.field}`;
+      this.errors.push({ path, message: error.message, nodeId: target.node.id, line: error.line, column: error.column });
+    }
+  }
+}
+
+/** Shape, graph and expressions; every error found, or the analysed graph. */
+export function analyseAlgorithm(value: unknown): Result<AnalysedAlgorithm, AlgorithmError[]> {
+  const shape = readAlgorithmShape(value);
+  if (shape.document === undefined) return err(shape.errors);
+  const checker = new GraphChecker(shape.document);
+  checker.checkIds();
+  checker.checkEdges();
+  checker.checkInputCounts();
+  const order = checker.order();
+  const { expressions, untils } = checker.checkExpressions();
+  if (checker.errors.length > 0) return err(checker.errors);
+  return ok({ document: shape.document, inputs: checker.inputs, expressions, untils, order });
+}

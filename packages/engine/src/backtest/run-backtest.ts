@@ -1,0 +1,177 @@
+// One backtest: bars + program + config -> orders, fills, trades, daily rows, equity and
+// drawdown. Deterministic: nothing here reads a clock or a random source, so the same inputs
+// give the same result, field for field.
+import { minuteOfDay } from '@vyuha/core';
+import type { Paise } from '@vyuha/core';
+import type { ExitDistance as AlgorithmExitDistance, ExitRules } from '../algorithm/document';
+import type { BarSeries, SignalProgram } from '../algorithm/program';
+import { chargeModelOf } from '../kernel/charges-model';
+import { Kernel } from '../kernel/kernel';
+import { Ledger } from '../kernel/ledger';
+import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
+import { HistoryFeed, SimulatedClock } from '../kernel/ports';
+import { SimulatedVenue } from '../kernel/simulated-venue';
+import type { ExitDistance } from '../kernel/protective-levels';
+import type { TraderFactory } from '../kernel/trader';
+import { UnderlyingTrader } from '../kernel/underlying-trader';
+import { validateBacktestConfig } from './config';
+import type { BacktestConfig, BacktestConfigInput } from './config';
+
+/** A program, or a compiled algorithm (`compileAlgorithm`) that creates its program over the bars and may carry exit rules. */
+export type ProgramSource = SignalProgram | { createProgram(series: BarSeries): SignalProgram; readonly exits?: ExitRules };
+
+export interface RunBacktestRequest {
+  readonly series: BarSeries;
+  readonly program: ProgramSource;
+  readonly config?: BacktestConfigInput;
+  /** Another trader (option legs); default: the underlying trader over `series`. */
+  readonly trader?: TraderFactory;
+}
+
+export interface BacktestSummary {
+  readonly startingCapital: Paise;
+  readonly endingEquity: Paise;
+  readonly netPnl: Paise;
+  readonly grossPnl: Paise;
+  readonly charges: Paise;
+  readonly trades: number;
+  readonly wins: number;
+  readonly losses: number;
+  /** Most negative equity minus running peak, paise (<= 0). */
+  readonly maxDrawdown: Paise;
+}
+
+export interface BacktestResult {
+  readonly config: BacktestConfig;
+  readonly orders: readonly LedgerOrder[];
+  readonly fills: readonly LedgerFill[];
+  readonly trades: readonly LedgerTrade[];
+  readonly days: readonly DayRow[];
+  /** Equity in paise at each bar's close. */
+  readonly equity: Float64Array;
+  /** Equity minus its running peak at each bar's close, paise (<= 0). */
+  readonly drawdown: Float64Array;
+  /** Bars whose close found a position open (exposure). */
+  readonly barsInMarket: number;
+  /** Bars processed: the credits the run uses. */
+  readonly candlesProcessed: number;
+  readonly summary: BacktestSummary;
+}
+
+function programOf(source: ProgramSource, series: BarSeries): SignalProgram {
+  return 'createProgram' in source ? source.createProgram(series) : source;
+}
+
+function kernelDistance(distance: AlgorithmExitDistance | undefined): ExitDistance | undefined {
+  if (distance === undefined) return undefined;
+  return distance.unit === 'percent' ? { kind: 'percent', percent: distance.value } : { kind: 'points', points: distance.value };
+}
+
+/**
+ * The algorithm's own exit rules as config fields; the run's config, where it sets one, wins.
+ * @example exitRulesToConfig({ stopLoss: { unit: 'percent', value: 1 } }) // { stopLoss: { kind: 'percent', percent: 1 } }
+ */
+export function exitRulesToConfig(exits: ExitRules | undefined): BacktestConfigInput {
+  const config: { stopLoss?: ExitDistance; target?: ExitDistance; trailingStop?: ExitDistance } = {};
+  for (const field of ['stopLoss', 'target', 'trailingStop'] as const) {
+    const distance = kernelDistance(exits?.[field]);
+    if (distance !== undefined) config[field] = distance;
+  }
+  return config;
+}
+
+/** Equity minus its running peak at each bar, and the deepest value, in one pass. */
+function drawdownOf(equity: Float64Array): { drawdown: Float64Array; deepest: number } {
+  const drawdown = new Float64Array(equity.length);
+  let peak = Number.NEGATIVE_INFINITY;
+  let deepest = 0;
+  for (let index = 0; index < equity.length; index += 1) {
+    const value = equity[index] as number;
+    if (value > peak) peak = value;
+    const below = value - peak;
+    drawdown[index] = below;
+    if (below < deepest) deepest = below;
+  }
+  return { drawdown, deepest };
+}
+
+function summarise(options: { config: BacktestConfig; ledger: Ledger; equity: Float64Array; maxDrawdown: number }): BacktestSummary {
+  const { config, ledger, equity, maxDrawdown } = options;
+  const ending = equity.length === 0 ? config.capital : (equity[equity.length - 1] as number);
+  const charges = ledger.fills.reduce((sum, fill) => sum + fill.chargesTotal, 0);
+  return {
+    startingCapital: config.capital,
+    endingEquity: ending as Paise,
+    netPnl: (ending - config.capital) as Paise,
+    grossPnl: (ending - config.capital + charges) as Paise,
+    charges: charges as Paise,
+    trades: ledger.trades.length,
+    wins: ledger.trades.filter((trade) => trade.net > 0).length,
+    losses: ledger.trades.filter((trade) => trade.net < 0).length,
+    maxDrawdown: maxDrawdown as Paise,
+  };
+}
+
+function checkSeries(series: BarSeries): void {
+  const columns = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
+  for (const name of columns) {
+    if (!(series[name] instanceof Float64Array) || series[name].length < series.length) {
+      throw new RangeError(`series.${name}: must be a Float64Array of at least series.length (${series.length}) values`);
+    }
+  }
+  for (let index = 1; index < series.length; index += 1) {
+    if ((series.time[index] as number) <= (series.time[index - 1] as number)) throw new RangeError(`series.time[${index}]: times must increase strictly`);
+  }
+}
+
+/**
+ * Runs one backtest. Throws BacktestConfigError (naming each bad field) before any bar is read.
+ * @example runBacktest({ series, program, config: { type: 'swing', sizing: { kind: 'quantity', quantity: 1 } } }).summary.netPnl
+ */
+export function runBacktest(request: RunBacktestRequest): BacktestResult {
+  const fromAlgorithm = 'createProgram' in request.program ? exitRulesToConfig(request.program.exits) : {};
+  const config = validateBacktestConfig({ ...fromAlgorithm, ...request.config });
+  const { series } = request;
+  checkSeries(series);
+  const chargeModel = chargeModelOf(config.charges);
+  const ledger = new Ledger({ capital: config.capital, chargeModel });
+  const venue = new SimulatedVenue({ series, slippage: config.slippage, tickSize: config.tickSize });
+  const protective = {
+    tickSize: config.tickSize,
+    ...(config.stopLoss === undefined ? {} : { stopLoss: config.stopLoss }),
+    ...(config.target === undefined ? {} : { target: config.target }),
+    ...(config.trailingStop === undefined ? {} : { trailingStop: config.trailingStop }),
+  };
+  const trader: TraderFactory = request.trader ?? ((context) => new UnderlyingTrader({
+    context, venue, chargeModel,
+    settings: { instrument: config.instrument, sizing: config.sizing, direction: config.direction, reverse: config.reverse, fill: config.fill, protective },
+  }));
+  const kernel = new Kernel({
+    feed: new HistoryFeed(series),
+    clock: new SimulatedClock(),
+    program: programOf(request.program, series),
+    ledger,
+    trader,
+    rules: {
+      type: config.type,
+      entryCutoffMinute: minuteOfDay(config.entryCutoff),
+      squareOffMinute: minuteOfDay(config.squareOff),
+      ...(config.dailyMaxLoss === undefined ? {} : { dailyMaxLoss: config.dailyMaxLoss }),
+      ...(config.dailyMaxProfit === undefined ? {} : { dailyMaxProfit: config.dailyMaxProfit }),
+    },
+  });
+  kernel.run();
+  const { drawdown, deepest } = drawdownOf(kernel.equity);
+  return {
+    config,
+    orders: ledger.orders,
+    fills: ledger.fills,
+    trades: ledger.trades,
+    days: ledger.days,
+    equity: kernel.equity,
+    drawdown,
+    barsInMarket: kernel.barsInMarket,
+    candlesProcessed: series.length,
+    summary: summarise({ config, ledger, equity: kernel.equity, maxDrawdown: deepest }),
+  };
+}

@@ -1,0 +1,114 @@
+import type { Indicator, IndicatorBar } from './indicator';
+import { requirePeriod } from './moving-averages';
+import { RollingExtreme } from './rolling-extreme';
+import { RollingSum } from './rolling-sum';
+
+/**
+ * Bollinger bands: middle = SMA(period) (the exact rolling mean), upper/lower = middle +- k
+ * population standard deviations of the window. The variance is kept O(1) from sums of
+ * d = x - shift and d^2, with `shift` reset to the window mean (and both sums rebuilt from the
+ * window) every `period` values: the shift keeps d small, so E[d^2] - E[d]^2 does not cancel,
+ * and the rebuild keeps rounding from accumulating. Outputs: 0 middle, 1 upper, 2 lower.
+ * Ready after `period` values.
+ */
+export class BollingerBands implements Indicator {
+  private readonly window: RollingSum;
+  private readonly deviations: number;
+  private shift = 0;
+  private deviationSum = 0;
+  private squareSum = 0;
+  private sinceRebuild = 0;
+
+  constructor(options: { readonly period: number; readonly deviations: number }) {
+    this.window = new RollingSum(requirePeriod('period', options.period));
+    if (!Number.isFinite(options.deviations) || options.deviations < 0) throw new RangeError(`deviations must be a finite number >= 0, got ${options.deviations}`);
+    this.deviations = options.deviations;
+  }
+
+  get ready(): boolean {
+    return this.window.full;
+  }
+
+  update(input: number, _bar?: IndicatorBar): void {
+    if (this.window.full) {
+      const leaving = this.window.oldest - this.shift;
+      this.deviationSum -= leaving;
+      this.squareSum -= leaving * leaving;
+    } else if (this.window.count === 0) {
+      this.shift = input;
+    }
+    this.window.push(input);
+    const entering = input - this.shift;
+    this.deviationSum += entering;
+    this.squareSum += entering * entering;
+    this.sinceRebuild += 1;
+    if (this.sinceRebuild === this.window.capacity) this.rebuild();
+  }
+
+  /** The population standard deviation of the window (NaN until ready). */
+  get standardDeviation(): number {
+    if (!this.window.full) return Number.NaN;
+    const count = this.window.count;
+    const meanDeviation = this.deviationSum / count;
+    const variance = this.squareSum / count - meanDeviation * meanDeviation;
+    return variance > 0 ? Math.sqrt(variance) : 0;
+  }
+
+  output(index: number): number {
+    if (!this.window.full) return Number.NaN;
+    const middle = this.window.mean();
+    if (index === 0) return middle;
+    if (index === 1) return middle + this.deviations * this.standardDeviation;
+    if (index === 2) return middle - this.deviations * this.standardDeviation;
+    return Number.NaN;
+  }
+
+  private rebuild(): void {
+    this.sinceRebuild = 0;
+    const ring = this.window.ring;
+    const count = this.window.count;
+    this.shift = this.window.mean();
+    let deviationSum = 0;
+    let squareSum = 0;
+    for (let index = 0; index < count; index += 1) {
+      const deviation = (ring[index] as number) - this.shift;
+      deviationSum += deviation;
+      squareSum += deviation * deviation;
+    }
+    this.deviationSum = deviationSum;
+    this.squareSum = squareSum;
+  }
+}
+
+/**
+ * Donchian channel: upper = highest high, lower = lowest low of the last `period` bars (this
+ * one included), middle = their midpoint. O(1) amortised (monotonic deques). Outputs: 0 upper,
+ * 1 lower, 2 middle. Ready after `period` bars.
+ */
+export class DonchianChannel implements Indicator {
+  private readonly highs: RollingExtreme;
+  private readonly lows: RollingExtreme;
+
+  constructor(period: number) {
+    requirePeriod('period', period);
+    this.highs = new RollingExtreme({ capacity: period, kind: 'maximum' });
+    this.lows = new RollingExtreme({ capacity: period, kind: 'minimum' });
+  }
+
+  get ready(): boolean {
+    return this.highs.full;
+  }
+
+  update(_input: number, bar: IndicatorBar): void {
+    this.highs.push(bar.high);
+    this.lows.push(bar.low);
+  }
+
+  output(index: number): number {
+    if (!this.highs.full) return Number.NaN;
+    if (index === 0) return this.highs.value;
+    if (index === 1) return this.lows.value;
+    if (index === 2) return (this.highs.value + this.lows.value) / 2;
+    return Number.NaN;
+  }
+}

@@ -1,0 +1,173 @@
+import type { Indicator, IndicatorBar } from './indicator';
+import { RollingSum } from './rolling-sum';
+
+/** Throws a RangeError naming `name` unless `value` is a whole number >= 1. */
+export function requirePeriod(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${value}`);
+  return value;
+}
+
+/** Simple moving average: the exact rolling sum of the last `period` values, divided once. Ready after `period` values. */
+export class SimpleMovingAverage implements Indicator {
+  private readonly window: RollingSum;
+
+  constructor(period: number) {
+    this.window = new RollingSum(requirePeriod('period', period));
+  }
+
+  get ready(): boolean {
+    return this.window.full;
+  }
+
+  update(input: number, _bar?: IndicatorBar): void {
+    this.window.push(input);
+  }
+
+  /** The mean of the last `period` values, or NaN until there are that many. */
+  get value(): number {
+    return this.window.full ? this.window.mean() : Number.NaN;
+  }
+
+  output(index: number): number {
+    return index === 0 ? this.value : Number.NaN;
+  }
+}
+
+/**
+ * Exponential moving average with alpha = 2 / (period + 1), seeded the textbook way: the first
+ * value is the SMA of the first `period` inputs, then EMA = previous + alpha * (input - previous).
+ * Ready after `period` values.
+ */
+export class ExponentialMovingAverage implements Indicator {
+  private readonly period: number;
+  private readonly alpha: number;
+  private seen = 0;
+  private seedSum = 0;
+  private seedCompensation = 0;
+  private current = Number.NaN;
+
+  constructor(period: number) {
+    this.period = requirePeriod('period', period);
+    this.alpha = 2 / (period + 1);
+  }
+
+  get ready(): boolean {
+    return this.seen >= this.period;
+  }
+
+  update(input: number, _bar?: IndicatorBar): void {
+    this.seen += 1;
+    if (this.seen < this.period) {
+      this.addToSeed(input);
+      return;
+    }
+    if (this.seen === this.period) {
+      this.addToSeed(input);
+      this.current = (this.seedSum + this.seedCompensation) / this.period;
+      return;
+    }
+    this.current += this.alpha * (input - this.current);
+  }
+
+  get value(): number {
+    return this.current;
+  }
+
+  output(index: number): number {
+    return index === 0 ? this.current : Number.NaN;
+  }
+
+  // The seed is a sum of `period` values: compensated so it matches the SMA of the same values.
+  private addToSeed(input: number): void {
+    const total = this.seedSum + input;
+    if (Math.abs(this.seedSum) >= Math.abs(input)) this.seedCompensation += this.seedSum - total + input;
+    else this.seedCompensation += input - total + this.seedSum;
+    this.seedSum = total;
+  }
+}
+
+/**
+ * Wilder's smoothing (RMA): seeded with the mean of the first `period` inputs, then
+ * average = (previous * (period - 1) + input) / period. Ready after `period` values.
+ */
+export class WilderAverage {
+  private readonly period: number;
+  private seen = 0;
+  private seedSum = 0;
+  private current = Number.NaN;
+
+  constructor(period: number) {
+    this.period = requirePeriod('period', period);
+  }
+
+  get ready(): boolean {
+    return this.seen >= this.period;
+  }
+
+  get value(): number {
+    return this.current;
+  }
+
+  update(input: number): void {
+    this.seen += 1;
+    if (this.seen < this.period) {
+      this.seedSum += input;
+      return;
+    }
+    if (this.seen === this.period) {
+      this.current = (this.seedSum + input) / this.period;
+      return;
+    }
+    this.current = (this.current * (this.period - 1) + input) / this.period;
+  }
+}
+
+/**
+ * Weighted moving average: weights 1 (oldest) .. period (latest), divided by period * (period + 1) / 2.
+ * O(1) per value: numerator' = numerator - windowSum + period * input. The numerator is rebuilt
+ * from the window every `period` values so rounding never accumulates. Ready after `period` values.
+ */
+export class WeightedMovingAverage implements Indicator {
+  private readonly period: number;
+  private readonly window: RollingSum;
+  private readonly divisor: number;
+  private numerator = 0;
+  private sinceRebuild = 0;
+
+  constructor(period: number) {
+    this.period = requirePeriod('period', period);
+    this.window = new RollingSum(period);
+    this.divisor = (period * (period + 1)) / 2;
+  }
+
+  get ready(): boolean {
+    return this.window.full;
+  }
+
+  update(input: number, _bar?: IndicatorBar): void {
+    const sumBefore = this.window.sum();
+    const wasFull = this.window.full;
+    const count = this.window.count;
+    this.window.push(input);
+    // Before the window is full the weights are 1..count; once full the oldest weight drops out.
+    this.numerator = wasFull ? this.numerator - sumBefore + this.period * input : this.numerator + (count + 1) * input;
+    this.sinceRebuild += 1;
+    if (this.sinceRebuild === this.period) this.rebuild();
+  }
+
+  get value(): number {
+    return this.window.full ? this.numerator / this.divisor : Number.NaN;
+  }
+
+  output(index: number): number {
+    return index === 0 ? this.value : Number.NaN;
+  }
+
+  private rebuild(): void {
+    this.sinceRebuild = 0;
+    let total = 0;
+    const count = this.window.count;
+    for (let back = 0; back < count; back += 1) total += (count - back) * this.window.valueAgo(back);
+    this.numerator = total;
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { RollingExtreme } from './rolling-extreme';
+
+describe('RollingExtreme', () => {
+  it('equals the brute-force maximum and minimum of the window after every push', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.integer({ min: -20, max: 20 }), { maxLength: 300 }), (capacity, values) => {
+        const maximum = new RollingExtreme({ capacity, kind: 'maximum' });
+        const minimum = new RollingExtreme({ capacity, kind: 'minimum' });
+        values.forEach((value, index) => {
+          maximum.push(value);
+          minimum.push(value);
+          const window = values.slice(Math.max(0, index + 1 - capacity), index + 1);
+          expect(maximum.value).toBe(Math.max(...window));
+          expect(minimum.value).toBe(Math.min(...window));
+          expect(maximum.full).toBe(index + 1 >= capacity);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is NaN before the first push', () => {
+    expect(new RollingExtreme({ capacity: 3, kind: 'maximum' }).value).toBeNaN();
+  });
+});

@@ -1,0 +1,155 @@
+import type { Indicator, IndicatorBar } from './indicator';
+import { WilderAverage, requirePeriod } from './moving-averages';
+
+/** True range of a bar: high - low on the first bar, then the largest of that and the gaps from the previous close. */
+export function trueRange(bar: IndicatorBar, previousClose: number): number {
+  const range = bar.high - bar.low;
+  if (previousClose !== previousClose) return range;
+  return Math.max(range, Math.abs(bar.high - previousClose), Math.abs(bar.low - previousClose));
+}
+
+/**
+ * Average true range, Wilder: the first value is the mean of the first `period` true ranges (the
+ * first bar's is high - low), then (previous * (period - 1) + TR) / period. Ready after `period` bars.
+ */
+export class AverageTrueRange implements Indicator {
+  private readonly average: WilderAverage;
+  private previousClose = Number.NaN;
+
+  constructor(period: number) {
+    this.average = new WilderAverage(requirePeriod('period', period));
+  }
+
+  get ready(): boolean {
+    return this.average.ready;
+  }
+
+  get value(): number {
+    return this.average.value;
+  }
+
+  update(_input: number, bar: IndicatorBar): void {
+    this.average.update(trueRange(bar, this.previousClose));
+    this.previousClose = bar.close;
+  }
+
+  output(index: number): number {
+    return index === 0 ? this.average.value : Number.NaN;
+  }
+}
+
+/**
+ * SuperTrend on ATR(period) (Wilder) and hl2 = (high + low) / 2. Basic bands hl2 +- multiplier * ATR;
+ * the final upper band only moves down (it takes the basic band when that is lower, or when the
+ * previous close broke above the previous final band), the final lower band only moves up
+ * (mirror rule). Direction: on the first ready bar +1 only if the close is above the upper band
+ * (so almost always -1, as TradingView and trading-signals start); after that an uptrend stays up
+ * while close >= final lower band, a downtrend turns up when close > final upper band.
+ * Outputs: 0 the line (the lower band in an uptrend, the upper band in a downtrend), 1 the
+ * direction, +1 up or -1 down. Ready after `period` bars.
+ */
+export class SuperTrend implements Indicator {
+  private readonly atr: AverageTrueRange;
+  private readonly multiplier: number;
+  private upperBand = Number.NaN;
+  private lowerBand = Number.NaN;
+  private previousClose = Number.NaN;
+  private direction = Number.NaN;
+
+  constructor(options: { readonly period: number; readonly multiplier: number }) {
+    this.atr = new AverageTrueRange(options.period);
+    if (!Number.isFinite(options.multiplier) || options.multiplier <= 0) throw new RangeError(`multiplier must be a finite number > 0, got ${options.multiplier}`);
+    this.multiplier = options.multiplier;
+  }
+
+  get ready(): boolean {
+    return this.atr.ready;
+  }
+
+  update(_input: number, bar: IndicatorBar): void {
+    this.atr.update(0, bar);
+    if (!this.atr.ready) return;
+    const middle = (bar.high + bar.low) / 2;
+    const basicUpper = middle + this.multiplier * this.atr.value;
+    const basicLower = middle - this.multiplier * this.atr.value;
+    if (this.direction !== this.direction) {
+      this.upperBand = basicUpper;
+      this.lowerBand = basicLower;
+      this.direction = bar.close > basicUpper ? 1 : -1;
+    } else {
+      if (basicUpper < this.upperBand || this.previousClose > this.upperBand) this.upperBand = basicUpper;
+      if (basicLower > this.lowerBand || this.previousClose < this.lowerBand) this.lowerBand = basicLower;
+      if (this.direction === 1) this.direction = bar.close >= this.lowerBand ? 1 : -1;
+      else this.direction = bar.close > this.upperBand ? 1 : -1;
+    }
+    this.previousClose = bar.close;
+  }
+
+  output(index: number): number {
+    if (index === 0) return this.direction === 1 ? this.lowerBand : this.direction === -1 ? this.upperBand : Number.NaN;
+    if (index === 1) return this.direction;
+    return Number.NaN;
+  }
+}
+
+/**
+ * Wilder's directional movement. From the second bar: up = high - previous high, down = previous
+ * low - low; +DM = up when up > down and up > 0 (else 0), -DM mirror (a tie gives 0 to both).
+ * TR, +DM and -DM are Wilder-smoothed over `period` (seeded with their mean); +DI = 100 * +DM / TR,
+ * -DI likewise; DX = 100 * |+DI - -DI| / (+DI + -DI) (0 when both are 0); ADX = Wilder average of DX.
+ * Outputs: 0 ADX, 1 +DI, 2 -DI, all NaN until ready after 2 * period bars (the DIs are computed
+ * from bar period + 1 but, by the contract, shown only once every output is defined).
+ */
+export class AverageDirectionalIndex implements Indicator {
+  private readonly trueRanges: WilderAverage;
+  private readonly plusMoves: WilderAverage;
+  private readonly minusMoves: WilderAverage;
+  private readonly adx: WilderAverage;
+  private previous: { high: number; low: number; close: number } = { high: Number.NaN, low: Number.NaN, close: Number.NaN };
+  private seen = 0;
+  private plusIndicator = Number.NaN;
+  private minusIndicator = Number.NaN;
+
+  constructor(period: number) {
+    requirePeriod('period', period);
+    this.trueRanges = new WilderAverage(period);
+    this.plusMoves = new WilderAverage(period);
+    this.minusMoves = new WilderAverage(period);
+    this.adx = new WilderAverage(period);
+  }
+
+  get ready(): boolean {
+    return this.adx.ready;
+  }
+
+  update(_input: number, bar: IndicatorBar): void {
+    this.seen += 1;
+    if (this.seen > 1) this.addMove(bar);
+    // Mutated in place: no allocation per bar.
+    this.previous.high = bar.high;
+    this.previous.low = bar.low;
+    this.previous.close = bar.close;
+  }
+
+  output(index: number): number {
+    if (!this.adx.ready) return Number.NaN;
+    if (index === 0) return this.adx.value;
+    if (index === 1) return this.plusIndicator;
+    if (index === 2) return this.minusIndicator;
+    return Number.NaN;
+  }
+
+  private addMove(bar: IndicatorBar): void {
+    const up = bar.high - this.previous.high;
+    const down = this.previous.low - bar.low;
+    this.plusMoves.update(up > down && up > 0 ? up : 0);
+    this.minusMoves.update(down > up && down > 0 ? down : 0);
+    this.trueRanges.update(trueRange(bar, this.previous.close));
+    if (!this.trueRanges.ready) return;
+    const range = this.trueRanges.value;
+    this.plusIndicator = range === 0 ? 0 : (100 * this.plusMoves.value) / range;
+    this.minusIndicator = range === 0 ? 0 : (100 * this.minusMoves.value) / range;
+    const total = this.plusIndicator + this.minusIndicator;
+    this.adx.update(total === 0 ? 0 : (100 * Math.abs(this.plusIndicator - this.minusIndicator)) / total);
+  }
+}

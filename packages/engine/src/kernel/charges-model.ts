@@ -1,0 +1,62 @@
+// How a fill is charged. The kernel and every trader charge through one ChargeModel, built once
+// per run from the config, so the same fill costs the same whichever trader made it.
+//
+// Charges are computed PER FILL with the market package's per-order functions (`chargesFor`,
+// `equityIntradayChargesFor`) on the fill's IST trade date. That is what lets a fill's cost show
+// on the equity curve at once and all-in sizing bound it; the contract note's once-per-day STT
+// rounding per contract (`chargesForDay`) is not applied, so a day with several fills of one
+// contract can differ from the contract note by at most Rs 1 of STT per fill.
+import { paise } from '@vyuha/core';
+import type { IsoDate, Paise } from '@vyuha/core';
+import { chargesFor, equityIntradayChargesFor } from '@vyuha/market';
+import type { BrokeragePlan, ChargeComponents, TradeSide } from '@vyuha/market';
+
+/** What is being charged: an index option, an index/stock future, or an intraday (MIS) equity trade on NSE. */
+export type ChargedInstrument = 'option' | 'future' | 'equity-intraday';
+
+/** `none`: a frictionless run. `schedule`: the dated statutory schedule plus a brokerage plan (default Rs 20 per order). */
+export type ChargesConfig =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'schedule'; readonly exchange: 'NSE' | 'BSE'; readonly instrument: ChargedInstrument; readonly brokerage?: BrokeragePlan };
+
+export interface FillChargeRequest {
+  readonly date: IsoDate;
+  readonly side: TradeSide;
+  /** Paise per unit. */
+  readonly price: Paise;
+  readonly quantity: number;
+  /** Defaults to the run's configured instrument; an options trader passes `option` for its legs. */
+  readonly instrument?: ChargedInstrument;
+}
+
+export interface FillCharges {
+  readonly components: ChargeComponents;
+  readonly total: Paise;
+}
+
+export type ChargeModel = (request: FillChargeRequest) => FillCharges;
+
+const ZERO = paise(0);
+const NO_CHARGES: FillCharges = {
+  components: { brokerage: ZERO, stt: ZERO, exchangeTransaction: ZERO, investorProtection: ZERO, sebiFee: ZERO, stampDuty: ZERO, gst: ZERO },
+  total: ZERO,
+};
+
+/**
+ * The charge model of a config: zero for `none`, the dated schedule on the fill's date otherwise.
+ * @example chargeModelOf({ kind: 'none' })({ date, side: 'buy', price: paise(10_000), quantity: 1 }).total // 0
+ */
+export function chargeModelOf(config: ChargesConfig): ChargeModel {
+  if (config.kind === 'none') return () => NO_CHARGES;
+  const brokerage = config.brokerage === undefined ? {} : { brokerage: config.brokerage };
+  return (request) => {
+    const instrument = request.instrument ?? config.instrument;
+    const order = { date: request.date, side: request.side, price: request.price, quantity: request.quantity, ...brokerage };
+    if (instrument === 'equity-intraday') {
+      const charges = equityIntradayChargesFor({ ...order, exchange: 'NSE' });
+      return { components: charges.components, total: charges.total };
+    }
+    const charges = chargesFor({ ...order, exchange: config.exchange, instrument });
+    return { components: charges.components, total: charges.total };
+  };
+}

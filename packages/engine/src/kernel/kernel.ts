@@ -1,0 +1,178 @@
+// The event loop: one pass over the bars, the same for backtest, paper and live.
+//
+// Per bar i (see trader.ts for the trader's half):
+//   a. new IST day: the previous day's row is closed; intraday, orders still waiting are dropped.
+//   b. `entriesAllowed` for this bar: swing always (unless a daily limit was hit); intraday only
+//      before the entry cut-off (bar stamped before it), and not on the session's last bar.
+//   c. trader.onBarOpen(i): pending fills at the open, then stops/targets inside the bar.
+//   d. intraday square-off: on the first bar of the day stamped at or after the square-off time
+//      (15:15 by default), everything is closed at that bar's OPEN, i.e. at the first price at or
+//      after 15:15 (a gap in the data makes it the first bar after the gap). If the session has no
+//      such bar (a shortened session, or data that stops early), its last bar closes everything
+//      at its close. "Last bar of the day" is read from the next bar's date (live: from the
+//      session calendar), a look at the time stamp only, never at a price.
+//   e. daily limits (optional): if the day's P&L at this close (realised + open, after charges)
+//      is at or beyond -maxLoss or +maxProfit, everything is closed at this close and no entry
+//      is allowed for the rest of the day. Checked at bar closes only.
+//   f. program.onBar(i) at the close (every bar, warm-up included), then trader.onSignal.
+//   g. intraday last bar of the day: square off at its close; last bar of the data: close what is
+//      open at the close as `end-of-data` (that reason wins on the data's last bar).
+//   h. equity[i] = cash + open positions at this close.
+import type { IsoDate } from '@vyuha/core';
+import type { SignalProgram } from '../algorithm/program';
+import { SIGNAL_NONE } from '../algorithm/program';
+import type { Ledger } from './ledger';
+import type { Clock, Feed } from './ports';
+import { IST_OFFSET_MS } from '@vyuha/core';
+import { barCloseTime, inferBarMilliseconds, istDate, istEpochDay, MS_PER_DAY, MS_PER_MINUTE, SESSION_END_MINUTE } from './session-clock';
+import type { BarMoment, ExitReason, SessionState, Trader, TraderFactory } from './trader';
+
+// The kernel's own exits, allocated once (no allocation per bar).
+const SQUARE_OFF_AT_OPEN: { reason: ExitReason; moment: BarMoment } = { reason: 'square-off', moment: 'open' };
+const SQUARE_OFF_AT_CLOSE: { reason: ExitReason; moment: BarMoment } = { reason: 'square-off', moment: 'close' };
+const END_OF_DATA: { reason: ExitReason; moment: BarMoment } = { reason: 'end-of-data', moment: 'close' };
+const DAILY_LIMIT: { reason: ExitReason; moment: BarMoment } = { reason: 'daily-limit', moment: 'close' };
+
+/** When a strategy may hold positions. Times are IST minutes of the day; money limits in paise (positive). */
+export interface SessionRules {
+  readonly type: 'intraday' | 'swing';
+  readonly entryCutoffMinute: number;
+  readonly squareOffMinute: number;
+  readonly dailyMaxLoss?: number;
+  readonly dailyMaxProfit?: number;
+}
+
+export interface KernelOptions {
+  readonly feed: Feed;
+  readonly clock: Clock;
+  readonly program: SignalProgram;
+  readonly ledger: Ledger;
+  readonly trader: TraderFactory;
+  readonly rules: SessionRules;
+}
+
+/**
+ * The kernel's SessionState. `closeTime` is computed when a trader asks (a fill at a close, an
+ * order's time), not on every bar: a bar inside the session ends at start + bar length, never
+ * after 15:30 (see barCloseTime).
+ */
+class KernelSession implements SessionState {
+  index = 0;
+  date = '1970-01-01' as IsoDate;
+  minuteOfDay = 0;
+  entriesAllowed = true;
+  barTime = 0;
+  sessionEnd = 0;
+
+  constructor(private readonly barMilliseconds: number) {}
+
+  get closeTime(): number {
+    if (this.barTime >= this.sessionEnd) return barCloseTime(this.barTime, this.barMilliseconds);
+    const end = this.barTime + this.barMilliseconds;
+    return end < this.sessionEnd ? end : this.sessionEnd;
+  }
+}
+
+export class Kernel {
+  /** Equity in paise at each bar's close. */
+  readonly equity: Float64Array;
+  readonly trader: Trader;
+  /** Bars whose close found a position open. */
+  barsInMarket = 0;
+  private readonly session: KernelSession;
+  private readonly barMilliseconds: number;
+  // Hoisted from the options so the per-bar path reads own fields only.
+  private readonly time: Float64Array;
+  private readonly length: number;
+  private readonly program: SignalProgram;
+  private readonly ledger: Ledger;
+  private readonly clock: Clock;
+  private readonly intraday: boolean;
+  private readonly entryCutoffMinute: number;
+  private readonly squareOffMinute: number;
+  // The current IST day as epoch ms bounds: [dayStart, nextDayStart), and its 15:30 close.
+  private dayStart = Number.NaN;
+  private nextDayStart = Number.NEGATIVE_INFINITY;
+  private dayStartEquity: number;
+  private limitHit = false;
+  private squaredOff = false;
+
+  constructor(private readonly options: KernelOptions) {
+    const { series } = options.feed;
+    this.equity = new Float64Array(series.length);
+    this.barMilliseconds = inferBarMilliseconds(series);
+    this.time = series.time;
+    this.length = series.length;
+    this.program = options.program;
+    this.ledger = options.ledger;
+    this.clock = options.clock;
+    this.intraday = options.rules.type === 'intraday';
+    this.entryCutoffMinute = options.rules.entryCutoffMinute;
+    this.squareOffMinute = options.rules.squareOffMinute;
+    this.dayStartEquity = options.ledger.cash;
+    this.session = new KernelSession(this.barMilliseconds);
+    this.trader = options.trader({ series, ledger: options.ledger, session: this.session });
+  }
+
+  /** Runs every bar of the feed in order. */
+  run(): void {
+    for (let index = 0; index < this.length; index += 1) this.processBar(index);
+  }
+
+  /** One bar, steps a-h above. */
+  processBar(index: number): void {
+    const barTime = this.time[index] as number;
+    if (barTime >= this.nextDayStart) this.startDay(index, barTime);
+    const lastOfDay = index === this.length - 1 || (this.time[index + 1] as number) >= this.nextDayStart;
+    const session = this.session;
+    const intraday = this.intraday;
+    session.index = index;
+    session.minuteOfDay = Math.floor((barTime - this.dayStart) / MS_PER_MINUTE);
+    session.barTime = barTime;
+    session.entriesAllowed = !this.limitHit && (!intraday || (session.minuteOfDay < this.entryCutoffMinute && !lastOfDay));
+    this.clock.advanceTo(barTime);
+
+    const trader = this.trader;
+    trader.onBarOpen(index);
+    if (intraday && !this.squaredOff && session.minuteOfDay >= this.squareOffMinute) {
+      this.squaredOff = true;
+      session.entriesAllowed = false;
+      trader.squareOff(index, SQUARE_OFF_AT_OPEN);
+    }
+    this.checkDailyLimits(index);
+    const position = trader.position;
+    position.dayPnl = (this.ledger.cash + trader.markToMarket(index) - this.dayStartEquity) / 100;
+    const signal = this.program.onBar(index, position);
+    if (signal !== SIGNAL_NONE) trader.onSignal(index, signal);
+    if (index === this.length - 1) trader.squareOff(index, END_OF_DATA);
+    else if (intraday && lastOfDay) trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
+    if (position.position !== 0) this.barsInMarket += 1;
+    const equity = this.ledger.cash + trader.markToMarket(index);
+    this.equity[index] = equity;
+    if (lastOfDay) this.ledger.closeDay(session.date, equity - this.dayStartEquity);
+  }
+
+  private startDay(index: number, barTime: number): void {
+    const day = istEpochDay(barTime);
+    this.dayStart = day * MS_PER_DAY - IST_OFFSET_MS;
+    this.nextDayStart = this.dayStart + MS_PER_DAY;
+    this.session.sessionEnd = this.dayStart + SESSION_END_MINUTE * MS_PER_MINUTE;
+    this.session.date = istDate(barTime);
+    this.dayStartEquity = index === 0 ? this.ledger.cash : (this.equity[index - 1] as number);
+    this.limitHit = false;
+    this.squaredOff = false;
+    if (this.intraday) this.trader.cancelPending(index);
+  }
+
+  private checkDailyLimits(index: number): void {
+    const { dailyMaxLoss, dailyMaxProfit } = this.options.rules;
+    if (this.limitHit || (dailyMaxLoss === undefined && dailyMaxProfit === undefined)) return;
+    const dayPnl = this.ledger.cash + this.trader.markToMarket(index) - this.dayStartEquity;
+    const lossHit = dailyMaxLoss !== undefined && dayPnl <= -dailyMaxLoss;
+    const profitHit = dailyMaxProfit !== undefined && dayPnl >= dailyMaxProfit;
+    if (!lossHit && !profitHit) return;
+    this.limitHit = true;
+    this.session.entriesAllowed = false;
+    this.trader.squareOff(index, DAILY_LIMIT);
+  }
+}

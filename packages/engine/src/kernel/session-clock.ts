@@ -1,0 +1,54 @@
+// IST calendar arithmetic for the hot loop: epoch day and minute of day from epoch milliseconds
+// with two divisions, no Date and no allocation (the date text is made once per day).
+import { IST_OFFSET_MS, istParts } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
+import type { BarSeries } from '../algorithm/program';
+
+export const MS_PER_MINUTE = 60_000;
+export const MS_PER_DAY = 86_400_000;
+/** 15:30 IST: the end of the NSE/BSE normal market. */
+export const SESSION_END_MINUTE = 15 * 60 + 30;
+
+/** Days since 1970-01-01 in IST. */
+export function istEpochDay(epochMs: number): number {
+  return Math.floor((epochMs + IST_OFFSET_MS) / MS_PER_DAY);
+}
+
+/** Minutes since IST midnight. */
+export function istMinuteOfDay(epochMs: number): number {
+  const local = epochMs + IST_OFFSET_MS;
+  return Math.floor((local - Math.floor(local / MS_PER_DAY) * MS_PER_DAY) / MS_PER_MINUTE);
+}
+
+/** The IST date of an instant. */
+export function istDate(epochMs: number): IsoDate {
+  return istParts(Math.floor(epochMs)).date;
+}
+
+/**
+ * A bar's length: the smallest gap between two consecutive bars of one IST day, or Infinity when
+ * every day has one bar (daily bars). Gaps in the data only make gaps larger, never smaller.
+ * @example inferBarMilliseconds(oneMinuteSeries) // 60000
+ */
+export function inferBarMilliseconds(series: BarSeries): number {
+  let smallest = Number.POSITIVE_INFINITY;
+  let nextDayStart = Number.NEGATIVE_INFINITY;
+  for (let index = 1; index < series.length; index += 1) {
+    const previous = series.time[index - 1] as number;
+    const current = series.time[index] as number;
+    if (previous >= nextDayStart) nextDayStart = (istEpochDay(previous) + 1) * MS_PER_DAY - IST_OFFSET_MS;
+    const gap = current - previous;
+    if (gap > 0 && gap < smallest && current < nextDayStart) smallest = gap;
+  }
+  return smallest;
+}
+
+/**
+ * When a bar that starts at `time` ends: start + bar length, but a bar inside the session never
+ * ends after 15:30 (a partial last bar, or a daily bar, ends at the close).
+ */
+export function barCloseTime(time: number, barMilliseconds: number): number {
+  const sessionEnd = istEpochDay(time) * MS_PER_DAY - IST_OFFSET_MS + SESSION_END_MINUTE * MS_PER_MINUTE;
+  if (time >= sessionEnd) return Number.isFinite(barMilliseconds) ? time + barMilliseconds : time;
+  return Math.min(time + barMilliseconds, sessionEnd);
+}

@@ -1,0 +1,89 @@
+/**
+ * The trader seam: the kernel decides WHEN, a Trader decides WHAT.
+ *
+ * The kernel owns time: it walks the bars, knows the session (IST date, minute of day), the
+ * intraday entry cut-off and square-off, the daily loss/profit limits, and asks the compiled
+ * program for a signal at each bar's close. It never knows what is traded.
+ *
+ * A Trader owns positions: on a signal it decides which instruments to trade (the bar series
+ * itself for `UnderlyingTrader`; CE/PE legs priced from option candles or a synthetic chain for
+ * an options-legs trader), sizes them, sends them to the Venue and checks its own stops inside
+ * each bar. Every order, fill and round-trip trade goes into the shared Ledger, which keeps cash,
+ * charges and the per-day order counts, so results look the same whichever trader ran.
+ *
+ * Per bar `i` the kernel calls, in this order (kernel.ts has the full rules):
+ *   1. `onBarOpen(i)`: fill orders waiting for this bar's open, then check stop-loss, target and
+ *      trailing stops inside the bar from its high and low.
+ *   2. intraday, first bar of the day stamped at or after the square-off time:
+ *      `squareOff(i, { reason: 'square-off', moment: 'open' })`.
+ *   3. daily max loss / max profit reached at this close: `squareOff(i, { reason: 'daily-limit', moment: 'close' })`.
+ *   4. the program at bar i's close reads `position` (the trader's PositionContext; the kernel
+ *      writes `dayPnl`), then `onSignal(i, signal)` unless the signal is NONE. Entries are allowed
+ *      only while `session.entriesAllowed`; the trader checks it when the signal comes and again
+ *      when a waiting order would fill.
+ *   5. last bar of the data: `squareOff(i, { reason: 'end-of-data', moment: 'close' })`; else,
+ *      intraday, last bar of the day: `squareOff(i, { reason: 'square-off', moment: 'close' })`.
+ *   6. `markToMarket(i)`: the signed market value of open positions at bar i's close, in paise;
+ *      equity = ledger cash + markToMarket.
+ * At a new IST day (intraday only) the kernel calls `cancelPending()` before `onBarOpen`, so an
+ * entry order never survives its session.
+ *
+ * A Trader allocates nothing per bar: it allocates only when it places an order or fills one.
+ */
+import type { IsoDate, Paise } from '@vyuha/core';
+import type { BarSeries, PositionContext, Signal } from '../algorithm/program';
+import type { Ledger } from './ledger';
+
+/** Why a position was closed. `daily-limit`: the strategy's daily max loss or max profit was reached. */
+export type ExitReason = 'signal' | 'stop' | 'target' | 'trailing' | 'square-off' | 'end-of-data' | 'daily-limit';
+
+/** Why a fill happened: `entry` opens a position, the others close one. */
+export type FillReason = 'entry' | ExitReason;
+
+/** Where in the bar a kernel-initiated exit happens. */
+export type BarMoment = 'open' | 'close';
+
+/**
+ * What the kernel knows about the current bar's session. One object, mutated in place by the
+ * kernel as bars advance (read it, never keep a copy of its fields across bars).
+ */
+export interface SessionState {
+  /** Index of the current bar. */
+  index: number;
+  /** IST trading date of the current bar. */
+  date: IsoDate;
+  /** Minutes since IST midnight of the current bar's time stamp (its open). */
+  minuteOfDay: number;
+  /** Epoch ms at which the current bar ends (a close fill's time). */
+  closeTime: number;
+  /** False at or after the intraday entry cut-off, on an intraday session's last bar and after a daily limit was hit; a trader opens nothing while false. */
+  entriesAllowed: boolean;
+}
+
+/** What a trader gets when the kernel builds it. */
+export interface TraderContext {
+  /** The bars of the signal instrument (the index or the stock the program reads). */
+  readonly series: BarSeries;
+  readonly ledger: Ledger;
+  readonly session: SessionState;
+}
+
+export interface Trader {
+  /** The position view the program's `position`, `entry_price`, `bars_since_entry` read; `dayPnl` is the kernel's. */
+  readonly position: PositionContext;
+  /** Fills orders waiting for bar `index`'s open, then checks stops, targets and trailing stops inside the bar. */
+  onBarOpen(index: number): void;
+  /** Acts on the program's signal at bar `index`'s close (market orders at the next open, or at this close). */
+  onSignal(index: number, signal: Signal): void;
+  /** Closes everything open at bar `index`'s open or close, and drops working orders. */
+  squareOff(index: number, options: { reason: ExitReason; moment: BarMoment }): void;
+  /** Drops orders not yet filled (an intraday session ended before they could fill). */
+  cancelPending(index: number): void;
+  /** Signed market value of open positions at bar `index`'s close, in paise (long +, short -). */
+  markToMarket(index: number): Paise;
+  /** True while any position or working order exists. */
+  isActive(): boolean;
+}
+
+/** Builds a trader for one run. */
+export type TraderFactory = (context: TraderContext) => Trader;

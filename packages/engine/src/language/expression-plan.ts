@@ -1,0 +1,248 @@
+import { IST_OFFSET_MS } from '@vyuha/core';
+import type { BarSeries } from '../algorithm/program';
+import { createIndicator, indicatorWarmup } from '../indicators/factory';
+import type { Indicator } from '../indicators/indicator';
+import type { CheckedNode } from './checked';
+import { nodeKey } from './checked';
+import type { MutableBar, Step } from './steps';
+import {
+  arithmeticStep, columnLookbackStep, comparisonStep, crossStep, fieldStep, logicalStep, mathStep, negateStep,
+  notStep, positionStep, ringLookbackStep, timeStep,
+} from './steps';
+import { barIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
+
+const MS_PER_MINUTE = 60_000;
+
+/** What a step factory gets when a program is created: fresh slots, the series, the shared bar. */
+export interface Runtime {
+  readonly slots: Float64Array;
+  readonly series: BarSeries;
+  readonly bar: MutableBar;
+  /** IST offset plus the bar interval: `time()` adds it to a bar's open time. */
+  readonly timeOffsetMs: number;
+}
+
+/** Builds one step of a fresh program (each program owns its own indicator state). */
+export type StepFactory = (runtime: Runtime) => Step;
+
+/** Options of `ExpressionPlan.instantiate`. */
+export interface InstantiateOptions {
+  /** Bar length in minutes, for `time()` (the bar's close = open + interval). Inferred from the series when absent. */
+  readonly intervalMinutes?: number;
+}
+
+interface IndicatorInstance {
+  readonly indicator: string;
+  readonly parameters: readonly number[];
+  readonly outputs: Array<readonly [number, number]>;
+}
+
+/** Smallest positive gap between consecutive bar times, in whole minutes; undefined when unknown. */
+export function inferIntervalMinutes(series: BarSeries): number | undefined {
+  let smallest = Number.POSITIVE_INFINITY;
+  for (let index = 1; index < series.length; index += 1) {
+    const gap = (series.time[index] as number) - (series.time[index - 1] as number);
+    if (gap > 0 && gap < smallest) smallest = gap;
+  }
+  if (!Number.isFinite(smallest)) return undefined;
+  return Math.max(1, Math.round(smallest / MS_PER_MINUTE));
+}
+
+/**
+ * The compiled form of one or more checked expressions (and, for algorithms, the graph's own
+ * nodes): a numbered list of slots, each computed by one step, in dependency order. Equal
+ * subexpressions (same key) get one slot, so `sma(close, 10)` used twice is computed once.
+ */
+export class ExpressionPlan {
+  private readonly slotByKey = new Map<string, number>();
+  private readonly factories: Array<{ readonly phase: 'expression' | 'graph'; readonly create: StepFactory }> = [];
+  private readonly constants: Array<readonly [number, number]> = [];
+  private readonly indicators = new Map<string, IndicatorInstance>();
+  private readonly warmups: number[] = [];
+  /** One cross step per pair of operands: `left` is the first operand of its `over` slot. */
+  private readonly crossPairs = new Map<string, { readonly left: number; readonly over: number; readonly under: number }>();
+  private usesBar = false;
+  private usesTime = false;
+
+  get slotCount(): number {
+    return this.warmups.length;
+  }
+
+  /** Bars needed before the slot's value is defined (0 for constants and position state). */
+  warmupOf(slot: number): number {
+    return this.warmups[slot] ?? 0;
+  }
+
+  /** Adds a node and its subtree; returns the slot holding its value. */
+  add(node: CheckedNode): number {
+    const key = nodeKey(node);
+    const existing = this.slotByKey.get(key);
+    if (existing !== undefined) return existing;
+    const slot = this.addNode(node);
+    this.slotByKey.set(key, slot);
+    return slot;
+  }
+
+  /** Adds a graph step (and/or/not/hold) run after warm-up only; returns its slot. */
+  addGraphStep(warmup: number, create: (runtime: Runtime, slot: number) => Step): number {
+    const slot = this.allocate(warmup);
+    this.factories.push({ phase: 'graph', create: (runtime) => create(runtime, slot) });
+    return slot;
+  }
+
+  private allocate(warmup: number): number {
+    this.warmups.push(warmup);
+    return this.warmups.length - 1;
+  }
+
+  private addStep(warmup: number, create: (runtime: Runtime, slot: number) => Step): number {
+    const slot = this.allocate(warmup);
+    this.factories.push({ phase: 'expression', create: (runtime) => create(runtime, slot) });
+    return slot;
+  }
+
+  private addNode(node: CheckedNode): number {
+    switch (node.kind) {
+      case 'constant': {
+        const slot = this.allocate(0);
+        this.constants.push([slot, node.value]);
+        return slot;
+      }
+      case 'field':
+        return this.addStep(1, (runtime, slot) => fieldStep({ slots: runtime.slots, slot }, runtime.series[node.field]));
+      case 'position':
+        return this.addStep(0, (runtime, slot) => positionStep({ slots: runtime.slots, slot }, node.field));
+      case 'time':
+        this.usesTime = true;
+        return this.addStep(1, (runtime, slot) => timeStep({ slots: runtime.slots, slot }, runtime.series.time, runtime.timeOffsetMs));
+      case 'lookback':
+        return this.addLookback(node.target, node.bars);
+      case 'negate':
+      case 'not': {
+        const operand = this.add(node.operand);
+        const make = node.kind === 'negate' ? negateStep : notStep;
+        return this.addStep(this.warmupOf(operand), (runtime, slot) => make({ slots: runtime.slots, slot }, operand));
+      }
+      case 'arithmetic':
+      case 'comparison':
+      case 'logical':
+        return this.addBinary(node);
+      case 'indicator':
+        return this.addIndicator(node);
+      case 'cross':
+        return this.addCross(node.direction === 'over' ? [node.left, node.right] : [node.right, node.left]);
+      case 'math': {
+        const operands = node.operands.map((operand) => this.add(operand));
+        const warmup = Math.max(0, ...operands.map((operand) => this.warmupOf(operand)));
+        return this.addStep(warmup, (runtime, slot) => mathStep({ slots: runtime.slots, slot }, node.name, operands));
+      }
+      case 'extreme': {
+        const source = this.add(node.input);
+        const warmup = Math.max(1, this.warmupOf(source)) - 1 + node.bars;
+        const direction = node.name === 'highest' ? 1 : -1;
+        return this.addStep(warmup, (runtime, slot) => extremeStep({ slots: runtime.slots, slot }, { source, bars: node.bars, direction }));
+      }
+    }
+  }
+
+  private addBinary(node: Extract<CheckedNode, { kind: 'arithmetic' | 'comparison' | 'logical' }>): number {
+    const operands = [this.add(node.left), this.add(node.right)] as const;
+    const warmup = Math.max(this.warmupOf(operands[0]), this.warmupOf(operands[1]));
+    return this.addStep(warmup, (runtime, slot) => {
+      const target = { slots: runtime.slots, slot };
+      if (node.kind === 'arithmetic') return arithmeticStep(target, node.operator, operands);
+      if (node.kind === 'comparison') return comparisonStep(target, node.operator, operands);
+      return logicalStep(target, node.operator, operands);
+    });
+  }
+
+  /**
+   * crossover(a, b) and crossover(b, a) (= crossunder(a, b)) read the same difference, so one
+   * step keeps the memory for both and fills both slots.
+   */
+  private addCross(nodes: readonly [CheckedNode, CheckedNode]): number {
+    const operands = [this.add(nodes[0]), this.add(nodes[1])] as const;
+    const pairKey = `${Math.min(...operands)},${Math.max(...operands)}`;
+    const existing = this.crossPairs.get(pairKey);
+    if (existing === undefined) {
+      const warmup = Math.max(1, this.warmupOf(operands[0]), this.warmupOf(operands[1])) + 1;
+      const over = this.allocate(warmup);
+      const under = this.allocate(warmup);
+      const create: StepFactory = (runtime) => crossStep({ slots: runtime.slots, slot: over }, { operands, underSlot: under });
+      this.factories.push({ phase: 'expression', create });
+      this.crossPairs.set(pairKey, { left: operands[0], over, under });
+      return over;
+    }
+    return existing.left === operands[0] ? existing.over : existing.under;
+  }
+
+  private addLookback(targetNode: CheckedNode, bars: number): number {
+    if (targetNode.kind === 'field') {
+      // A bar field's history is the series itself: read the column k bars back.
+      const column = targetNode.field;
+      return this.addStep(1 + bars, (runtime, slot) => columnLookbackStep({ slots: runtime.slots, slot }, runtime.series[column], bars));
+    }
+    const source = this.add(targetNode);
+    const warmup = Math.max(1, this.warmupOf(source)) + bars;
+    return this.addStep(warmup, (runtime, slot) => ringLookbackStep({ slots: runtime.slots, slot }, source, bars));
+  }
+
+  private addIndicator(node: Extract<CheckedNode, { kind: 'indicator' }>): number {
+    // A bar field input is read straight from its column: no slot, no extra step.
+    const column = node.input?.kind === 'field' ? node.input.field : undefined;
+    const input = node.input === undefined || column !== undefined ? undefined : this.add(node.input);
+    const fn = node.function;
+    const instanceKey = `${fn.indicator}|${column ?? input ?? ''}|${node.parameters.join(',')}`;
+    const ownWarmup = indicatorWarmup(fn.indicator, node.parameters);
+    const warmup = input === undefined ? ownWarmup : Math.max(1, this.warmupOf(input)) - 1 + ownWarmup;
+    const existing = this.indicators.get(instanceKey);
+    if (existing !== undefined) {
+      // Another output of an indicator already computed (macd_signal after macd): its step fills this slot too.
+      const slot = this.allocate(warmup);
+      existing.outputs.push([fn.output, slot]);
+      return slot;
+    }
+    const instance: IndicatorInstance = { indicator: fn.indicator, parameters: node.parameters, outputs: [] };
+    this.indicators.set(instanceKey, instance);
+    if (node.input === undefined) this.usesBar = true;
+    return this.addStep(warmup, (runtime, slot) => {
+      const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
+      const plan = { outputs: [[fn.output, slot] as const, ...instance.outputs] };
+      if (column !== undefined) return seriesIndicatorStep({ values: runtime.series[column], source: -1, slots: runtime.slots }, indicator, plan);
+      if (input === undefined) return barIndicatorStep({ slots: runtime.slots, bar: runtime.bar }, indicator, plan);
+      return seriesIndicatorStep({ values: runtime.slots, source: input }, indicator, plan);
+    });
+  }
+
+  /** Fresh slots and steps for one run over `series`. Throws when `time()` is used and the interval is unknown. */
+  instantiate(series: BarSeries, options: InstantiateOptions = {}): { slots: Float64Array; expressionSteps: Step[]; graphSteps: Step[] } {
+    const slots = new Float64Array(this.slotCount);
+    for (const [slot, value] of this.constants) slots[slot] = value;
+    let intervalMinutes = 0;
+    if (this.usesTime) {
+      const interval = options.intervalMinutes ?? inferIntervalMinutes(series);
+      if (interval === undefined || !(interval > 0)) {
+        throw new Error('time() needs the bar interval: pass intervalMinutes, or a series of at least two bars');
+      }
+      intervalMinutes = interval;
+    }
+    const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+    const runtime: Runtime = { slots, series, bar, timeOffsetMs: IST_OFFSET_MS + intervalMinutes * MS_PER_MINUTE };
+    const expressionSteps: Step[] = this.usesBar ? [barRefreshStep(bar, series)] : [];
+    const graphSteps: Step[] = [];
+    for (const factory of this.factories) (factory.phase === 'expression' ? expressionSteps : graphSteps).push(factory.create(runtime));
+    return { slots, expressionSteps, graphSteps };
+  }
+}
+
+function barRefreshStep(bar: MutableBar, series: BarSeries): Step {
+  const { time, open, high, low, close, volume } = series;
+  return (index) => {
+    bar.time = time[index] as number;
+    bar.open = open[index] as number;
+    bar.high = high[index] as number;
+    bar.low = low[index] as number;
+    bar.close = close[index] as number;
+    bar.volume = volume[index] as number;
+  };
+}
