@@ -5,3 +5,8 @@ export { startServer, HttpPortInUseError } from './start';
 export type { Database } from './db/database';
 export { openDatabase } from './db/database';
 export { main } from './cli';
+export type { AuthConfig } from './auth/config';
+export { readAuthConfig } from './auth/config';
+export type { AuthPluginOptions } from './auth/plugin';
+export { registerAuth } from './auth/plugin';
+export { rotateSigningKey } from './auth/signing-keys';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino from 'pino';
+import { readAuthConfig } from './auth/config';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { buildApp } from './http/app';
@@ -20,12 +21,14 @@ export class HttpPortInUseError extends Error {
 
 /** Starts the whole platform in this process. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  // Validated before anything starts: a bad AUTH_* variable is a one-line error naming it.
+  const authConfig = readAuthConfig(process.env);
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ config, log: (message) => logger.info(message) });
   const version = readDeployedVersion();
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ pool: database.pool, version, webDistDir, logLevel: config.logLevel });
+    app = await buildApp({ pool: database.pool, version, webDistDir, logLevel: config.logLevel, auth: { config: authConfig } });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     // Whatever failed, the embedded PostgreSQL must not outlive us.

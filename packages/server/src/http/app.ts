@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { registerAuth, type AuthPluginOptions } from '../auth/plugin';
 
 export interface AppOptions {
   readonly pool: pg.Pool;
@@ -10,6 +11,8 @@ export interface AppOptions {
   /** The built web app; when missing, `/` explains how to build it. */
   readonly webDistDir: string;
   readonly logLevel: string;
+  /** Mounts the auth service at /v1/auth (pool and version come from here). */
+  readonly auth?: Omit<AuthPluginOptions, 'pool' | 'version'>;
 }
 
 /** Path prefixes that belong to APIs: a miss there is a JSON 404, never the web app. */
@@ -43,6 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { version: options.version };
   });
 
+  if (options.auth) await registerAuth(app, { ...options.auth, pool: options.pool, version: options.version });
   await registerWebApp(app, options.webDistDir);
   return app;
 }

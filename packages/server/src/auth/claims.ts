@@ -1,0 +1,60 @@
+import type { AuthConfig } from './config';
+import type { User } from './context';
+import type { AccessTokenClaims } from './jwt';
+import { windowClaims } from './tier-windows';
+
+/** Everything the claims are made of. */
+export interface ClaimSource {
+  readonly user: User;
+  readonly permissions: readonly string[];
+  readonly elevated: boolean;
+  readonly nowSeconds: number;
+}
+
+/**
+ * A Postgres array literal, as Hasura reads list claims.
+ * @example postgresArrayLiteral(['strategy:backtest', 'strategy:deploy']) -> '{"strategy:backtest","strategy:deploy"}'
+ */
+export function postgresArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (match) => `\\${match}`)}"`).join(',')}}`;
+}
+
+/** The access-token payload of AUTH.md's JWT layout plus Vyuha's claims. */
+export function buildAccessClaims(source: ClaimSource, config: AuthConfig): AccessTokenClaims {
+  const { user } = source;
+  const hasura: Record<string, unknown> = {};
+  // Custom claims first: the defaults below overwrite any clash (AUTH.md: cannot overwrite defaults).
+  for (const [name, path] of Object.entries(config.customClaims)) {
+    const value = readPath(user, path);
+    if (value !== undefined && value !== null) hasura[`x-hasura-${name}`] = claimString(value);
+  }
+  for (const [name, date] of Object.entries(windowClaims(user.defaultRole))) hasura[`x-hasura-${name}`] = date;
+  hasura['x-hasura-allowed-roles'] = [...new Set([...user.roles, user.defaultRole])];
+  hasura['x-hasura-default-role'] = user.defaultRole;
+  hasura['x-hasura-user-id'] = user.id;
+  hasura['x-hasura-user-is-anonymous'] = String(user.isAnonymous);
+  hasura['x-hasura-permissions'] = postgresArrayLiteral(source.permissions);
+  if (source.elevated) hasura['x-hasura-auth-elevated'] = user.id;
+  return {
+    sub: user.id,
+    iss: config.jwt.issuer,
+    iat: source.nowSeconds,
+    exp: source.nowSeconds + config.accessTokenExpiresIn,
+    [config.jwt.claimsNamespace]: hasura,
+  };
+}
+
+function readPath(value: unknown, path: string): unknown {
+  let current = value;
+  for (const step of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return current;
+}
+
+/** Hasura claims are strings; lists become Postgres array literals. */
+function claimString(value: unknown): string {
+  if (Array.isArray(value)) return postgresArrayLiteral(value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))));
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,45 @@
+import type { EmailTemplate, SendTemplateOptions } from './context';
+
+/** A rendered e-mail. */
+export interface RenderedEmail {
+  readonly subject: string;
+  readonly text: string;
+}
+
+const SIGNATURE = '\n\n-- \nVyuha\nIf you did not ask for this, you can ignore this message: nothing changes until the link is used.';
+
+/**
+ * Plain-text templates (readable in any client, nothing to render or track). Each says what
+ * happened, gives the link or code, and how long it lasts.
+ */
+const TEMPLATES: Readonly<Record<EmailTemplate, (options: SendTemplateOptions) => RenderedEmail>> = {
+  'email-verify': (options) => ({
+    subject: 'Verify your email address for Vyuha',
+    text: `${greeting(options)}Please confirm that this is your email address by opening this link:\n\n${options.link ?? ''}\n\nThe link works once and expires in one hour.${SIGNATURE}`,
+  }),
+  'password-reset': (options) => ({
+    subject: 'Reset your Vyuha password',
+    text: `${greeting(options)}Someone (hopefully you) asked to reset the password of your Vyuha account. To choose a new password, open this link:\n\n${options.link ?? ''}\n\nThe link works once and expires in one hour.${SIGNATURE}`,
+  }),
+  'email-confirm-change': (options) => ({
+    subject: 'Confirm your new email address for Vyuha',
+    text: `${greeting(options)}To make this address the email of your Vyuha account, open this link:\n\n${options.link ?? ''}\n\nUntil then your old address stays in use. The link works once and expires in one hour.${SIGNATURE}`,
+  }),
+  'signin-passwordless': (options) => ({
+    subject: 'Your Vyuha sign-in link',
+    text: `${greeting(options)}Open this link to sign in to Vyuha:\n\n${options.link ?? ''}\n\nThe link works once and expires in one hour.${SIGNATURE}`,
+  }),
+  'signin-otp': (options) => ({
+    subject: 'Your Vyuha sign-in code',
+    text: `${greeting(options)}Your sign-in code is:\n\n    ${options.code ?? ''}\n\nIt expires in a few minutes. Never share it: Vyuha staff will never ask for it.${SIGNATURE}`,
+  }),
+};
+
+function greeting(options: SendTemplateOptions): string {
+  return options.displayName ? `Hello ${options.displayName},\n\n` : 'Hello,\n\n';
+}
+
+/** Renders one template. @example renderEmail({template: 'signin-otp', to: 'a@b.in', code: '123456'}).subject -> 'Your Vyuha sign-in code' */
+export function renderEmail(options: SendTemplateOptions): RenderedEmail {
+  return TEMPLATES[options.template](options);
+}

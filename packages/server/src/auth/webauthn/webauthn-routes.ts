@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthContext } from '../context';
+import { AuthError } from '../errors';
+import { bodyObject, optionalObject, optionalString, requiredEmail } from '../mfa/request-fields';
+import { sendVerificationEmail } from '../endpoints/emails';
+import type { AuthRouteModule } from '../routes';
+import { isTakenIdentity, signUpFields } from '../sms/sign-up-fields';
+import { answeredChallenge, startAssertion, startRegistration, storeKey, verifyAssertion, verifyRegistration } from './ceremonies';
+import { requireElevationForKeyChange } from './elevation';
+import { readWebauthnSettings, type WebauthnSettings } from './webauthn-config';
+
+// Security keys (hasura-auth's WebAuthn endpoints): sign up, sign in, add a key to an account,
+// and elevate a session. Each pair is "options" (challenge stored) then "verify" (challenge used).
+
+/** The WebAuthn route module; settings default to the AUTH_WEBAUTHN_* variables, read at registration. */
+export function createWebauthnRouteModule(given?: WebauthnSettings): AuthRouteModule {
+  return {
+    name: 'webauthn',
+    register(app: FastifyInstance, context: AuthContext) {
+      const settings = given ?? readWebauthnSettings(process.env);
+      const guard = async () => {
+        if (!settings.enabled) throw new AuthError('disabled-endpoint');
+      };
+      const scope = { context, settings };
+      app.post('/signup/webauthn', { preHandler: guard }, async (request) => signUpOptions({ ...scope, request }));
+      app.post('/signup/webauthn/verify', { preHandler: guard }, async (request) => signUpVerify({ ...scope, request }));
+      app.post('/signin/webauthn', { preHandler: guard }, async (request) => signInOptions({ ...scope, request }));
+      app.post('/signin/webauthn/verify', { preHandler: guard }, async (request) => signInVerify({ ...scope, request }));
+      app.post('/user/webauthn/add', { preHandler: guard }, async (request) => addOptions({ ...scope, request }));
+      app.post('/user/webauthn/verify', { preHandler: guard }, async (request) => addVerify({ ...scope, request }));
+      app.post('/elevate/webauthn', { preHandler: guard }, async (request) => elevateOptions({ ...scope, request }));
+      app.post('/elevate/webauthn/verify', { preHandler: guard }, async (request) => elevateVerify({ ...scope, request }));
+    },
+  };
+}
+
+interface Scope {
+  readonly request: FastifyRequest;
+  readonly context: AuthContext;
+  readonly settings: WebauthnSettings;
+}
+
+async function signUpOptions({ request, context, settings }: Scope): Promise<unknown> {
+  const body = bodyObject(request.body);
+  const email = requiredEmail(body);
+  const options = optionalObject(body, 'options') ?? {};
+  if (context.config.disableSignup) throw new AuthError('signup-disabled');
+  await context.rateLimiter.hit(request, { bucket: 'signups', account: email });
+  const redirectTo = optionalString(options, 'redirectTo');
+  if (redirectTo !== undefined) context.links.checkRedirect(redirectTo);
+  signUpFields(options); // refuse malformed options now, not after the key ceremony
+  if (await context.users.findByEmail(email)) throw new AuthError('email-already-in-use');
+  const displayName = optionalString(options, 'displayName') ?? email;
+  return startRegistration(context, { settings, purpose: 'signup', userName: email, displayName, email, options });
+}
+
+async function signUpVerify({ request, context, settings }: Scope): Promise<unknown> {
+  const body = bodyObject(request.body);
+  const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'signup' });
+  const key = await verifyRegistration({ settings, credential: body.credential, challenge: stored.challenge });
+  const email = stored.email ?? '';
+  const options = { ...stored.options, ...(optionalObject(body, 'options') ?? {}) };
+  const nickname = optionalString(body, 'nickname');
+  const client = await context.pool.connect();
+  let userId: string;
+  try {
+    await client.query('BEGIN');
+    userId = await context.users.create({ email, ...signUpFields(options), client });
+    await storeKey(client, { userId, key, nickname });
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    if (isTakenIdentity(error)) throw new AuthError('email-already-in-use');
+    throw error;
+  } finally {
+    client.release();
+  }
+  await context.audit.record({ action: 'auth.signup', actorUserId: userId, entityId: userId, details: { method: 'webauthn' }, request });
+  await context.audit.record({ action: 'auth.security_key.add', actorUserId: userId, entityId: userId, details: { nickname: nickname ?? null }, request });
+  if (context.config.emailVerifiedRequired) {
+    // Same rule as e-mail + password sign-up: no session until the address is proven.
+    const redirectTo = context.links.checkRedirect(optionalString(options, 'redirectTo'));
+    await sendVerificationEmail(context, { userId, email, redirectTo });
+    return { session: null };
+  }
+  return { session: await context.issueSession(userId) };
+}
+
+async function signInOptions({ request, context, settings }: Scope): Promise<unknown> {
+  const body = bodyObject(request.body);
+  const email = optionalString(body, 'email');
+  await context.rateLimiter.hit(request, { bucket: 'bruteForce', ...(email === undefined ? {} : { account: email.toLowerCase() }) });
+  const user = email === undefined ? undefined : await context.users.findByEmail(email.toLowerCase());
+  // An unknown address gets the same kind of answer as a known one (a discoverable-key request).
+  return startAssertion(context, { settings, purpose: 'signin', ...(user === undefined ? {} : { userId: user.id }) });
+}
+
+async function signInVerify({ request, context, settings }: Scope): Promise<unknown> {
+  const body = bodyObject(request.body);
+  await context.rateLimiter.hit(request, { bucket: 'bruteForce' });
+  const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'signin' });
+  let userId: string;
+  try {
+    userId = await verifyAssertion(context, { settings, credential: body.credential, challenge: stored.challenge, userId: stored.userId });
+  } catch (error) {
+    await context.audit.record({ action: 'auth.signin_failed', entityId: stored.userId, details: { method: 'webauthn', reason: (error as Error).message }, request });
+    throw error;
+  }
+  const user = await context.users.get(userId);
+  if (user && context.config.emailVerifiedRequired && !user.emailVerified) {
+    await context.audit.record({ action: 'auth.signin_failed', entityId: userId, details: { method: 'webauthn', reason: 'unverified-user' }, request });
+    throw new AuthError('unverified-user');
+  }
+  const session = await context.issueSession(userId);
+  await context.audit.record({ action: 'auth.signin', actorUserId: userId, entityId: userId, details: { method: 'webauthn' }, request });
+  return { session, mfa: null };
+}
+
+async function addOptions({ request, context, settings }: Scope): Promise<unknown> {
+  const authenticated = await context.authenticateBearer(request);
+  await requireElevationForKeyChange(context, authenticated);
+  const user = await context.users.get(authenticated.userId);
+  if (!user) throw new AuthError('unauthenticated-user');
+  const userName = user.email ?? user.phoneNumber ?? user.id;
+  return startRegistration(context, { settings, purpose: 'add', userName, displayName: user.displayName || userName, userId: user.id });
+}
+
+async function addVerify({ request, context, settings }: Scope): Promise<unknown> {
+  const authenticated = await context.authenticateBearer(request);
+  const body = bodyObject(request.body);
+  const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'add' });
+  if (stored.userId !== authenticated.userId) throw new AuthError('unauthenticated-user', 'This challenge was issued to another user');
+  const key = await verifyRegistration({ settings, credential: body.credential, challenge: stored.challenge });
+  const nickname = optionalString(body, 'nickname');
+  const id = await storeKey(context.pool, { userId: authenticated.userId, key, nickname });
+  await context.audit.record({ action: 'auth.security_key.add', actorUserId: authenticated.userId, entityId: authenticated.userId, details: { securityKeyId: id, nickname: nickname ?? null }, request });
+  return { id, nickname: nickname ?? null };
+}
+
+async function elevateOptions({ request, context, settings }: Scope): Promise<unknown> {
+  const authenticated = await context.authenticateBearer(request);
+  const body = bodyObject(request.body);
+  const email = optionalString(body, 'email');
+  const user = await context.users.get(authenticated.userId);
+  // The e-mail is only a cross-check (the client sends it): the token says who is elevating.
+  if (email !== undefined && user?.email?.toLowerCase() !== email.toLowerCase()) throw new AuthError('unauthenticated-user', 'The e-mail is not the signed-in user\'s');
+  return startAssertion(context, { settings, purpose: 'elevate', userId: authenticated.userId });
+}
+
+async function elevateVerify({ request, context, settings }: Scope): Promise<unknown> {
+  const authenticated = await context.authenticateBearer(request);
+  const body = bodyObject(request.body);
+  await context.rateLimiter.hit(request, { bucket: 'bruteForce', account: authenticated.userId });
+  const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'elevate' });
+  if (stored.userId !== authenticated.userId) throw new AuthError('unauthenticated-user', 'This challenge was issued to another user');
+  try {
+    await verifyAssertion(context, { settings, credential: body.credential, challenge: stored.challenge, userId: authenticated.userId });
+  } catch (error) {
+    await context.audit.record({ action: 'auth.elevate_failed', actorUserId: authenticated.userId, entityId: authenticated.userId, details: { reason: (error as Error).message }, request });
+    throw error;
+  }
+  const session = await context.issueSession(authenticated.userId, { elevated: true });
+  await context.audit.record({ action: 'auth.elevate', actorUserId: authenticated.userId, entityId: authenticated.userId, details: { method: 'webauthn' }, request });
+  return { session };
+}

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSmsRouteModule } from '../../src/auth/sms/sms-routes';
+import { auditActions, lastOutboxMessage, postJson, startMethodsApp, type MethodsApp } from './support/methods-app';
+
+// SMS passwordless over HTTP: the code is read from auth.outbox (the default SMS sender).
+
+const PHONE = '+919812345678';
+
+function codeIn(message: string): string {
+  const code = /\b(\d{6})\b/.exec(message)?.[1];
+  if (!code) throw new Error(`no code in "${message}"`);
+  return code;
+}
+
+describe('SMS passwordless sign-in', () => {
+  let service: MethodsApp;
+  beforeAll(async () => {
+    service = await startMethodsApp({ modules: [createSmsRouteModule({ enabled: true, otpExpiresInSeconds: 300 })] });
+  });
+  afterAll(async () => service.close());
+
+  it('signs up a new number, texts a code and exchanges it for a session', async () => {
+    const sent = await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE, options: { displayName: 'Asha' } });
+    expect(sent).toEqual({ status: 200, body: 'OK' });
+    const stored = await service.db.pool.query('SELECT otp_hash, phone_number_verified FROM auth.users WHERE phone_number = $1', [PHONE]);
+    const code = codeIn(await lastOutboxMessage(service.db, PHONE));
+    // Only a hash is stored.
+    expect(stored.rows[0].otp_hash).not.toContain(code);
+    expect(stored.rows[0].otp_hash).toMatch(/^\$argon2id\$/);
+    expect(stored.rows[0].phone_number_verified).toBe(false);
+    const signedIn = await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: code });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.mfa).toBeNull();
+    expect(signedIn.body.session.user).toMatchObject({ phoneNumber: PHONE, phoneNumberVerified: true, displayName: 'Asha' });
+    // A code works once.
+    const again = await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: code });
+    expect(again.body).toMatchObject({ status: 400, error: 'invalid-otp' });
+  });
+
+  it('allows five guesses per code, then not even the right code', async () => {
+    await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE });
+    const code = codeIn(await lastOutboxMessage(service.db, PHONE));
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let guess = 0; guess < 5; guess += 1) {
+      expect((await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: wrong })).body.error).toBe('invalid-otp');
+    }
+    expect((await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: code })).body.error).toBe('invalid-otp');
+    // A new code starts a new count.
+    await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE });
+    const fresh = codeIn(await lastOutboxMessage(service.db, PHONE));
+    expect((await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: fresh })).status).toBe(200);
+  });
+
+  it('refuses an expired code', async () => {
+    await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE });
+    const code = codeIn(await lastOutboxMessage(service.db, PHONE));
+    await service.db.pool.query("UPDATE auth.users SET otp_hash_expires_at = now() - interval '1 second' WHERE phone_number = $1", [PHONE]);
+    expect((await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: code })).body.error).toBe('invalid-otp');
+  });
+
+  it('answers OK for a disabled user but sends nothing', async () => {
+    await service.db.pool.query('UPDATE auth.users SET disabled = true WHERE phone_number = $1', [PHONE]);
+    const before = await service.db.pool.query('SELECT count(*)::int AS n FROM auth.outbox WHERE recipient = $1', [PHONE]);
+    expect((await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE })).body).toBe('OK');
+    const after = await service.db.pool.query('SELECT count(*)::int AS n FROM auth.outbox WHERE recipient = $1', [PHONE]);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    await service.db.pool.query('UPDATE auth.users SET disabled = false WHERE phone_number = $1', [PHONE]);
+  });
+
+  it('asks for the TOTP second factor when the user has MFA on', async () => {
+    await service.db.pool.query("UPDATE auth.users SET totp_secret = 'JBSWY3DPEHPK3PXP', active_mfa_type = 'totp' WHERE phone_number = $1", [PHONE]);
+    await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE });
+    const code = codeIn(await lastOutboxMessage(service.db, PHONE));
+    const answer = await postJson(`${service.authUrl}/signin/passwordless/sms/otp`, { phoneNumber: PHONE, otp: code });
+    expect(answer.body.session).toBeNull();
+    expect(answer.body.mfa.ticket).toMatch(/^mfaTotp:/);
+  });
+
+  it('names the bad field', async () => {
+    const answer = await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: 'call me' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/^phoneNumber:/);
+  });
+
+  it('audits codes sent, sign-ins and failures', async () => {
+    const user = await service.db.pool.query<{ id: string }>('SELECT id FROM auth.users WHERE phone_number = $1', [PHONE]);
+    const actions = await auditActions(service.db, user.rows[0]?.id ?? '');
+    expect(actions).toEqual(expect.arrayContaining(['auth.otp.sms_sent', 'auth.signin', 'auth.signin_failed', 'auth.otp.sms_refused']));
+  });
+});
+
+describe('SMS sign-in switched off', () => {
+  let service: MethodsApp;
+  beforeAll(async () => {
+    service = await startMethodsApp({ modules: [createSmsRouteModule({ enabled: false, otpExpiresInSeconds: 300 })] });
+  });
+  afterAll(async () => service.close());
+
+  it('answers disabled-endpoint', async () => {
+    const answer = await postJson(`${service.authUrl}/signin/passwordless/sms`, { phoneNumber: PHONE });
+    expect(answer.body).toMatchObject({ status: 409, error: 'disabled-endpoint' });
+  });
+});
