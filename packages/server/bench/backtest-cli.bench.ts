@@ -2,9 +2,12 @@
 // hand-written single-loop Node program that makes the same trades
 // (packages/engine/bench/cli-baseline/sma-crossover.mjs), each timed as a separate process a few
 // times (median), with the two --trades outputs compared byte for byte. Budget (DESIGN.md): <= 3x.
+// bin/vyuha.mjs runs a bundle of the sources that it rebuilds when a source changed: the first run
+// (which may rebuild) is timed and shown apart, and so is the same command through tsx
+// (VYUHA_BUNDLE=0), for reference. The ratio is of the median of the runs after the first.
 //   cd packages/server && npm run bench backtest-cli
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +51,9 @@ function writeCsv(path: string): number {
   return lines.length - 1;
 }
 
-function timed(command: string, args: readonly string[]): number {
+function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): number {
   const start = performance.now();
-  const run = spawnSync(command, args, { encoding: 'utf8' });
+  const run = spawnSync(command, args, { encoding: 'utf8', env });
   const seconds = (performance.now() - start) / 1000;
   if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`);
   return seconds;
@@ -61,34 +64,27 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-/**
- * `vyuha backtest` through bin/vyuha.mjs once cli.ts lists it; until then the same command
- * module behind the same tsx loader (a one-line entry), and the output says so.
- */
-function vyuhaCommand(): { label: string; prefix: string[] } {
-  const probe = spawnSync(process.execPath, [vyuha, 'backtest', '--help'], { encoding: 'utf8' });
-  if (probe.status === 0 && probe.stdout.includes('vyuha backtest')) return { label: 'node bin/vyuha.mjs backtest', prefix: [vyuha, 'backtest'] };
-  const entry = join(folder, 'backtest-entry.mts');
-  const module = resolve(here, '../src/commands/backtest.ts');
-  writeFileSync(entry, `const { backtestCommand } = await import(${JSON.stringify(module)});\nprocess.exitCode = await backtestCommand.run(process.argv.slice(2));\n`);
-  return { label: 'node --import tsx <entry> (backtest not yet in cli.ts)', prefix: ['--import', 'tsx', entry] };
-}
-
 try {
   const data = join(folder, 'bars.csv');
   const bars = writeCsv(data);
   const cliTrades = join(folder, 'cli-trades.csv');
   const baselineTrades = join(folder, 'baseline-trades.csv');
-  const { label, prefix } = vyuhaCommand();
+  const label = 'node bin/vyuha.mjs backtest';
   const cliArgs = [
-    ...prefix, '--data', data, '--entry', 'crossover(sma(close, 10), sma(close, 20))', '--exit', 'crossunder(sma(close, 10), sma(close, 20))',
+    vyuha, 'backtest', '--data', data, '--entry', 'crossover(sma(close, 10), sma(close, 20))', '--exit', 'crossunder(sma(close, 10), sma(close, 20))',
     '--type', 'swing', '--sizing', 'qty:1', '--fill', 'next-open', '--charges', 'none', '--trades', cliTrades,
   ];
+  const manifest = resolve(here, '../dist/cli/manifest.json');
+  const builtBefore = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
+  const first = timed(process.execPath, cliArgs);
+  const rebuilt = existsSync(manifest) && statSync(manifest).mtimeMs !== builtBefore;
   const cliSeconds: number[] = [];
   const baselineSeconds: number[] = [];
+  const tsxSeconds: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     cliSeconds.push(timed(process.execPath, cliArgs));
     baselineSeconds.push(timed(process.execPath, [baseline, data, baselineTrades]));
+    tsxSeconds.push(timed(process.execPath, cliArgs, { ...process.env, VYUHA_BUNDLE: '0' }));
   }
   const same = readFileSync(cliTrades, 'utf8') === readFileSync(baselineTrades, 'utf8');
   const trades = readFileSync(cliTrades, 'utf8').trim().split('\n').length - 1;
@@ -96,7 +92,9 @@ try {
   const reference = median(baselineSeconds);
   const ratio = cli / reference;
   console.log(`${bars} bars; ${trades} fills; trades identical: ${same ? 'yes' : 'NO'}`);
+  console.log(`${label}: first run ${(first * 1000).toFixed(0)} ms (${rebuilt ? 'rebuilt the bundle' : 'bundle was fresh'})`);
   console.log(`${label}: ${(cli * 1000).toFixed(0)} ms (median of ${RUNS})`);
+  console.log(`same through tsx (VYUHA_BUNDLE=0): ${(median(tsxSeconds) * 1000).toFixed(0)} ms (median of ${RUNS})`);
   console.log(`single-loop baseline: ${(reference * 1000).toFixed(0)} ms (median of ${RUNS})`);
   console.log(`ratio ${ratio.toFixed(2)}x (budget <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'})`);
   if (!same) process.exitCode = 1;

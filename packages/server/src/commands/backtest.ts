@@ -16,6 +16,9 @@ const USAGE = `Usage: vyuha backtest --data FILE.csv (--algo FILE.json | --entry
                       [--sizing all-in|qty:N|lots:N|pct:P] [--lot-size UNITS] [--fill next-open|close]
                       [--charges none|nse-options|nse-futures|nse-equity-intraday]
                       [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--trades OUT.csv] [--json]
+       vyuha backtest --symbol NIFTY --options LEGS.json (--algo FILE.json | --entry EXPR [--exit EXPR])
+                      --from YYYY-MM-DD --to YYYY-MM-DD [--interval MIN] [--type intraday|swing]
+                      [--capital RUPEES] [--fill next-open|close] [--charges ...] [--trades OUT.csv] [--json]
 
 Backtests one OHLCV series (datetime,open,high,low,close,volume[,oi]) long-only with the event
 kernel: signals at each bar's close, market orders at the next bar's open (--fill close: at
@@ -31,18 +34,26 @@ that close), intraday entries until 15:00 and square-off at 15:15.
   --from/--to IST dates, both included
   --trades    write one row per fill: time,side,quantity,price,charges,reason
   --json      print the result as JSON (paise as integers)
+
+Options mode (--symbol, --options): the index's stored 1-minute candles (DATABASE_URL, else the
+embedded database) between --from and --to, aggregated to --interval. Each entry signal opens the
+legs of LEGS.json (the options-legs config: underlying, onBuy, onSell, ...), priced every bar
+from imported option candles where the store has them, else from the synthetic chain on the
+stored INDIA VIX. Charges default to nse-options; --trades adds the contract's symbol per fill.
 `;
 
 const OPTIONS = {
-  'data': { type: 'string' }, 'algo': { type: 'string' }, 'entry': { type: 'string' }, 'exit': { type: 'string' },
+  'data': { type: 'string' }, 'symbol': { type: 'string' }, 'options': { type: 'string' }, 'algo': { type: 'string' }, 'entry': { type: 'string' }, 'exit': { type: 'string' },
   'type': { type: 'string' }, 'interval': { type: 'string' }, 'capital': { type: 'string' }, 'sizing': { type: 'string' },
   'lot-size': { type: 'string' }, 'fill': { type: 'string' }, 'charges': { type: 'string' }, 'from': { type: 'string' },
   'to': { type: 'string' }, 'trades': { type: 'string' }, 'json': { type: 'boolean' },
 } as const;
 
-type Values = Record<string, string | boolean | undefined>;
+/** Parsed command-line values. */
+export type Values = Record<string, string | boolean | undefined>;
 
-const CHARGES: Readonly<Record<string, ChargesConfig>> = {
+/** --charges names and the charge schedules they select. */
+export const CHARGES: Readonly<Record<string, ChargesConfig>> = {
   'none': { kind: 'none' },
   'nse-options': { kind: 'schedule', exchange: 'NSE', instrument: 'option' },
   'nse-futures': { kind: 'schedule', exchange: 'NSE', instrument: 'future' },
@@ -66,7 +77,8 @@ function sizingOption(values: Values): Sizing {
   return { kind: 'lots', lots: amount, ...(lotSize === undefined ? {} : { lotSize }) } as Sizing;
 }
 
-function configOf(values: Values): BacktestConfigInput {
+/** The run's config from --capital, --charges, --sizing, --lot-size, --type and --fill. */
+export function configOf(values: Values): BacktestConfigInput {
   const charges = typeof values.charges === 'string' ? CHARGES[values.charges] : CHARGES.none;
   if (charges === undefined) throw new UsageError(`--charges must be one of ${Object.keys(CHARGES).join(', ')}, got "${String(values.charges)}"`);
   const capital = values.capital === undefined ? 100_000 : numberOption(values, 'capital');
@@ -83,7 +95,8 @@ function configOf(values: Values): BacktestConfigInput {
   };
 }
 
-function readText(path: string, option: string): string {
+/** A file's text; a missing file names the option it came from. */
+export function readText(path: string, option: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -92,7 +105,7 @@ function readText(path: string, option: string): string {
 }
 
 /** The algorithm from --algo or --entry/--exit, or every error with line:column. */
-function algorithmOf(values: Values): { algorithm?: CompiledAlgorithm; errors: string[] } {
+export function algorithmOf(values: Values): { algorithm?: CompiledAlgorithm; errors: string[] } {
   const hasAlgo = typeof values.algo === 'string';
   if (hasAlgo === (typeof values.entry === 'string')) throw new UsageError('give either --algo FILE.json or --entry EXPR (with --exit EXPR), not both or neither');
   if (!hasAlgo && values.exit !== undefined && typeof values.exit !== 'string') throw new UsageError('--exit needs an expression');
@@ -113,7 +126,8 @@ function algorithmOf(values: Values): { algorithm?: CompiledAlgorithm; errors: s
   return compiled.ok ? { algorithm: compiled.value, errors: [] } : { errors: compiled.error.map(label) };
 }
 
-function dateOption(values: Values, name: string): string | undefined {
+/** An IST date option, checked. */
+export function dateOption(values: Values, name: string): string | undefined {
   const text = values[name];
   if (text === undefined) return undefined;
   if (typeof text !== 'string' || !isIsoDate(text)) throw new UsageError(`--${name} must be a date as YYYY-MM-DD, got "${String(text)}"`);
@@ -141,7 +155,7 @@ function selectCandles(candles: CandleColumns, values: Values): CandleColumns {
 }
 
 /** Paise columns -> the kernel's rupee columns (exact: paise / 100 round-trips through Math.round(x * 100)). */
-function seriesOf(candles: CandleColumns): BarSeries {
+export function seriesOf(candles: CandleColumns): BarSeries {
   const rupees = (column: Int32Array): Float64Array => {
     const out = new Float64Array(column.length);
     for (let index = 0; index < column.length; index += 1) out[index] = (column[index] as number) / 100;
@@ -169,7 +183,8 @@ export function tradesCsv(result: BacktestResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-function metricsOf(result: BacktestResult, series: BarSeries): PerformanceMetrics | undefined {
+/** The metrics of a run over `series`; undefined when no day was traded. */
+export function metricsOf(result: BacktestResult, series: BarSeries): PerformanceMetrics | undefined {
   const first = result.days[0];
   const last = result.days[result.days.length - 1];
   if (first === undefined || last === undefined) return undefined;
@@ -191,7 +206,8 @@ const number = (value: number | 'infinite' | null, digits = 2): string => {
 };
 const money = (value: number | null): string => (value === null ? '-' : `Rs ${rupeesText(value)}`);
 
-function metricsTable(result: BacktestResult, metrics: PerformanceMetrics | undefined): string {
+/** The metrics as an aligned two-column table. */
+export function metricsTable(result: BacktestResult, metrics: PerformanceMetrics | undefined): string {
   const s = result.summary;
   const rows: Array<[string, string]> = [
     ['Candles processed', String(result.candlesProcessed)], ['Capital', money(s.startingCapital)], ['Ending equity', money(s.endingEquity)],
@@ -215,20 +231,27 @@ function metricsTable(result: BacktestResult, metrics: PerformanceMetrics | unde
   return rows.map(([label, value]) => `${label.padEnd(width)}${value}`).join('\n');
 }
 
-function configIssues(error: BacktestConfigError): string[] {
+/** A refused config, one line per field, naming the option it came from. */
+export function configIssues(error: BacktestConfigError): string[] {
   return error.issues.map((issue) => {
     const option = OPTION_OF_FIELD[issue.field] ?? OPTION_OF_FIELD[issue.field.split('.')[0] ?? ''];
     return `impossible config: ${issue.field}${option === undefined ? '' : ` (${option})`}: ${issue.message}`;
   });
 }
 
-function fail(lines: readonly string[]): number {
+/** Prints refusals prefixed with the command and returns exit code 1. */
+export function fail(lines: readonly string[]): number {
   process.stderr.write(`${lines.map((line) => `vyuha backtest: ${line}`).join('\n')}\n`);
   return 1;
 }
 
 async function run(args: readonly string[]): Promise<number> {
   const { values } = parseOptions(args, OPTIONS);
+  if (values.options !== undefined || values.symbol !== undefined) {
+    if (values.data !== undefined) throw new UsageError('give either --data FILE.csv or --symbol S --options FILE.json, not both');
+    // Loaded only for options runs: they open the database (pg), a plain CSV run never does.
+    return (await import('./backtest-options')).runOptionsBacktest(values);
+  }
   const dataFile = requireOption(values, 'data');
   const config = configOf(values);
   const { algorithm, errors } = algorithmOf(values);
