@@ -80,21 +80,6 @@ export function exitRulesToConfig(exits: ExitRules | undefined): BacktestConfigI
   return config;
 }
 
-/** Equity minus its running peak at each bar, and the deepest value, in one pass. */
-function drawdownOf(equity: Float64Array): { drawdown: Float64Array; deepest: number } {
-  const drawdown = new Float64Array(equity.length);
-  let peak = Number.NEGATIVE_INFINITY;
-  let deepest = 0;
-  for (let index = 0; index < equity.length; index += 1) {
-    const value = equity[index] as number;
-    if (value > peak) peak = value;
-    const below = value - peak;
-    drawdown[index] = below;
-    if (below < deepest) deepest = below;
-  }
-  return { drawdown, deepest };
-}
-
 function summarise(options: { config: BacktestConfig; ledger: Ledger; equity: Float64Array; maxDrawdown: number }): BacktestSummary {
   const { config, ledger, equity, maxDrawdown } = options;
   const ending = equity.length === 0 ? config.capital : (equity[equity.length - 1] as number);
@@ -161,7 +146,7 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
     },
   });
   kernel.run();
-  const { drawdown, deepest } = drawdownOf(kernel.equity);
+  const { drawdown, deepestDrawdown: deepest } = kernel;
   return {
     config,
     orders: ledger.orders,

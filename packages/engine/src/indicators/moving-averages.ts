@@ -9,10 +9,12 @@ export function requirePeriod(name: string, value: number): number {
 
 /** Simple moving average: the exact rolling sum of the last `period` values, divided once. Ready after `period` values. */
 export class SimpleMovingAverage implements Indicator {
+  readonly period: number;
   private readonly window: RollingSum;
 
   constructor(period: number) {
-    this.window = new RollingSum(requirePeriod('period', period));
+    this.period = requirePeriod('period', period);
+    this.window = new RollingSum(this.period);
   }
 
   get ready(): boolean {

@@ -17,6 +17,8 @@
 export class RollingSum {
   readonly capacity: number;
   private readonly values: Float64Array;
+  /** Each window value's paise (NaN when off the grid), kept beside `values` so eviction never re-derives it. */
+  private readonly paiseRing: Float64Array;
   private readonly largestPaise: number;
   private next = 0;
   private filled = 0;
@@ -29,6 +31,7 @@ export class RollingSum {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`RollingSum capacity must be a whole number >= 1, got ${capacity}`);
     this.capacity = capacity;
     this.values = new Float64Array(capacity);
+    this.paiseRing = new Float64Array(capacity);
     // Keeps |gridPaise| <= MAX_SAFE_INTEGER whatever the window holds.
     this.largestPaise = Math.floor(Number.MAX_SAFE_INTEGER / capacity);
   }
@@ -66,11 +69,14 @@ export class RollingSum {
 
   /** Adds `value` to the window, evicting the oldest once full. */
   push(value: number): void {
-    if (this.filled === this.capacity) this.remove(this.values[this.next] as number);
+    const slot = this.next;
+    if (this.filled === this.capacity) this.remove(this.values[slot] as number, this.paiseRing[slot] as number);
     else this.filled += 1;
-    this.values[this.next] = value;
-    this.add(value);
-    this.next += 1;
+    const paise = this.paiseOf(value);
+    this.values[slot] = value;
+    this.paiseRing[slot] = paise;
+    this.add(value, paise);
+    this.next = slot + 1;
     if (this.next === this.capacity) {
       this.next = 0;
       if (this.offGridCount > 0) this.resum();
@@ -112,8 +118,7 @@ export class RollingSum {
     return paise;
   }
 
-  private add(value: number): void {
-    const paise = this.paiseOf(value);
+  private add(value: number, paise: number): void {
     if (paise === paise) {
       this.gridPaise += paise;
       if (this.offGridCount > 0) this.compensatedAdd(value);
@@ -125,8 +130,7 @@ export class RollingSum {
     else this.compensatedAdd(value);
   }
 
-  private remove(value: number): void {
-    const paise = this.paiseOf(value);
+  private remove(value: number, paise: number): void {
     if (paise === paise) this.gridPaise -= paise;
     else this.offGridCount -= 1;
     if (this.offGridCount > 0) this.compensatedAdd(-value);

@@ -9,7 +9,7 @@
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import { chargesFor, equityIntradayChargesFor } from '@vyuha/market';
-import type { BrokeragePlan, ChargeComponents, TradeSide } from '@vyuha/market';
+import type { BrokeragePlan, ChargeComponents, ChargeEvent, TradeSide } from '@vyuha/market';
 
 /** What is being charged: an index option, an index/stock future, or an intraday (MIS) equity trade on NSE. */
 export type ChargedInstrument = 'option' | 'future' | 'equity-intraday';
@@ -26,7 +26,11 @@ export interface FillChargeRequest {
   readonly price: Paise;
   readonly quantity: number;
   /** Defaults to the run's configured instrument; an options trader passes `option` for its legs. */
-  readonly instrument?: ChargedInstrument;
+  readonly instrument?: ChargedInstrument | undefined;
+  /** `trade` (default), or an option's settlement at expiry: `exercise` (charged on `settlementPrice`) or `expire-worthless` (nothing). */
+  readonly event?: ChargeEvent | undefined;
+  /** Paise per unit an exercised option settles at (its intrinsic value); required for `exercise`. */
+  readonly settlementPrice?: Paise | undefined;
 }
 
 export interface FillCharges {
@@ -52,11 +56,14 @@ export function chargeModelOf(config: ChargesConfig): ChargeModel {
   return (request) => {
     const instrument = request.instrument ?? config.instrument;
     const order = { date: request.date, side: request.side, price: request.price, quantity: request.quantity, ...brokerage };
+    const event = request.event ?? 'trade';
     if (instrument === 'equity-intraday') {
+      if (event !== 'trade') throw new RangeError(`event: ${event} applies to options only, not to an intraday equity trade`);
       const charges = equityIntradayChargesFor({ ...order, exchange: 'NSE' });
       return { components: charges.components, total: charges.total };
     }
-    const charges = chargesFor({ ...order, exchange: config.exchange, instrument });
+    const settlement = event === 'trade' ? {} : { event, ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }) };
+    const charges = chargesFor({ ...order, exchange: config.exchange, instrument, ...settlement });
     return { components: charges.components, total: charges.total };
   };
 }

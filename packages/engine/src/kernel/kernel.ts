@@ -17,7 +17,8 @@
 //   f. program.onBar(i) at the close (every bar, warm-up included), then trader.onSignal.
 //   g. intraday last bar of the day: square off at its close; last bar of the data: close what is
 //      open at the close as `end-of-data` (that reason wins on the data's last bar).
-//   h. equity[i] = cash + open positions at this close.
+//   g2. trader.onBarClose(i) when the trader has one (options settle at their expiry's close).
+//   h. equity[i] = cash + open positions at this close; drawdown[i] = equity[i] minus its running peak.
 import type { IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
@@ -76,6 +77,11 @@ class KernelSession implements SessionState {
 export class Kernel {
   /** Equity in paise at each bar's close. */
   readonly equity: Float64Array;
+  /** Equity minus its running peak at each bar's close, paise (<= 0); kept in the same pass as equity. */
+  readonly drawdown: Float64Array;
+  /** The most negative drawdown so far (0 when equity never fell below a peak). */
+  deepestDrawdown = 0;
+  private peakEquity = Number.NEGATIVE_INFINITY;
   readonly trader: Trader;
   /** Bars whose close found a position open. */
   barsInMarket = 0;
@@ -95,11 +101,15 @@ export class Kernel {
   private nextDayStart = Number.NEGATIVE_INFINITY;
   private dayStartEquity: number;
   private limitHit = false;
+  private readonly hasDailyLimits: boolean;
+  /** The trader's optional end-of-bar hook, looked up once. */
+  private readonly barClose: ((index: number) => void) | undefined;
   private squaredOff = false;
 
   constructor(private readonly options: KernelOptions) {
     const { series } = options.feed;
     this.equity = new Float64Array(series.length);
+    this.drawdown = new Float64Array(series.length);
     this.barMilliseconds = inferBarMilliseconds(series);
     this.time = series.time;
     this.length = series.length;
@@ -110,8 +120,11 @@ export class Kernel {
     this.entryCutoffMinute = options.rules.entryCutoffMinute;
     this.squareOffMinute = options.rules.squareOffMinute;
     this.dayStartEquity = options.ledger.cash;
+    this.hasDailyLimits = options.rules.dailyMaxLoss !== undefined || options.rules.dailyMaxProfit !== undefined;
     this.session = new KernelSession(this.barMilliseconds);
     this.trader = options.trader({ series, ledger: options.ledger, session: this.session });
+    // Called with the trader as `this`.
+    this.barClose = this.trader.onBarClose;
   }
 
   /** Runs every bar of the feed in order. */
@@ -139,16 +152,26 @@ export class Kernel {
       session.entriesAllowed = false;
       trader.squareOff(index, SQUARE_OFF_AT_OPEN);
     }
-    this.checkDailyLimits(index);
+    if (this.hasDailyLimits) this.checkDailyLimits(index);
+    const ledger = this.ledger;
     const position = trader.position;
-    position.dayPnl = (this.ledger.cash + trader.markToMarket(index) - this.dayStartEquity) / 100;
+    // The mark to market at this close changes only through a fill, so it is computed once per
+    // bar and again only when the signal or a square-off filled something.
+    const changesBefore = ledger.changes;
+    const openValue = trader.markToMarket(index);
+    position.dayPnl = (ledger.cash + openValue - this.dayStartEquity) / 100;
     const signal = this.program.onBar(index, position);
     if (signal !== SIGNAL_NONE) trader.onSignal(index, signal);
     if (index === this.length - 1) trader.squareOff(index, END_OF_DATA);
     else if (intraday && lastOfDay) trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
+    if (this.barClose !== undefined) this.barClose.call(trader, index);
     if (position.position !== 0) this.barsInMarket += 1;
-    const equity = this.ledger.cash + trader.markToMarket(index);
+    const equity = ledger.cash + (ledger.changes === changesBefore ? openValue : trader.markToMarket(index));
     this.equity[index] = equity;
+    if (equity > this.peakEquity) this.peakEquity = equity;
+    const below = equity - this.peakEquity;
+    this.drawdown[index] = below;
+    if (below < this.deepestDrawdown) this.deepestDrawdown = below;
     if (lastOfDay) this.ledger.closeDay(session.date, equity - this.dayStartEquity);
   }
 

@@ -5,7 +5,7 @@
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeComponents, TradeSide } from '@vyuha/market';
-import type { ChargedInstrument, ChargeModel } from './charges-model';
+import type { ChargedInstrument, ChargeModel, FillCharges } from './charges-model';
 import type { ExitReason, FillReason } from './trader';
 
 export type OrderStatus = 'working' | 'filled' | 'cancelled';
@@ -80,6 +80,19 @@ export interface PlaceOrderRequest {
   readonly time: number;
 }
 
+/** An option position settled at expiry: no trade, the exchange closes it at `settlementPrice`. */
+export interface SettlementRequest {
+  readonly event: 'exercise' | 'expire-worthless';
+  /** Paise per unit: the intrinsic value for an exercise, 0 for a worthless expiry. */
+  readonly settlementPrice: Paise;
+  readonly index: number;
+  /** Epoch ms of the settlement (the expiry's close). */
+  readonly time: number;
+  /** The expiry date: the day whose row the settlement counts in. */
+  readonly date: IsoDate;
+  readonly instrument?: ChargedInstrument;
+}
+
 export interface FillRequest {
   readonly index: number;
   readonly time: number;
@@ -95,6 +108,8 @@ export class Ledger {
   readonly days: DayRow[] = [];
   /** Cash in paise: starting capital, minus buys and charges, plus sells. */
   cash: number;
+  /** Counts fills and settlements: while it is unchanged, no position changed (the kernel reuses a bar's mark to market). */
+  changes = 0;
   private dayCharges = 0;
   private dayOrders = 0;
   private readonly chargeModel: ChargeModel;
@@ -116,11 +131,15 @@ export class Ledger {
 
   /** Fills a working order whole at `price`, charges it on the fill's date and moves cash. */
   fill(order: LedgerOrder, request: FillRequest): LedgerFill {
+    // One object shape for every fill (no spread): `instrument` may be undefined.
+    const charged = this.chargeModel({ date: request.date, side: order.side, price: request.price, quantity: order.quantity, instrument: request.instrument });
+    return this.record(order, { fill: request, charged });
+  }
+
+  /** Books a working order as filled at `fill.price` with `charged`, moving cash and the day's counters. */
+  private record(order: LedgerOrder, entry: { fill: FillRequest; charged: FillCharges }): LedgerFill {
     if (order.status !== 'working') throw new Error(`order ${order.id} is ${order.status}, not working`);
-    const charged = this.chargeModel({
-      date: request.date, side: order.side, price: request.price, quantity: order.quantity,
-      ...(request.instrument === undefined ? {} : { instrument: request.instrument }),
-    });
+    const { fill: request, charged } = entry;
     const fill: LedgerFill = {
       orderId: order.id, instrument: order.instrument, index: request.index, time: request.time, date: request.date,
       side: order.side, quantity: order.quantity, price: request.price, charges: charged.components,
@@ -132,7 +151,28 @@ export class Ledger {
     this.dayCharges += charged.total;
     this.dayOrders += 1;
     this.fills.push(fill);
+    this.changes += 1;
     return fill;
+  }
+
+  /**
+   * Settles a working order at expiry: the order closes at `settlementPrice` per unit, charged by
+   * the run's charge model for the event (an exercise pays STT on the settlement value plus
+   * brokerage and its GST; a worthless expiry costs nothing), and counts in the day's charges
+   * and orders like a fill. Returns the settlement's fill (reason: the order's, normally `expiry`).
+   * @example ledger.settle(order, { event: 'expire-worthless', settlementPrice: paise(0), index, time, date }).chargesTotal // 0
+   */
+  settle(order: LedgerOrder, request: SettlementRequest): LedgerFill {
+    if (request.event === 'expire-worthless' && request.settlementPrice !== 0) {
+      throw new RangeError(`settlementPrice: a worthless expiry settles at 0, got ${request.settlementPrice}`);
+    }
+    return this.record(order, {
+      fill: { index: request.index, time: request.time, date: request.date, price: request.settlementPrice },
+      charged: this.chargeModel({
+        date: request.date, side: order.side, price: request.settlementPrice, quantity: order.quantity, instrument: request.instrument,
+        event: request.event, settlementPrice: request.settlementPrice,
+      }),
+    });
   }
 
   cancel(order: LedgerOrder): void {

@@ -23,7 +23,10 @@
  *      when a waiting order would fill.
  *   5. last bar of the data: `squareOff(i, { reason: 'end-of-data', moment: 'close' })`; else,
  *      intraday, last bar of the day: `squareOff(i, { reason: 'square-off', moment: 'close' })`.
- *   6. `markToMarket(i)`: the signed market value of open positions at bar i's close, in paise;
+ *   6. `onBarClose(i)` (optional): the trader's own end-of-bar work, after the square-offs; an
+ *      options trader settles legs whose expiry closes with this bar, so the settlement lands in
+ *      the expiry day's row.
+ *   7. `markToMarket(i)`: the signed market value of open positions at bar i's close, in paise;
  *      equity = ledger cash + markToMarket.
  * At a new IST day (intraday only) the kernel calls `cancelPending()` before `onBarOpen`, so an
  * entry order never survives its session.
@@ -34,8 +37,8 @@ import type { IsoDate, Paise } from '@vyuha/core';
 import type { BarSeries, PositionContext, Signal } from '../algorithm/program';
 import type { Ledger } from './ledger';
 
-/** Why a position was closed. `daily-limit`: the strategy's daily max loss or max profit was reached. */
-export type ExitReason = 'signal' | 'stop' | 'target' | 'trailing' | 'square-off' | 'end-of-data' | 'daily-limit';
+/** Why a position was closed. `expiry`: an option settled at its expiry (Ledger.settle). `daily-limit`: the strategy's daily max loss or max profit was reached. */
+export type ExitReason = 'signal' | 'stop' | 'target' | 'trailing' | 'square-off' | 'end-of-data' | 'daily-limit' | 'expiry';
 
 /** Why a fill happened: `entry` opens a position, the others close one. */
 export type FillReason = 'entry' | ExitReason;
@@ -77,6 +80,8 @@ export interface Trader {
   onSignal(index: number, signal: Signal): void;
   /** Closes everything open at bar `index`'s open or close, and drops working orders. */
   squareOff(index: number, options: { reason: ExitReason; moment: BarMoment }): void;
+  /** End of bar `index`, after every signal and square-off of the bar and before its equity is marked (e.g. settling options at their expiry's close). */
+  onBarClose?(index: number): void;
   /** Drops orders not yet filled (an intraday session ended before they could fill). */
   cancelPending(index: number): void;
   /** Signed market value of open positions at bar `index`'s close, in paise (long +, short -). */

@@ -9,7 +9,7 @@ import {
   arithmeticStep, columnLookbackStep, comparisonStep, crossStep, fieldStep, logicalStep, mathStep, negateStep,
   notStep, positionStep, ringLookbackStep, timeStep,
 } from './steps';
-import { barIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
+import { barIndicatorStep, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
 
 const MS_PER_MINUTE = 60_000;
 
@@ -29,6 +29,12 @@ export type StepFactory = (runtime: Runtime) => Step;
 export interface InstantiateOptions {
   /** Bar length in minutes, for `time()` (the bar's close = open + interval). Inferred from the series when absent. */
   readonly intervalMinutes?: number;
+  /**
+   * Default true: a compiled algorithm's per-bar work is generated as one function (`new
+   * Function`, numbers only in its source; see algorithm/compile.ts). False runs the same steps
+   * in plain loops (what happens anyway where a Content-Security-Policy forbids code generation).
+   */
+  readonly generateCode?: boolean;
 }
 
 interface IndicatorInstance {
@@ -63,6 +69,12 @@ export class ExpressionPlan {
   private readonly crossPairs = new Map<string, { readonly left: number; readonly over: number; readonly under: number }>();
   private usesBar = false;
   private usesTime = false;
+  private usesPosition = false;
+
+  /** True when a step reads position state (`position`, `entry_price`, `bars_since_entry`, `day_pnl`). */
+  get readsPosition(): boolean {
+    return this.usesPosition;
+  }
 
   get slotCount(): number {
     return this.warmups.length;
@@ -111,6 +123,7 @@ export class ExpressionPlan {
       case 'field':
         return this.addStep(1, (runtime, slot) => fieldStep({ slots: runtime.slots, slot }, runtime.series[node.field]));
       case 'position':
+        this.usesPosition = true;
         return this.addStep(0, (runtime, slot) => positionStep({ slots: runtime.slots, slot }, node.field));
       case 'time':
         this.usesTime = true;
@@ -208,7 +221,7 @@ export class ExpressionPlan {
     return this.addStep(warmup, (runtime, slot) => {
       const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
       const plan = { outputs: [[fn.output, slot] as const, ...instance.outputs] };
-      if (column !== undefined) return seriesIndicatorStep({ values: runtime.series[column], source: -1, slots: runtime.slots }, indicator, plan);
+      if (column !== undefined) return columnIndicatorStep({ series: runtime.series, column, slots: runtime.slots }, indicator, plan);
       if (input === undefined) return barIndicatorStep({ slots: runtime.slots, bar: runtime.bar }, indicator, plan);
       return seriesIndicatorStep({ values: runtime.slots, source: input }, indicator, plan);
     });

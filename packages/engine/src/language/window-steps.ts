@@ -1,4 +1,7 @@
+import type { BarSeries } from '../algorithm/program';
 import type { Indicator } from '../indicators/indicator';
+import { SimpleMovingAverage } from '../indicators/moving-averages';
+import type { BarField } from './checked';
 import type { MutableBar, Step, StepTarget } from './steps';
 
 /**
@@ -92,4 +95,110 @@ export function barIndicatorStep(target: { slots: Float64Array; bar: MutableBar 
       slots[slot] = indicator.output(output);
     }
   };
+}
+
+/** Bars an indicator over a column computes per run: enough to amortise the call, small enough to stay in cache. */
+const BLOCK_BARS = 4096;
+
+/**
+ * A series indicator over a bar column, computed ahead in blocks: when bar `index` is asked for
+ * and not yet computed, the next bars the series holds now (`series.length`, read at that moment,
+ * at most BLOCK_BARS of them) are fed in one tight loop into output buffers, and the step only
+ * copies `buffer[index - blockStart]` into its slots. Values are identical to feeding bar by bar:
+ * an indicator's value at bar j depends only on bars 0..j (never on position state) and the bars
+ * go in in the same order. A backtest's series holds its whole history; a live series grows one
+ * closed bar at a time, so there it streams. Invariant: outputs of bars blockStart..computed - 1
+ * are in the buffers and final.
+ */
+export function columnIndicatorStep(target: { series: BarSeries; column: BarField; slots: Float64Array }, indicator: Indicator, plan: IndicatorOutputs): Step {
+  const { series, column, slots } = target;
+  const outputs = plan.outputs;
+  const outputIndex = Int32Array.from(outputs, ([output]) => output);
+  const outputSlot = Int32Array.from(outputs, ([, slot]) => slot);
+  const count = outputs.length;
+  const block = Math.max(1, Math.min(BLOCK_BARS, series.length));
+  const buffers = outputs.map(() => new Float64Array(block));
+  const first = buffers[0] as Float64Array;
+  const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  // sma over prices: the exact grid sum inline while every value so far is on the paise grid.
+  let gridSma = indicator instanceof SimpleMovingAverage && count === 1 ? new GridSma(indicator.period) : undefined;
+  let blockStart = 0;
+  let computed = 0;
+  const feed = (values: Float64Array, range: { start: number; end: number }): void => {
+    for (let index = range.start; index < range.end; index += 1) {
+      const input = values[index] as number;
+      const fed = input === input;
+      if (fed) indicator.update(input, bar);
+      for (let k = 0; k < count; k += 1) (buffers[k] as Float64Array)[index - blockStart] = fed ? indicator.output(outputIndex[k] as number) : Number.NaN;
+    }
+  };
+  const computeBlock = (): void => {
+    blockStart = computed;
+    const end = Math.max(blockStart + 1, Math.min(series.length, blockStart + block));
+    const values = series[column];
+    let start = blockStart;
+    if (gridSma !== undefined) {
+      start = gridSma.run(values, { out: first, blockStart, end });
+      if (start < end) {
+        // An off-grid value at `start`: from here the indicator itself runs. Feeding it the last
+        // period + (start mod period) values leaves it in exactly the state a bar-by-bar run
+        // would have (same window, same ring position, all on the grid).
+        const tail = Math.min(start, gridSma.period + (start % gridSma.period));
+        for (let index = start - tail; index < start; index += 1) indicator.update(values[index] as number, bar);
+        gridSma = undefined;
+      }
+    }
+    feed(values, { start, end });
+    computed = end;
+  };
+  if (count === 1) {
+    const slot = outputSlot[0] as number;
+    return (index) => {
+      while (index >= computed) computeBlock();
+      slots[slot] = first[index - blockStart] as number;
+    };
+  }
+  return (index) => {
+    while (index >= computed) computeBlock();
+    for (let k = 0; k < count; k += 1) slots[outputSlot[k] as number] = (buffers[k] as Float64Array)[index - blockStart] as number;
+  };
+}
+
+/**
+ * sma(column, period) while every value is on the paise grid: the integer rolling sum of paise
+ * divided once by period x 100, exactly what RollingSum's grid path computes (SimpleMovingAverage
+ * is NaN until `period` values), kept across blocks.
+ */
+class GridSma {
+  readonly period: number;
+  private readonly largestPaise: number;
+  private readonly divisor: number;
+  private sumPaise = 0;
+
+  constructor(period: number) {
+    this.period = period;
+    this.largestPaise = Math.floor(Number.MAX_SAFE_INTEGER / period);
+    this.divisor = period * 100;
+  }
+
+  /** Writes bars blockStart..end - 1 into `out` (from 0); returns the first bar it could not take (off the grid, NaN, or too large), or `end`. */
+  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number }): number {
+    const { out, blockStart, end } = range;
+    const period = this.period;
+    let sumPaise = this.sumPaise;
+    for (let index = blockStart; index < end; index += 1) {
+      const value = values[index] as number;
+      const paise = Math.round(value * 100);
+      if (paise / 100 !== value || Math.abs(paise) > this.largestPaise) {
+        this.sumPaise = sumPaise;
+        return index;
+      }
+      sumPaise += paise;
+      // Checked on the grid when it entered, so rounding recovers its paise exactly.
+      if (index >= period) sumPaise -= Math.round((values[index - period] as number) * 100);
+      out[index - blockStart] = index >= period - 1 ? sumPaise / this.divisor : Number.NaN;
+    }
+    this.sumPaise = sumPaise;
+    return end;
+  }
 }

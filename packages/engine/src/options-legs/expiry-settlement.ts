@@ -5,18 +5,11 @@
 // `expire-worthless`, charged nothing. Nothing rolls: a swing strategy that wants the next
 // expiry must enter again.
 //
-// The kernel's Ledger prices every fill with the run's per-trade charge model, which has no
-// exercise or worthless-expiry event, and its ExitReason has no 'expiry'. Until it does, the
-// settlement is written here: the order and the fill go into the ledger's lists, cash moves by
-// the settlement value and its exercise charges, the round trip is recorded with exit reason
-// 'square-off', and the settlement itself is returned (the trader keeps the list). The day row's
-// charge and order counters are private to the Ledger, so that day's `charges` column misses
-// these charges (its `net` is right: it is the change in equity).
+// Each slice is an order with exit reason `expiry`, settled through `Ledger.settle`: the run's
+// charge model prices the event, and the day's charges and orders columns count it.
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { chargesFor, derivativesExchangeOf } from '@vyuha/market';
-import type { ChargeComponents, ChargeEvent, OptionUnderlying, TradeSide } from '@vyuha/market';
-import type { ChargesConfig } from '../kernel/charges-model';
+import type { ChargeEvent, TradeSide } from '@vyuha/market';
 import type { Ledger, LedgerFill } from '../kernel/ledger';
 import type { LegContract } from './leg-pricing';
 
@@ -33,13 +26,6 @@ export interface ExpirySettlement {
   readonly charges: Paise;
 }
 
-/** The exercise (or worthless expiry) is not an executed order: the ledger records it under this exit reason until ExitReason has 'expiry'. */
-export const SETTLEMENT_EXIT_REASON = 'square-off';
-
-const NO_CHARGES: ChargeComponents = {
-  brokerage: paise(0), stt: paise(0), exchangeTransaction: paise(0), investorProtection: paise(0), sebiFee: paise(0), stampDuty: paise(0), gst: paise(0),
-};
-
 /**
  * Intrinsic value per unit in paise of a CE or PE at an index level (rupees).
  * @example intrinsicPaise({ option: 'CE', strike: 24_000 }, 24_123.45) // 12345
@@ -49,9 +35,9 @@ export function intrinsicPaise(contract: { readonly option: 'CE' | 'PE'; readonl
   return paise(Math.max(0, Math.round(value * 100)));
 }
 
-/** Settles the slices of one leg at expiry in the ledger; returns what happened. */
+/** Settles the slices of one leg at expiry in the ledger (one `expiry` order per slice); returns what happened. */
 export function settleAtExpiry(
-  run: { readonly ledger: Ledger; readonly charges: ChargesConfig; readonly underlying: OptionUnderlying },
+  run: { readonly ledger: Ledger },
   leg: { readonly contract: LegContract; readonly direction: 1 | -1; readonly entries: readonly LedgerFill[]; readonly index: number; readonly time: number; readonly settlementSpot: number; readonly date: IsoDate },
 ): ExpirySettlement {
   const intrinsic = intrinsicPaise(leg.contract, leg.settlementSpot);
@@ -60,32 +46,11 @@ export function settleAtExpiry(
   let chargesTotal = 0;
   let quantity = 0;
   for (const entry of leg.entries) {
-    const components = settlementCharges(run, { date: leg.date, side, quantity: entry.quantity, event, intrinsic });
-    const total = Object.values(components).reduce((sum: number, value: number) => sum + value, 0);
-    const order = run.ledger.place({ instrument: leg.contract.tradingSymbol, side, quantity: entry.quantity, reason: SETTLEMENT_EXIT_REASON, index: leg.index, time: leg.time });
-    order.status = 'filled';
-    const fill: LedgerFill = {
-      orderId: order.id, instrument: order.instrument, index: leg.index, time: leg.time, date: leg.date, side, quantity: entry.quantity,
-      price: intrinsic, charges: components, chargesTotal: paise(total), reason: SETTLEMENT_EXIT_REASON,
-    };
-    run.ledger.fills.push(fill);
-    const value = intrinsic * entry.quantity;
-    run.ledger.cash += side === 'sell' ? value - total : -value - total;
+    const order = run.ledger.place({ instrument: leg.contract.tradingSymbol, side, quantity: entry.quantity, reason: 'expiry', index: leg.index, time: leg.time });
+    const fill = run.ledger.settle(order, { event, settlementPrice: intrinsic, index: leg.index, time: leg.time, date: leg.date, instrument: 'option' });
     run.ledger.recordTrade(entry, fill);
-    chargesTotal += total;
+    chargesTotal += fill.chargesTotal;
     quantity += entry.quantity;
   }
   return { tradingSymbol: leg.contract.tradingSymbol, date: leg.date, event, settlementSpot: leg.settlementSpot, intrinsic, quantity, charges: paise(chargesTotal) };
-}
-
-function settlementCharges(
-  run: { readonly charges: ChargesConfig; readonly underlying: OptionUnderlying },
-  request: { date: IsoDate; side: TradeSide; quantity: number; event: Exclude<ChargeEvent, 'trade'>; intrinsic: Paise },
-): ChargeComponents {
-  if (run.charges.kind === 'none' || request.event === 'expire-worthless') return NO_CHARGES;
-  return chargesFor({
-    date: request.date, exchange: derivativesExchangeOf(run.underlying), instrument: 'option', side: request.side, price: paise(0),
-    quantity: request.quantity, event: request.event, settlementPrice: request.intrinsic,
-    ...(run.charges.brokerage === undefined ? {} : { brokerage: run.charges.brokerage }),
-  }).components;
 }

@@ -45,8 +45,8 @@ export interface OptionsLegsTraderOptions {
   readonly candles?: OptionCandleSource;
   readonly fill: 'next-open' | 'close';
   readonly slippage: SlippageModel;
-  /** The run's charges: used for expiry settlements, which the ledger's per-fill charge model cannot price. */
-  readonly charges: ChargesConfig;
+  /** No longer read: expiry settlements are charged by the ledger's charge model (Ledger.settle). Kept so existing callers compile. */
+  readonly charges?: ChargesConfig;
 }
 
 /** A leg template's run of entries within one entry signal: its re-entries and first premium. */
@@ -143,6 +143,15 @@ export class OptionsLegsTrader implements Trader {
     for (const leg of this.open) this.closeLeg(leg, { index, reason: options.reason, moment: options.moment });
     this.open = [];
     this.refreshPosition(index);
+  }
+
+  /** At the close of the bar that ends at (or after) a leg's expiry close, the leg settles: that day's row has its P&L. */
+  onBarClose(index: number): void {
+    if (this.open.length === 0) return;
+    const closeTime = this.session.closeTime;
+    let expired = false;
+    for (const leg of this.open) expired ||= leg.chosen.contract.expiryCloseMs <= closeTime;
+    if (expired) this.settle(this.open.filter((leg) => leg.chosen.contract.expiryCloseMs <= closeTime), index);
   }
 
   cancelPending(index: number): void {
@@ -368,9 +377,10 @@ export class OptionsLegsTrader implements Trader {
   }
 
   /**
-   * Legs whose expiry close has passed when bar `index` starts settle at the close of the bar
-   * before (the expiry day's last bar). The kernel has no end-of-bar hook for every bar, so this
-   * happens on the next bar's open; the fill carries the expiry date and the last bar's index.
+   * Fallback for data with no bar ending at the expiry close (the expiry day's bars stop early):
+   * legs whose expiry close has passed when bar `index` starts settle at the close of the bar
+   * before; the fill carries the expiry date and that bar's index. Normally `onBarClose` has
+   * settled them already, on the expiry day.
    */
   private settleExpired(index: number): void {
     if (index === 0 || this.open.length === 0) return;
@@ -383,7 +393,7 @@ export class OptionsLegsTrader implements Trader {
   private settle(legs: readonly OpenLeg[], index: number): void {
     const bars = this.pricer.market.bars;
     for (const leg of legs) {
-      this.settlements.push(settleAtExpiry({ ledger: this.ledger, charges: this.options.charges, underlying: this.options.config.underlying }, {
+      this.settlements.push(settleAtExpiry({ ledger: this.ledger }, {
         contract: leg.chosen.contract, direction: leg.direction, entries: leg.entries, index, time: leg.chosen.contract.expiryCloseMs, settlementSpot: bars.close[index] as number, date: leg.chosen.expiry,
       }));
       leg.entries.length = 0;

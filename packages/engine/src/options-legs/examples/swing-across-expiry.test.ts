@@ -7,9 +7,14 @@
 // expiry's settlement level:
 //   CE 23,550: in the money by 100.55 -> exercised: the long receives 100.55 x 75 = 7,541.25
 //   PE 23,450: out of the money -> expires worthless, no charges
-// The settlement is booked at the first bar after the expiry close (Friday 09:15), against
-// Thursday's last close.
+// The settlement is booked at the close of Thursday's last bar (15:29, ending 15:30 at the expiry
+// close), on Thursday: both legs close with exit reason `expiry`, and Thursday's day row holds
+// the settlement's P&L, charges and two orders. (Before the kernel had an end-of-bar hook it was
+// booked at Friday's first bar; only the bar and the day it lands on changed, not the figures.)
 //   CE gross (100.55 - 80.00) x 75 = +1,541.25; PE gross (15.00 - 0) x 75 = +1,125.00
+// Thursday's row: Wednesday closed marked at CE 85.00 x 75 - PE 13.00 x 75 = 5,400.00; Thursday
+// ends with both settled: 7,541.25 - 32.60 = 7,508.65 in cash, so net = +2,108.65, charges 32.60,
+// gross 2,141.25, orders 2 (the exercise and the worthless expiry). Friday: nothing open, all 0.
 // Exercise charges (9-Jan-2025): STT 0.125% of 7,541.25 = 9.43 -> Rs 9; brokerage 20.00; GST 18% of
 // 20.00 = 3.60; total 32.60. No exchange, SEBI or stamp charges on an exercise.
 import { describe, expect, it } from 'vitest';
@@ -57,6 +62,18 @@ describe('a swing position held across its expiry (8 to 10-Jan-2025)', () => {
     ]);
     const settlementFill = ledger.fills.find((fill) => fill.instrument === 'NIFTY2510923550CE' && fill.side === 'sell');
     expect(settlementFill?.charges).toEqual({ brokerage: 2_000, stt: 900, exchangeTransaction: 0, investorProtection: 0, sebiFee: 0, stampDuty: 0, gst: 360 });
+  });
+
+  it('settles on the expiry day: the 15:29 bar, exit reason expiry, and Thursday\'s row holds it', () => {
+    const settlementFills = ledger.fills.filter((fill) => fill.reason === 'expiry');
+    expect(settlementFills.map((fill) => [fill.instrument, fill.index, fill.date, fill.price, fill.chargesTotal])).toEqual([
+      ['NIFTY2510923550CE', 4, '2025-01-09', 10_055, 3_260],
+      ['NIFTY2510923450PE', 4, '2025-01-09', 0, 0],
+    ]);
+    expect(ledger.trades.map((trade) => trade.exitReason)).toEqual(['expiry', 'expiry']);
+    const day = (date: string): unknown => ledger.days.find((row) => row.date === date);
+    expect(day('2025-01-09')).toEqual({ date: '2025-01-09', gross: 214_125, charges: 3_260, net: 210_865, orders: 2 });
+    expect(day('2025-01-10')).toEqual({ date: '2025-01-10', gross: 0, charges: 0, net: 0, orders: 0 });
   });
 
   it('leaves nothing open and no roll into the next expiry', () => {
