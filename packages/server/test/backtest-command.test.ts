@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { backtestCommand, rupeesText } from '../src/commands/backtest';
+import { backtestCommand, rupeesDisplay, rupeesText } from '../src/commands/backtest';
 import { UsageError } from '../src/commands/command';
 
 const folder = mkdtempSync(join(tmpdir(), 'vyuha-backtest-'));
@@ -91,9 +91,9 @@ describe('vyuha backtest', () => {
     expect(output).toMatch(/Candles processed\s+6/);
     expect(output).toMatch(/Trades\s+2/);
     // Four Rs 20 brokerages plus statutory charges: more than Rs 80 in all.
-    const charges = /Charges paid\s+Rs (\d+\.\d\d)/.exec(output);
-    expect(Number(charges?.[1])).toBeGreaterThan(80);
-    expect(output).toMatch(/Net P&L\s+Rs -\d+\.\d\d/);
+    const charges = /Charges paid\s+₹([\d,]+\.\d\d)/.exec(output);
+    expect(Number(charges?.[1]?.replaceAll(",", ""))).toBeGreaterThan(80);
+    expect(output).toMatch(/Net P&L\s+-₹[\d,]+\.\d\d/);
   });
 
   it('reports a bad CSV row as file:line:column and runs nothing', async () => {
@@ -135,5 +135,6 @@ describe('vyuha backtest', () => {
 
   it('formats paise as rupees with two decimals', () => {
     expect([rupeesText(0), rupeesText(5), rupeesText(-12_345), rupeesText(1_000_000)]).toEqual(['0.00', '0.05', '-123.45', '10000.00']);
+    expect([rupeesDisplay(0), rupeesDisplay(99_999), rupeesDisplay(10_000_000), rupeesDisplay(-1_234_567_890)]).toEqual(['₹0.00', '₹999.99', '₹1,00,000.00', '-₹1,23,45,678.90']);
   });
 });

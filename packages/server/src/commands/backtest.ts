@@ -204,7 +204,18 @@ const number = (value: number | 'infinite' | null, digits = 2): string => {
   if (value === 'infinite') return 'infinite';
   return value === null || !Number.isFinite(value) ? '-' : value.toFixed(digits);
 };
-const money = (value: number | null): string => (value === null ? '-' : `Rs ${rupeesText(value)}`);
+const money = (value: number | null): string => (value === null ? '-' : rupeesDisplay(value));
+
+/**
+ * Paise for people: the rupee sign, en-IN grouping (lakh and crore), 2 decimals, from integers.
+ * @example rupeesDisplay(-1_234_567_890) // '-₹1,23,45,678.90'
+ */
+export function rupeesDisplay(amount: number): string {
+  const [whole, fraction] = rupeesText(Math.abs(amount)).split('.') as [string, string];
+  const lastThree = whole.slice(-3);
+  const rest = whole.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',');
+  return `${amount < 0 ? '-' : ''}₹${rest === '' ? lastThree : `${rest},${lastThree}`}.${fraction}`;
+}
 
 /** The metrics as an aligned two-column table. */
 export function metricsTable(result: BacktestResult, metrics: PerformanceMetrics | undefined): string {
