@@ -7,7 +7,6 @@
 // synchronously. So the run is repeated: each pass records the contracts that have stored candles
 // but were not loaded yet, they are loaded, and the run starts again, until a pass asks for none
 // (normally two passes; only the last is reported, and it saw every candle it asked for).
-import { writeFileSync } from 'node:fs';
 import { addDays, formatIstDateTime, istEpochMs, type IsoDate, type Paise } from '@vyuha/core';
 import { BacktestConfigError, dailyLimitsOf, OptionsLegsConfigError, optionsLegsTraderFactory, parseAlgorithmJson, parseOptionsLegsConfig, runBacktest } from '@vyuha/engine';
 import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, OptionCandle, OptionCandleSource, OptionsLegsConfig } from '@vyuha/engine';
@@ -17,9 +16,9 @@ import { readConfig } from '../config';
 import type { Database } from '../db/database';
 import { readCandles } from '../market-data/candle-store';
 import { resolveInstrument, UnknownInstrumentError } from '../market-data/instrument-lookup';
-import { print, requireOption, UsageError } from './command';
+import { requireOption, UsageError } from './command';
 import {
-  algorithmOf, configIssues, configOf, dateOption, fail, metricsOf, metricsTable, readText, rupeesText, seriesOf, type Values,
+  algorithmOf, configIssues, configOf, dateOption, fail, readText, report, rupeesText, seriesOf, type Values,
 } from './backtest';
 
 /**
@@ -200,14 +199,5 @@ export async function runOptionsBacktest(values: Values): Promise<number> {
     throw error;
   }
   if (typeof outcome === 'string') return fail([outcome]);
-  const { result, series } = outcome;
-  if (typeof values.trades === 'string') writeFileSync(values.trades, optionTradesCsv(result));
-  const metrics = metricsOf(result, series);
-  if (values.json === true) {
-    const { equity: _equity, drawdown: _drawdown, ...rest } = result;
-    print(JSON.stringify({ ...rest, metrics: metrics ?? null }, null, 2));
-  } else {
-    print(metricsTable(result, metrics));
-  }
-  return 0;
+  return report({ result: outcome.result, series: outcome.series, values, tradesCsv: optionTradesCsv });
 }

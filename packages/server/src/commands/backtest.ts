@@ -278,7 +278,13 @@ async function run(args: readonly string[]): Promise<number> {
     if (error instanceof BacktestConfigError) return fail(configIssues(error));
     throw error;
   }
-  if (typeof values.trades === 'string') writeFileSync(values.trades, tradesCsv(result));
+  return report({ result, series, values, tradesCsv });
+}
+
+/** Writes `--trades`, then prints the metrics table (or the whole result as JSON with `--json`); exit code 0. */
+export function report(run: { result: BacktestResult; series: BarSeries; values: Values; tradesCsv: (result: BacktestResult) => string }): number {
+  const { result, series, values } = run;
+  if (typeof values.trades === 'string') writeFileSync(values.trades, run.tradesCsv(result));
   const metrics = metricsOf(result, series);
   if (values.json === true) {
     const { equity: _equity, drawdown: _drawdown, ...rest } = result;
