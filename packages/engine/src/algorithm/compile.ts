@@ -122,16 +122,21 @@ function planGraph(analysed: AnalysedAlgorithm): GraphPlan {
 const FIRED_BUY = 1;
 const FIRED_SELL = 2;
 const FIRED_EXIT = 4;
+// Module-local copies of the signals, read on every bar: a transpiled import can be a getter call per read.
+const BUY = SIGNAL_BUY;
+const SELL = SIGNAL_SELL;
+const EXIT = SIGNAL_EXIT;
+const NONE = SIGNAL_NONE;
 
 /** resolveSignal over the fired bits (same rules, no object). */
 function resolveFired(fired: number, position: number): Signal {
-  if ((fired & FIRED_EXIT) !== 0) return position !== 0 ? SIGNAL_EXIT : SIGNAL_NONE;
+  if ((fired & FIRED_EXIT) !== 0) return position !== 0 ? EXIT : NONE;
   const buy = (fired & FIRED_BUY) !== 0;
   const sell = (fired & FIRED_SELL) !== 0;
-  if (buy && sell) return position > 0 ? SIGNAL_SELL : position < 0 ? SIGNAL_BUY : SIGNAL_NONE;
-  if (buy) return SIGNAL_BUY;
-  if (sell) return SIGNAL_SELL;
-  return SIGNAL_NONE;
+  if (buy && sell) return position > 0 ? SELL : position < 0 ? BUY : NONE;
+  if (buy) return BUY;
+  if (sell) return SELL;
+  return NONE;
 }
 
 /** Evaluates the rule graph at bars `from` .. `to` - 1, writing each bar's fired bits into `fired[index]`. */
@@ -236,7 +241,7 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, warmup:
     onBar(index: number, position: PositionContext): Signal {
       if (index >= range.from) computeUpTo(Math.max(index + 1, series.length));
       const bits = fired[index] as number;
-      return bits === 0 ? SIGNAL_NONE : resolveFired(bits, position.position);
+      return bits === 0 ? NONE : resolveFired(bits, position.position);
     },
   };
 }

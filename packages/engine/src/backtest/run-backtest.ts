@@ -104,8 +104,13 @@ function checkSeries(series: BarSeries): void {
       throw new RangeError(`series.${name}: must be a Float64Array of at least series.length (${series.length}) values`);
     }
   }
-  for (let index = 1; index < series.length; index += 1) {
-    if ((series.time[index] as number) <= (series.time[index - 1] as number)) throw new RangeError(`series.time[${index}]: times must increase strictly`);
+  const time = series.time;
+  const length = series.length;
+  let previous = time[0] as number;
+  for (let index = 1; index < length; index += 1) {
+    const current = time[index] as number;
+    if (current <= previous) throw new RangeError(`series.time[${index}]: times must increase strictly`);
+    previous = current;
   }
 }
 

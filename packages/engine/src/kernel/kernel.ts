@@ -33,6 +33,10 @@ const SQUARE_OFF_AT_OPEN: { reason: ExitReason; moment: BarMoment } = { reason: 
 const SQUARE_OFF_AT_CLOSE: { reason: ExitReason; moment: BarMoment } = { reason: 'square-off', moment: 'close' };
 const END_OF_DATA: { reason: ExitReason; moment: BarMoment } = { reason: 'end-of-data', moment: 'close' };
 const DAILY_LIMIT: { reason: ExitReason; moment: BarMoment } = { reason: 'daily-limit', moment: 'close' };
+// Module-local copies of imported constants read on every bar: a transpiled import can be a
+// getter call per read, a local const is not.
+const NO_SIGNAL = SIGNAL_NONE;
+const MINUTE_MS = MS_PER_MINUTE;
 
 /** When a strategy may hold positions. Times are IST minutes of the day; money limits in paise (positive). */
 export interface SessionRules {
@@ -136,21 +140,21 @@ export class Kernel {
   processBar(index: number): void {
     const barTime = this.time[index] as number;
     if (barTime >= this.nextDayStart) this.startDay(index, barTime);
-    const lastOfDay = index === this.length - 1 || (this.time[index + 1] as number) >= this.nextDayStart;
+    const lastOfData = index === this.length - 1;
+    const lastOfDay = lastOfData || (this.time[index + 1] as number) >= this.nextDayStart;
     const session = this.session;
-    const intraday = this.intraday;
     session.index = index;
-    session.minuteOfDay = Math.floor((barTime - this.dayStart) / MS_PER_MINUTE);
+    session.minuteOfDay = Math.floor((barTime - this.dayStart) / MINUTE_MS);
     session.barTime = barTime;
-    session.entriesAllowed = !this.limitHit && (!intraday || (session.minuteOfDay < this.entryCutoffMinute && !lastOfDay));
     this.clock.advanceTo(barTime);
-
     const trader = this.trader;
-    trader.onBarOpen(index);
-    if (intraday && !this.squaredOff && session.minuteOfDay >= this.squareOffMinute) {
-      this.squaredOff = true;
-      session.entriesAllowed = false;
-      trader.squareOff(index, SQUARE_OFF_AT_OPEN);
+    if (this.intraday) {
+      session.entriesAllowed = !this.limitHit && session.minuteOfDay < this.entryCutoffMinute && !lastOfDay;
+      trader.onBarOpen(index);
+      this.squareOffAtOpen(index);
+    } else {
+      session.entriesAllowed = !this.limitHit;
+      trader.onBarOpen(index);
     }
     if (this.hasDailyLimits) this.checkDailyLimits(index);
     const ledger = this.ledger;
@@ -161,9 +165,8 @@ export class Kernel {
     const openValue = trader.markToMarket(index);
     position.dayPnl = (ledger.cash + openValue - this.dayStartEquity) / 100;
     const signal = this.program.onBar(index, position);
-    if (signal !== SIGNAL_NONE) trader.onSignal(index, signal);
-    if (index === this.length - 1) trader.squareOff(index, END_OF_DATA);
-    else if (intraday && lastOfDay) trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
+    if (signal !== NO_SIGNAL) trader.onSignal(index, signal);
+    if (lastOfDay) this.squareOffAtClose(index, lastOfData);
     if (this.barClose !== undefined) this.barClose.call(trader, index);
     if (position.position !== 0) this.barsInMarket += 1;
     const equity = ledger.cash + (ledger.changes === changesBefore ? openValue : trader.markToMarket(index));
@@ -172,7 +175,21 @@ export class Kernel {
     const below = equity - this.peakEquity;
     this.drawdown[index] = below;
     if (below < this.deepestDrawdown) this.deepestDrawdown = below;
-    if (lastOfDay) this.ledger.closeDay(session.date, equity - this.dayStartEquity);
+    if (lastOfDay) ledger.closeDay(session.date, equity - this.dayStartEquity);
+  }
+
+  /** Step d: the intraday square-off on the first bar at or after the square-off time. */
+  private squareOffAtOpen(index: number): void {
+    if (this.squaredOff || this.session.minuteOfDay < this.squareOffMinute) return;
+    this.squaredOff = true;
+    this.session.entriesAllowed = false;
+    this.trader.squareOff(index, SQUARE_OFF_AT_OPEN);
+  }
+
+  /** Step g on the day's last bar: end of data wins; otherwise an intraday session closes everything. */
+  private squareOffAtClose(index: number, lastOfData: boolean): void {
+    if (lastOfData) this.trader.squareOff(index, END_OF_DATA);
+    else if (this.intraday) this.trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
   }
 
   private startDay(index: number, barTime: number): void {

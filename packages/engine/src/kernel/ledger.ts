@@ -133,13 +133,12 @@ export class Ledger {
   fill(order: LedgerOrder, request: FillRequest): LedgerFill {
     // One object shape for every fill (no spread): `instrument` may be undefined.
     const charged = this.chargeModel({ date: request.date, side: order.side, price: request.price, quantity: order.quantity, instrument: request.instrument });
-    return this.record(order, { fill: request, charged });
+    return this.record(order, request, charged);
   }
 
   /** Books a working order as filled at `fill.price` with `charged`, moving cash and the day's counters. */
-  private record(order: LedgerOrder, entry: { fill: FillRequest; charged: FillCharges }): LedgerFill {
+  private record(order: LedgerOrder, request: FillRequest, charged: FillCharges): LedgerFill {
     if (order.status !== 'working') throw new Error(`order ${order.id} is ${order.status}, not working`);
-    const { fill: request, charged } = entry;
     const fill: LedgerFill = {
       orderId: order.id, instrument: order.instrument, index: request.index, time: request.time, date: request.date,
       side: order.side, quantity: order.quantity, price: request.price, charges: charged.components,
@@ -166,13 +165,14 @@ export class Ledger {
     if (request.event === 'expire-worthless' && request.settlementPrice !== 0) {
       throw new RangeError(`settlementPrice: a worthless expiry settles at 0, got ${request.settlementPrice}`);
     }
-    return this.record(order, {
-      fill: { index: request.index, time: request.time, date: request.date, price: request.settlementPrice },
-      charged: this.chargeModel({
+    return this.record(
+      order,
+      { index: request.index, time: request.time, date: request.date, price: request.settlementPrice },
+      this.chargeModel({
         date: request.date, side: order.side, price: request.settlementPrice, quantity: order.quantity, instrument: request.instrument,
         event: request.event, settlementPrice: request.settlementPrice,
       }),
-    });
+    );
   }
 
   cancel(order: LedgerOrder): void {

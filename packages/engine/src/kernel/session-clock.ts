@@ -33,9 +33,11 @@ export function istDate(epochMs: number): IsoDate {
 export function inferBarMilliseconds(series: BarSeries): number {
   let smallest = Number.POSITIVE_INFINITY;
   let nextDayStart = Number.NEGATIVE_INFINITY;
-  for (let index = 1; index < series.length; index += 1) {
-    const previous = series.time[index - 1] as number;
-    const current = series.time[index] as number;
+  const time = series.time;
+  const length = series.length;
+  for (let index = 1; index < length; index += 1) {
+    const previous = time[index - 1] as number;
+    const current = time[index] as number;
     if (previous >= nextDayStart) nextDayStart = (istEpochDay(previous) + 1) * MS_PER_DAY - IST_OFFSET_MS;
     const gap = current - previous;
     if (gap > 0 && gap < smallest && current < nextDayStart) smallest = gap;

@@ -12,19 +12,23 @@
 // `fill: 'close'` they fill at once at this bar's close. Percent and all-in entries are sized at
 // the fill price (the next open, or this close) on the cash left after any exit.
 import { paise } from '@vyuha/core';
-import type { Paise } from '@vyuha/core';
+import type { IsoDate, Paise } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/program';
 import type { PositionContext, Signal } from '../algorithm/program';
 import type { ChargeModel } from './charges-model';
-import type { LedgerFill, LedgerOrder } from './ledger';
+import type { Ledger, LedgerFill, LedgerOrder } from './ledger';
 import type { ProtectiveCheck, ProtectiveExit, Venue } from './ports';
 import { ProtectiveLevels } from './protective-levels';
 import type { ProtectiveConfig } from './protective-levels';
 import { entryQuantity } from './sizing';
 import type { Sizing } from './sizing';
-import { toPaiseValue } from './simulated-venue';
-import type { BarMoment, ExitReason, Trader, TraderContext } from './trader';
+import type { BarMoment, ExitReason, FillReason, SessionState, Trader, TraderContext } from './trader';
+
+/** Rupees (index points) of a bar column to paise; local, so the per-bar mark to market makes no imported call. */
+function toPaise(rupees: number): number {
+  return Math.round(rupees * 100);
+}
 
 export type TradeDirection = 'long-only' | 'short-only' | 'both';
 export type FillModel = 'next-open' | 'close';
@@ -52,23 +56,43 @@ export class UnderlyingTrader implements Trader {
   private readonly levels: ProtectiveLevels;
   private readonly check: ProtectiveCheck = { direction: 0, index: 0, stop: Number.NaN, stopIsTrailing: false, target: Number.NaN };
   private readonly exit: ProtectiveExit = { kind: 'none', price: Number.NaN };
+  // Hoisted from the options so the per-bar path reads own fields only.
+  private readonly ledger: Ledger;
+  private readonly session: SessionState;
+  private readonly venue: Venue;
+  private readonly time: Float64Array;
+  private readonly close: Float64Array;
+  private readonly fillAtClose: boolean;
+  // Request objects reused for every order and fill: the ledger and the venue copy their fields
+  // and never keep the object, so one mutable instance each saves allocations per round trip.
+  private readonly placeRequest: { instrument: string; side: TradeSide; quantity: number; reason: FillReason; index: number; time: number };
+  private readonly fillRequest: { index: number; time: number; date: IsoDate; price: Paise } = { index: 0, time: 0, date: '1970-01-01' as IsoDate, price: 0 as Paise };
+  private readonly priceRequest: { side: TradeSide; index: number; moment: BarMoment } = { side: 'buy', index: 0, moment: 'open' };
 
   constructor(private readonly options: UnderlyingTraderOptions) {
     this.levels = new ProtectiveLevels(options.settings.protective);
+    const { context, settings } = options;
+    this.ledger = context.ledger;
+    this.session = context.session;
+    this.venue = options.venue;
+    this.time = context.series.time;
+    this.close = context.series.close;
+    this.fillAtClose = settings.fill === 'close';
+    this.placeRequest = { instrument: settings.instrument, side: 'buy', quantity: 0, reason: 'entry', index: 0, time: 0 };
   }
 
   onBarOpen(index: number): void {
     if (this.pendingExit !== undefined) {
       const order = this.pendingExit;
       this.pendingExit = undefined;
-      if (this.position.position === 0) this.options.context.ledger.cancel(order);
-      else this.closeWith(order, { index, moment: 'open' });
+      if (this.position.position === 0) this.ledger.cancel(order);
+      else this.closeWith(order, index, 'open');
     }
     if (this.pendingEntry !== undefined) {
       const order = this.pendingEntry;
       this.pendingEntry = undefined;
-      if (this.options.context.session.entriesAllowed && this.position.position === 0) this.openWith(order, { index, moment: 'open' });
-      else this.options.context.ledger.cancel(order);
+      if (this.session.entriesAllowed && this.position.position === 0) this.openWith(order, index, 'open');
+      else this.ledger.cancel(order);
     }
     if (this.position.position !== 0) {
       this.checkInsideBar(index);
@@ -91,18 +115,18 @@ export class UnderlyingTrader implements Trader {
       this.exitNow(index, 'signal');
       if (!reverse) return;
     }
-    if (allowed && this.options.context.session.entriesAllowed) this.enterNow(index, wanted);
+    if (allowed && this.session.entriesAllowed) this.enterNow(index, wanted);
   }
 
   squareOff(index: number, options: { reason: ExitReason; moment: BarMoment }): void {
     this.cancelPending(index);
     if (this.position.position === 0) return;
     const order = this.placeExit(index, options.reason, options.moment);
-    this.closeWith(order, { index, moment: options.moment });
+    this.closeWith(order, index, options.moment);
   }
 
   cancelPending(_index: number): void {
-    const ledger = this.options.context.ledger;
+    const ledger = this.ledger;
     if (this.pendingExit !== undefined) ledger.cancel(this.pendingExit);
     if (this.pendingEntry !== undefined) ledger.cancel(this.pendingEntry);
     this.pendingExit = undefined;
@@ -111,7 +135,7 @@ export class UnderlyingTrader implements Trader {
 
   markToMarket(index: number): Paise {
     if (this.position.position === 0) return 0 as Paise;
-    return (this.position.position * this.quantity * toPaiseValue(this.options.context.series.close[index] as number)) as Paise;
+    return (this.position.position * this.quantity * toPaise(this.close[index] as number)) as Paise;
   }
 
   isActive(): boolean {
@@ -120,48 +144,76 @@ export class UnderlyingTrader implements Trader {
 
   private exitNow(index: number, reason: ExitReason): void {
     const order = this.placeExit(index, reason);
-    if (this.options.settings.fill === 'close') this.closeWith(order, { index, moment: 'close' });
+    if (this.fillAtClose) this.closeWith(order, index, 'close');
     else this.pendingExit = order;
   }
 
   private enterNow(index: number, wanted: number): void {
     const side: TradeSide = wanted > 0 ? 'buy' : 'sell';
-    const { ledger, series, session } = this.options.context;
     // The quantity is an estimate at this close; a next-open order is re-sized at the open it fills at.
-    const quantity = this.sizeAt(side, { price: toPaiseValue(series.close[index] as number), index });
+    const quantity = this.sizeAt(side, toPaise(this.close[index] as number), index);
     if (quantity <= 0) return;
-    const order = ledger.place({ instrument: this.options.settings.instrument, side, quantity, reason: 'entry', index, time: session.closeTime });
-    if (this.options.settings.fill === 'close') this.openWith(order, { index, moment: 'close' });
+    const order = this.place({ side, quantity, reason: 'entry' }, index, this.session.closeTime);
+    if (this.fillAtClose) this.openWith(order, index, 'close');
     else this.pendingEntry = order;
   }
 
+  /** Places an order through the reused request object. */
+  private place(order: { side: TradeSide; quantity: number; reason: FillReason }, index: number, time: number): LedgerOrder {
+    const request = this.placeRequest;
+    request.side = order.side;
+    request.quantity = order.quantity;
+    request.reason = order.reason;
+    request.index = index;
+    request.time = time;
+    return this.ledger.place(request);
+  }
+
   /** Units affordable at `price` on current capital (cash + the open position at bar `index`'s close). */
-  private sizeAt(side: TradeSide, at: { price: number; index: number }): number {
-    const { ledger, session } = this.options.context;
-    const capital = ledger.cash + this.markToMarket(at.index);
-    return entryQuantity({ sizing: this.options.settings.sizing, capital, price: at.price, side, date: session.date, chargeModel: this.options.chargeModel });
+  private sizeAt(side: TradeSide, price: number, index: number): number {
+    const sizing = this.options.settings.sizing;
+    // A fixed quantity needs no capital (entryQuantity returns it whatever the price and capital).
+    if (sizing.kind === 'quantity') return sizing.quantity;
+    const capital = this.ledger.cash + this.markToMarket(index);
+    return entryQuantity({ sizing, capital, price, side, date: this.session.date, chargeModel: this.options.chargeModel });
   }
 
   private placeExit(index: number, reason: ExitReason, moment: BarMoment = 'close'): LedgerOrder {
     const side: TradeSide = this.position.position > 0 ? 'sell' : 'buy';
-    const time = this.fillTime(index, moment);
-    return this.options.context.ledger.place({ instrument: this.options.settings.instrument, side, quantity: this.quantity, reason, index, time });
+    return this.place({ side, quantity: this.quantity, reason }, index, this.fillTime(index, moment));
   }
 
   private fillTime(index: number, moment: BarMoment): number {
-    return moment === 'open' ? (this.options.context.series.time[index] as number) : this.options.context.session.closeTime;
+    return moment === 'open' ? (this.time[index] as number) : this.session.closeTime;
   }
 
-  private openWith(order: LedgerOrder, at: { index: number; moment: BarMoment }): void {
-    const { ledger, session } = this.options.context;
-    const price = this.options.venue.marketPrice({ side: order.side, index: at.index, moment: at.moment });
-    const quantity = this.sizeAt(order.side, { price, index: at.index });
+  private marketPrice(side: TradeSide, index: number, moment: BarMoment): Paise {
+    const request = this.priceRequest;
+    request.side = side;
+    request.index = index;
+    request.moment = moment;
+    return this.venue.marketPrice(request);
+  }
+
+  /** Fills `order` at `price` through the reused request object. */
+  private fill(order: LedgerOrder, index: number, at: { time: number; price: Paise }): LedgerFill {
+    const request = this.fillRequest;
+    request.index = index;
+    request.time = at.time;
+    request.date = this.session.date;
+    request.price = at.price;
+    return this.ledger.fill(order, request);
+  }
+
+  private openWith(order: LedgerOrder, index: number, moment: BarMoment): void {
+    const price = this.marketPrice(order.side, index, moment);
+    const quantity = this.sizeAt(order.side, price, index);
     if (quantity <= 0) {
-      ledger.cancel(order);
+      this.ledger.cancel(order);
       return;
     }
     order.quantity = quantity;
-    const fill = ledger.fill(order, { index: at.index, time: this.fillTime(at.index, at.moment), date: session.date, price });
+    const fill = this.fill(order, index, { time: this.fillTime(index, moment), price });
     const direction = order.side === 'buy' ? 1 : -1;
     this.entryFill = fill;
     this.quantity = quantity;
@@ -171,11 +223,13 @@ export class UnderlyingTrader implements Trader {
     this.levels.open(direction, price);
   }
 
-  private closeWith(order: LedgerOrder, at: { index: number; moment: BarMoment; price?: number }): void {
-    const { ledger, session } = this.options.context;
-    const price = at.price ?? this.options.venue.marketPrice({ side: order.side, index: at.index, moment: at.moment });
-    const fill = ledger.fill(order, { index: at.index, time: this.fillTime(at.index, at.moment), date: session.date, price: paise(price) });
-    if (this.entryFill !== undefined) ledger.recordTrade(this.entryFill, fill);
+  private closeWith(order: LedgerOrder, index: number, moment: BarMoment): void {
+    this.closeAt(order, index, { time: this.fillTime(index, moment), price: this.marketPrice(order.side, index, moment) });
+  }
+
+  private closeAt(order: LedgerOrder, index: number, at: { time: number; price: number }): void {
+    const fill = this.fill(order, index, { time: at.time, price: paise(at.price) });
+    if (this.entryFill !== undefined) this.ledger.recordTrade(this.entryFill, fill);
     this.entryFill = undefined;
     this.quantity = 0;
     this.position.position = 0;
@@ -188,13 +242,13 @@ export class UnderlyingTrader implements Trader {
   private checkInsideBar(index: number): void {
     if (!this.levels.active) return;
     this.levels.describe(this.check, index);
-    this.options.venue.checkProtectiveExit(this.check, this.exit);
+    this.venue.checkProtectiveExit(this.check, this.exit);
     if (this.exit.kind !== 'none') {
       const order = this.placeExit(index, this.exit.kind, 'open');
-      this.closeWith(order, { index, moment: 'open', price: this.exit.price });
+      this.closeAt(order, index, { time: this.fillTime(index, 'open'), price: this.exit.price });
       return;
     }
     const { high, low } = this.options.context.series;
-    this.levels.ratchet(toPaiseValue(high[index] as number), toPaiseValue(low[index] as number));
+    this.levels.ratchet(toPaise(high[index] as number), toPaise(low[index] as number));
   }
 }
