@@ -59,7 +59,7 @@ function runStraddleYear(): { seconds: number; ledger: Ledger } {
   const kernel = new Kernel({
     feed: new HistoryFeed(series), clock: new SimulatedClock(), program, ledger,
     rules: { type: 'intraday', entryCutoffMinute: 15 * 60, squareOffMinute: 15 * 60 + 15 },
-    trader: optionsLegsTraderFactory({ config, vix, fill: 'next-open', slippage: { kind: 'none' }, charges }),
+    trader: optionsLegsTraderFactory({ config, vix, fill: 'next-open', slippage: { kind: 'none' } }),
   });
   kernel.run();
   return { seconds: (performance.now() - start) / 1000, ledger };

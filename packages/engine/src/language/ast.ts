@@ -110,7 +110,7 @@ export function isComparisonOperator(operator: string): operator is ComparisonOp
 }
 
 /** How tightly an expression binds (see PRECEDENCE). */
-export function precedenceOf(expression: Expression): number {
+export function precedenceOf(expression: Expression | BareExpression): number {
   switch (expression.kind) {
     case 'number':
       // A negative literal (never parsed, but a caller may build one) prints as a negation.

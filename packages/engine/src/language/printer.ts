@@ -1,29 +1,12 @@
 import type { BareExpression, BinaryOperator, Expression } from './ast';
-import { binaryPrecedence, isComparisonOperator, PRECEDENCE } from './ast';
+import { binaryPrecedence, isComparisonOperator, PRECEDENCE, precedenceOf } from './ast';
 
 type Printable = Expression | BareExpression;
-
-function precedence(expression: Printable): number {
-  switch (expression.kind) {
-    case 'number':
-      return expression.value < 0 || Object.is(expression.value, -0) ? PRECEDENCE.negate : PRECEDENCE.primary;
-    case 'text':
-    case 'name':
-    case 'call':
-      return PRECEDENCE.primary;
-    case 'lookback':
-      return PRECEDENCE.postfix;
-    case 'unary':
-      return expression.operator === 'not' ? PRECEDENCE.not : PRECEDENCE.negate;
-    case 'binary':
-      return binaryPrecedence(expression.operator);
-  }
-}
 
 /** Prints `expression`, in parentheses when it binds looser than `minimum`. */
 function printAtLeast(expression: Printable, minimum: number): string {
   const text = print(expression);
-  return precedence(expression) < minimum ? `(${text})` : text;
+  return precedenceOf(expression) < minimum ? `(${text})` : text;
 }
 
 function printBinary(operator: BinaryOperator, left: Printable, right: Printable): string {

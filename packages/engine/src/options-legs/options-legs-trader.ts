@@ -20,7 +20,6 @@ import { paise } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_SELL } from '../algorithm/program';
 import type { PositionContext, Signal } from '../algorithm/program';
-import type { ChargesConfig } from '../kernel/charges-model';
 import type { Ledger, LedgerFill, LedgerOrder } from '../kernel/ledger';
 import type { ProtectiveCheck, ProtectiveExit } from '../kernel/ports';
 import type { ProtectiveLevels } from '../kernel/protective-levels';
@@ -45,8 +44,6 @@ export interface OptionsLegsTraderOptions {
   readonly candles?: OptionCandleSource;
   readonly fill: 'next-open' | 'close';
   readonly slippage: SlippageModel;
-  /** No longer read: expiry settlements are charged by the ledger's charge model (Ledger.settle). Kept so existing callers compile. */
-  readonly charges?: ChargesConfig;
 }
 
 /** A leg template's run of entries within one entry signal: its re-entries and first premium. */

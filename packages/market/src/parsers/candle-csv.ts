@@ -3,7 +3,7 @@
 
 import { err, ok, type Result } from '@vyuha/core';
 import { resolveCandleLayout, type CandleLayout } from './candle-header';
-import { createFastRowContext, readFastRow, type CandleBuilder, type FastRowContext } from './candle-row-fast';
+import { appendCandle, createFastRowContext, readFastRow, type CandleBuilder, type FastRowContext } from './candle-row-fast';
 import { splitCsvLine, type CsvLineFields } from './csv-line';
 import { MAX_PRICE_PAISE, parseCount, parseRupeesToPaise } from './decimal';
 import { IssueCollector, type ParseIssue } from './parse-issue';
@@ -187,16 +187,7 @@ function readRow(row: GeneralRow): void {
   const problem = priceOrderProblem(row, { open, high, low, close });
   if (problem !== undefined) return issues.add(lineNumber, problem.column, problem.reason);
   // Good rows are stored even after an issue on another row; the caller gets none of them then.
-  const { columns: out } = builder;
-  const index = builder.length;
-  out.time[index] = time;
-  out.open[index] = open;
-  out.high[index] = high;
-  out.low[index] = low;
-  out.close[index] = close;
-  out.volume[index] = volume;
-  if (out.oi !== undefined) out.oi[index] = oi;
-  builder.length = index + 1;
+  appendCandle(builder, { time, open, high, low, close, volume, oi });
 }
 
 /** Why the four prices cannot be one candle (high below open or close, low above the others), at which cell. */

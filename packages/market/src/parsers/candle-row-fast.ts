@@ -23,6 +23,31 @@ export interface CandleBuilder {
   lastLine: number;
 }
 
+/** One row's values: time in epoch ms, prices in paise. */
+export interface CandleValues {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  oi: number;
+}
+
+/** Appends a checked row to the columns (oi only when the file has the column). */
+export function appendCandle(builder: CandleBuilder, candle: CandleValues): void {
+  const { columns } = builder;
+  const row = builder.length;
+  columns.time[row] = candle.time;
+  columns.open[row] = candle.open;
+  columns.high[row] = candle.high;
+  columns.low[row] = candle.low;
+  columns.close[row] = candle.close;
+  columns.volume[row] = candle.volume;
+  if (columns.oi !== undefined) columns.oi[row] = candle.oi;
+  builder.length = row + 1;
+}
+
 /** Reused state of the fast path: cell bounds of the current line and the last date seen. */
 export interface FastRowContext {
   readonly text: string;
@@ -34,6 +59,8 @@ export interface FastRowContext {
   /** yyyymmdd of the last plain date and its epoch day in ms: rows of one session share it. */
   lastDateKey: number;
   lastDateMs: number;
+  /** The row being read, reused so the fast path allocates nothing per row. */
+  readonly candle: CandleValues;
 }
 
 /** A fast-path context for the rows after `layout`'s header. */
@@ -42,6 +69,7 @@ export function createFastRowContext(input: Pick<FastRowContext, 'text' | 'layou
   return {
     ...input,
     starts: new Int32Array(layout.width), ends: new Int32Array(layout.width), lastDateKey: -1, lastDateMs: 0,
+    candle: { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0, oi: 0 },
   };
 }
 
@@ -204,16 +232,15 @@ export function readFastRow(context: FastRowContext, start: number, end: number)
   const oi = countValue(context, layout.oi);
   if (open < 0 || high < 0 || low < 0 || close < 0 || volume < 0 || oi < 0) return false;
   if (high < open || high < close || low > open || low > close) return false;
-  const { columns } = builder;
-  const row = builder.length;
-  columns.time[row] = time;
-  columns.open[row] = open;
-  columns.high[row] = high;
-  columns.low[row] = low;
-  columns.close[row] = close;
-  columns.volume[row] = volume;
-  if (columns.oi !== undefined) columns.oi[row] = oi;
-  builder.length = row + 1;
+  const { candle } = context;
+  candle.time = time;
+  candle.open = open;
+  candle.high = high;
+  candle.low = low;
+  candle.close = close;
+  candle.volume = volume;
+  candle.oi = oi;
+  appendCandle(builder, candle);
   builder.lastTime = time;
   return true;
 }

@@ -141,9 +141,8 @@ async function runOnStore(pool: pg.Pool, run: OptionsRun): Promise<{ result: Bac
   const vix = await readCandles(pool, { instrumentId: vixInstrument.instrumentId, ...range });
   if (vix.length === 0) return `no stored INDIA VIX candles from ${run.from} to ${run.to} (the synthetic option chain needs them)`;
   const candles = new StoredOptionCandles(await storedContracts(pool, { indexId: index.instrumentId, from, to }));
-  const charges = run.config.charges ?? { kind: 'none' };
   const trader = optionsLegsTraderFactory({
-    config: run.legs, vix: vixPerBar(series, vix), fill: run.config.fill ?? 'next-open', slippage: { kind: 'none' }, charges, candles,
+    config: run.legs, vix: vixPerBar(series, vix), fill: run.config.fill ?? 'next-open', slippage: { kind: 'none' }, candles,
   });
   for (;;) {
     const result = runBacktest({ series, program: run.algorithm, config: run.config, trader });

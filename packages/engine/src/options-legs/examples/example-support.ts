@@ -84,7 +84,7 @@ export function runExample(request: {
     ledger,
     rules: request.rules,
     trader: optionsLegsTraderFactory({
-      config: request.config, vix: request.vix ?? 14, fill: 'next-open', slippage: request.slippage ?? { kind: 'none' }, charges,
+      config: request.config, vix: request.vix ?? 14, fill: 'next-open', slippage: request.slippage ?? { kind: 'none' },
       ...(request.candles === undefined ? {} : { candles: request.candles }),
     }),
   });
