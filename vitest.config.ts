@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['packages/server/{src,test}/**/*.test.ts'],
+          include: ['packages/server/{src,test}/**/*.test.ts', 'tests/outside-clients/**/*.test.ts'],
           // One embedded PostgreSQL per run; each test file clones its own database from a template.
           globalSetup: ['packages/server/test/global-setup.ts'],
           testTimeout: 60_000,
