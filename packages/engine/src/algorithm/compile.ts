@@ -243,6 +243,16 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, warmup:
       const bits = fired[index] as number;
       return bits === 0 ? NONE : resolveFired(bits, position.position);
     },
+    nextSignalBar(from: number, position: number): number {
+      if (from >= range.from) computeUpTo(Math.max(from + 1, series.length));
+      // Bars not computed yet (live: not closed yet) are never skipped.
+      const end = range.to;
+      for (let index = from; index < end; index += 1) {
+        const bits = fired[index] as number;
+        if (bits !== 0 && resolveFired(bits, position) !== NONE) return index;
+      }
+      return end;
+    },
   };
 }
 

@@ -48,4 +48,12 @@ export interface SignalProgram {
    * exactly once each: indicators advance inside this call.
    */
   onBar(index: number, position: PositionContext): Signal;
+  /**
+   * Optional, for programs whose signals depend on the bars alone: the first bar at or after
+   * `from` whose close could give a signal other than NONE while the position's sign stays
+   * `position`, or the series length when there is none. A kernel that has nothing else to do
+   * until then (no working order, no stop to watch) may skip onBar for the bars before it; the
+   * program's answers for the bars it is asked about stay exactly the same.
+   */
+  nextSignalBar?(from: number, position: number): number;
 }

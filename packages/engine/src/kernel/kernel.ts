@@ -131,10 +131,84 @@ export class Kernel {
     this.barClose = this.trader.onBarClose;
   }
 
-  /** Runs every bar of the feed in order. */
+  /**
+   * Runs every bar of the feed in order. When the program can say where its next signal is and
+   * the trader has nothing to watch (see `canSkip`), the bars up to that signal are only marked
+   * to market (`markBars`): every step a-h would do nothing else on them. The last bar of the
+   * data is always processed in full.
+   */
   run(): void {
-    for (let index = 0; index < this.length; index += 1) this.processBar(index);
+    const length = this.length;
+    const skipping = this.canSkip();
+    let index = 0;
+    while (index < length) {
+      this.processBar(index);
+      index += 1;
+      if (!skipping || index >= length - 1 || !this.quiescent()) continue;
+      const next = (this.program.nextSignalBar as (from: number, position: number) => number)(index, this.trader.position.position);
+      const target = next < length - 1 ? next : length - 1;
+      if (target > index) {
+        this.markBars(index, target);
+        index = target;
+      }
+    }
   }
+
+  /**
+   * Skipping is allowed when the program offers nextSignalBar and the trader isQuiescent, and no
+   * per-bar rule other than the signal can act: no daily limits (they read every close) and no
+   * end-of-bar trader hook.
+   */
+  private canSkip(): boolean {
+    return this.program.nextSignalBar !== undefined && this.trader.isQuiescent !== undefined
+      && !this.hasDailyLimits && this.barClose === undefined;
+  }
+
+  /** Whether the bars after the current one may be skipped: the trader waits, and intraday only while flat (square-offs need every bar). */
+  private quiescent(): boolean {
+    const trader = this.trader;
+    return (trader.isQuiescent as () => boolean).call(trader) && !(this.intraday && trader.position.position !== 0);
+  }
+
+  /**
+   * Bars `from` .. `to` - 1 where nothing can happen: steps a and h only (day rows, equity,
+   * drawdown), exactly as processBar computes them. Intraday, a skipped bar at or after the
+   * square-off time counts as the day's square-off (nothing was open to close).
+   */
+  private markBars(from: number, to: number): void {
+    const time = this.time;
+    const trader = this.trader;
+    const ledger = this.ledger;
+    const equityColumn = this.equity;
+    const drawdownColumn = this.drawdown;
+    const cash = ledger.cash;
+    const inMarket = trader.position.position !== 0;
+    // Hot loop state in locals, written back once at the end.
+    let peak = this.peakEquity;
+    let deepest = this.deepestDrawdown;
+    let nextDayStart = this.nextDayStart;
+    for (let index = from; index < to; index += 1) {
+      const barTime = time[index] as number;
+      if (barTime >= nextDayStart) {
+        this.peakEquity = peak;
+        this.startDay(index, barTime);
+        nextDayStart = this.nextDayStart;
+      }
+      if (this.intraday && !this.squaredOff && (barTime - this.dayStart) / MINUTE_MS >= this.squareOffMinute) this.squaredOff = true;
+      const equity = inMarket ? cash + trader.markToMarket(index) : cash;
+      equityColumn[index] = equity;
+      if (equity > peak) peak = equity;
+      const below = equity - peak;
+      drawdownColumn[index] = below;
+      if (below < deepest) deepest = below;
+      // `to` is at most the data's last bar, so bar index + 1 exists.
+      if ((time[index + 1] as number) >= nextDayStart) ledger.closeDay(this.session.date, equity - this.dayStartEquity);
+    }
+    this.peakEquity = peak;
+    this.deepestDrawdown = deepest;
+    if (inMarket) this.barsInMarket += to - from;
+  }
+
 
   /** One bar, steps a-h above. */
   processBar(index: number): void {

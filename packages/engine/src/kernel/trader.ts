@@ -88,6 +88,12 @@ export interface Trader {
   markToMarket(index: number): Paise;
   /** True while any position or working order exists. */
   isActive(): boolean;
+  /**
+   * Optional: true when, until the next non-NONE signal, this trader would do nothing but mark
+   * its positions to market (no working order, no stop, target or trailing level to check inside
+   * bars, no end-of-bar work). The kernel may then skip ahead to the program's next signal bar.
+   */
+  isQuiescent?(): boolean;
 }
 
 /** Builds a trader for one run. */

@@ -142,6 +142,10 @@ export class UnderlyingTrader implements Trader {
     return this.position.position !== 0 || this.pendingExit !== undefined || this.pendingEntry !== undefined;
   }
 
+  isQuiescent(): boolean {
+    return this.pendingExit === undefined && this.pendingEntry === undefined && !this.levels.active;
+  }
+
   private exitNow(index: number, reason: ExitReason): void {
     const order = this.placeExit(index, reason);
     if (this.fillAtClose) this.closeWith(order, index, 'close');

@@ -1,0 +1,106 @@
+// The kernel's skip-ahead (Kernel.run with SignalProgram.nextSignalBar and Trader.isQuiescent)
+// must not change a single result: every backtest here runs twice, once with the compiled
+// program as it is and once with the same program stripped of nextSignalBar (bar by bar), and
+// the two results must be equal field by field.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { algorithmFromExpressions } from '../algorithm/from-expressions';
+import { compileAlgorithm } from '../algorithm/compile';
+import type { BarSeries, SignalProgram } from '../algorithm/program';
+import type { BacktestConfigInput } from '../backtest/config';
+import { runBacktest } from '../backtest/run-backtest';
+
+const MINUTE = 60_000;
+const FIRST_SESSION_MS = Date.UTC(2024, 0, 1, 3, 45); // 09:15 IST
+
+/** Sessions of `minutesPerDay` 1-minute bars from 09:15 IST, days apart, a seeded random walk. */
+function walk(options: { seed: number; days: number; minutesPerDay: number }): BarSeries {
+  const length = options.days * options.minutesPerDay;
+  let state = options.seed >>> 0;
+  const uniform = (): number => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 4_294_967_296;
+  };
+  const columns = { time: new Float64Array(length), open: new Float64Array(length), high: new Float64Array(length), low: new Float64Array(length), close: new Float64Array(length) };
+  let price = 1_000;
+  for (let index = 0; index < length; index += 1) {
+    const day = Math.floor(index / options.minutesPerDay);
+    columns.time[index] = FIRST_SESSION_MS + day * 86_400_000 + (index % options.minutesPerDay) * MINUTE;
+    const open = price;
+    price = Math.max(10, Math.round((price + (uniform() - 0.5) * 8) * 20) / 20);
+    columns.open[index] = open;
+    columns.close[index] = price;
+    columns.high[index] = Math.round((Math.max(open, price) + uniform() * 2) * 20) / 20;
+    columns.low[index] = Math.round((Math.min(open, price) - uniform() * 2) * 20) / 20;
+  }
+  return { length, ...columns, volume: new Float64Array(length).fill(100), oi: new Float64Array(length).fill(Number.NaN) };
+}
+
+const RULES = [
+  { entry: 'crossover(sma(close, 5), sma(close, 12))', exit: 'crossunder(sma(close, 5), sma(close, 12))' },
+  { entry: 'rsi(close, 7) < 35', exit: 'rsi(close, 7) > 60' },
+  { entry: 'close > ema(close, 9) and time() >= "09:40"', exit: 'close < ema(close, 9)' },
+] as const;
+
+function programs(rules: (typeof RULES)[number], series: BarSeries): { skipping: SignalProgram; barByBar: SignalProgram } {
+  const compiled = compileAlgorithm(algorithmFromExpressions(rules));
+  if (!compiled.ok) throw new Error(compiled.error.map((error) => error.message).join('; '));
+  const skipping = compiled.value.createProgram(series);
+  const plain = compiled.value.createProgram(series);
+  return { skipping, barByBar: { warmup: plain.warmup, onBar: (index, position) => plain.onBar(index, position) } };
+}
+
+const configArbitrary: fc.Arbitrary<BacktestConfigInput> = fc.record({
+  type: fc.constantFrom('intraday', 'swing'),
+  fill: fc.constantFrom('next-open', 'close'),
+  direction: fc.constantFrom('long-only', 'short-only', 'both'),
+  reverse: fc.boolean(),
+  sizing: fc.constantFrom({ kind: 'quantity', quantity: 3 }, { kind: 'percent', percent: 50 }, { kind: 'all-in' }),
+  stopLoss: fc.constantFrom(undefined, { kind: 'points', points: 4 }),
+  trailingStop: fc.constantFrom(undefined, { kind: 'percent', percent: 0.5 }),
+  dailyMaxLoss: fc.constantFrom(undefined, 50_000),
+}) as fc.Arbitrary<BacktestConfigInput>;
+
+describe('kernel skip-ahead', () => {
+  it('gives exactly the results of evaluating every bar, for any rules and configuration', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES), config: configArbitrary, minutesPerDay: fc.constantFrom(60, 375) }),
+        ({ seed, rules, config, minutesPerDay }) => {
+          const series = walk({ seed, days: 6, minutesPerDay });
+          const { skipping, barByBar } = programs(rules, series);
+          const skipped = runBacktest({ series, program: skipping, config });
+          const reference = runBacktest({ series, program: barByBar, config });
+          expect(skipped.trades).toEqual(reference.trades);
+          expect(skipped.orders).toEqual(reference.orders);
+          expect(skipped.fills).toEqual(reference.fills);
+          expect(skipped.days).toEqual(reference.days);
+          expect(skipped.equity).toEqual(reference.equity);
+          expect(skipped.drawdown).toEqual(reference.drawdown);
+          expect(skipped.barsInMarket).toBe(reference.barsInMarket);
+          expect(skipped.summary).toEqual(reference.summary);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('skips: the program is asked for far fewer bars than the series holds when signals are rare', () => {
+    const series = walk({ seed: 7, days: 20, minutesPerDay: 375 });
+    const compiled = compileAlgorithm(algorithmFromExpressions(RULES[0]));
+    if (!compiled.ok) throw new Error('compile');
+    const program = compiled.value.createProgram(series);
+    let asked = 0;
+    const counting: SignalProgram = {
+      warmup: program.warmup,
+      onBar: (index, position) => {
+        asked += 1;
+        return program.onBar(index, position);
+      },
+      nextSignalBar: (from, position) => (program.nextSignalBar as (f: number, p: number) => number)(from, position),
+    };
+    const result = runBacktest({ series, program: counting, config: { type: 'swing' } });
+    expect(result.trades.length).toBeGreaterThan(10);
+    expect(asked).toBeLessThan(series.length / 5);
+  });
+});
