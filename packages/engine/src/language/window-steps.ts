@@ -184,19 +184,22 @@ class GridSma {
   /** Writes bars blockStart..end - 1 into `out` (from 0); returns the first bar it could not take (off the grid, NaN, or too large), or `end`. */
   run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number }): number {
     const { out, blockStart, end } = range;
+    // Fields in locals: the loop then reads no object.
     const period = this.period;
+    const largestPaise = this.largestPaise;
+    const divisor = this.divisor;
     let sumPaise = this.sumPaise;
     for (let index = blockStart; index < end; index += 1) {
       const value = values[index] as number;
       const paise = Math.round(value * 100);
-      if (paise / 100 !== value || Math.abs(paise) > this.largestPaise) {
+      if (paise / 100 !== value || Math.abs(paise) > largestPaise) {
         this.sumPaise = sumPaise;
         return index;
       }
       sumPaise += paise;
       // Checked on the grid when it entered, so rounding recovers its paise exactly.
       if (index >= period) sumPaise -= Math.round((values[index - period] as number) * 100);
-      out[index - blockStart] = index >= period - 1 ? sumPaise / this.divisor : Number.NaN;
+      out[index - blockStart] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
     }
     this.sumPaise = sumPaise;
     return end;
