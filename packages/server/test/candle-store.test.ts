@@ -126,6 +126,18 @@ describe('candle store', () => {
     expect(after.length).toBe(0);
   });
 
+  it('reads back more rows than its first buffer holds (4,096) without losing the rows where it grows', async () => {
+    const days = ['2024-02-05', '2024-02-06', '2024-02-07', '2024-02-08', '2024-02-09', '2024-02-12', '2024-02-13', '2024-02-14',
+      '2024-02-15', '2024-02-16', '2024-02-19', '2024-02-20', '2024-02-21', '2024-02-22', '2024-02-23', '2024-02-26',
+      '2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01', '2024-03-04', '2024-03-05', '2024-03-06'];
+    const candles = days.map((day) => session(day, { withOi: true })).reduce((all, day) => ({ ...concat(all, day), oi: Float64Array.of(...(all.oi ?? []), ...(day.oi ?? [])) }));
+    expect(candles.length).toBeGreaterThan(2 * 4096);
+    await writeCandles(db.pool, { instrumentId, candles, source: 'import' });
+    const back = await readCandles(db.pool, { instrumentId, from: ist('2024-02-05', '00:00'), to: ist('2024-03-07', '00:00') });
+    expect(back.length).toBe(candles.length);
+    expect(back).toEqual(candles);
+  });
+
   it('refuses a non-integer range bound before building SQL', async () => {
     await expect(readCandles(db.pool, { instrumentId, from: 1.5, to: 2 })).rejects.toThrow('from must be an integer');
   });

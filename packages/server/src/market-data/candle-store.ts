@@ -145,6 +145,8 @@ class CopyCandleReader {
   private endField(): void {
     const value = this.negative ? -this.value : this.value;
     const row = this.length;
+    // Grow when a row starts, before its first field is written (a write past the end of a typed array is silently dropped).
+    if (this.field === 0 && row === this.capacity) this.grow();
     if (this.field === 0) this.time[row] = value;
     else if (this.field <= 4) (this.prices[this.field - 1] as Int32Array)[row] = value;
     else if (this.field === 5) this.volume[row] = value;
@@ -160,7 +162,6 @@ class CopyCandleReader {
   }
 
   private endRow(): void {
-    if (this.length === this.capacity) this.grow();
     this.endField();
     if (this.field !== FIELDS) throw new Error(`COPY row ${this.length + 1} has ${this.field} fields, expected ${FIELDS}`);
     this.field = 0;
