@@ -15,7 +15,16 @@ export interface ServerConfig {
   /** Generate the demo world's synthetic market history in the background (with the demo world; off: VYUHA_DEMO_HISTORY=0). */
   readonly demoHistory: boolean;
   readonly logLevel: string;
+  /** ADMIN_SECRET: the GraphQL admin secret (`x-hasura-admin-secret`); undefined = refused. */
+  readonly adminSecret: string | undefined;
+  /** NODE_ENV=production: introspection only for administrators, no internal error details. */
+  readonly production: boolean;
+  /** VYUHA_ROLE: `all` (default) serves HTTP and runs job workers; `api` only HTTP; `worker` only workers (and /healthz). */
+  readonly processRole: ProcessRole;
 }
+
+export type ProcessRole = 'all' | 'api' | 'worker';
+const PROCESS_ROLES: readonly ProcessRole[] = ['all', 'api', 'worker'];
 
 /** Bad configuration, named by its variable. */
 export class ConfigError extends Error {
@@ -43,7 +52,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seedDemo,
     demoHistory: seedDemo && readSwitch({ name: 'VYUHA_DEMO_HISTORY', raw: env.VYUHA_DEMO_HISTORY, fallback: true }),
     logLevel,
+    adminSecret: readAdminSecret(env.ADMIN_SECRET),
+    production: env.NODE_ENV === 'production',
+    processRole: readProcessRole(env.VYUHA_ROLE),
   };
+}
+
+function readAdminSecret(raw: string | undefined): string | undefined {
+  const secret = nonEmpty(raw);
+  // A short secret is guessable; refusing it at start beats running with it.
+  if (secret !== undefined && secret.length < 16) throw new ConfigError('ADMIN_SECRET must be at least 16 characters');
+  return secret;
+}
+
+function readProcessRole(raw: string | undefined): ProcessRole {
+  const role = nonEmpty(raw) ?? 'all';
+  if (!PROCESS_ROLES.includes(role as ProcessRole)) throw new ConfigError(`VYUHA_ROLE must be one of ${PROCESS_ROLES.join(', ')}, got "${role}"`);
+  return role as ProcessRole;
 }
 
 function readPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -5,6 +5,9 @@ import { readAuthConfig } from './auth/config';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { buildApp } from './http/app';
+import { backtestActions } from './graphql/actions/backtest-actions';
+import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
+import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { webDistDir } from './paths';
 import { readDeployedVersion } from './version';
 
@@ -27,11 +30,27 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const database = await openDatabase({ config, log: (message) => logger.info(message) });
   const version = readDeployedVersion();
   let app: FastifyInstance | undefined;
+  let queue: JobQueue | undefined;
+  let workers: BacktestWorkers | undefined;
+  const jobLog = (message: string, details?: Record<string, unknown>): void => logger.info(details ?? {}, message);
   try {
-    app = await buildApp({ pool: database.pool, version, webDistDir, logLevel: config.logLevel, auth: { config: authConfig } });
+    // The queue is needed by the API (run_backtest enqueues) and by workers.
+    queue = createJobQueue({ connectionString: database.url, log: jobLog });
+    await queue.start();
+    const serveApi = config.processRole !== 'worker';
+    app = await buildApp({
+      pool: database.pool, version, webDistDir, logLevel: config.logLevel,
+      ...(serveApi ? {
+        auth: { config: authConfig },
+        graphql: { adminSecret: config.adminSecret, production: config.production, actions: backtestActions({ pool: database.pool, queue }) },
+      } : {}),
+    });
+    if (config.processRole !== 'api') workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     // Whatever failed, the embedded PostgreSQL must not outlive us.
+    await workers?.stop();
+    await queue?.stop({ graceful: false });
     await app?.close();
     await database.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -51,6 +70,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       // Shutting down twice (two signals) must not close things twice.
       stopping ??= (async () => {
         await running.close();
+        await workers?.stop();
+        await queue?.stop({ timeoutMs: 10_000 });
         await history?.stop();
         await database.close();
       })();

@@ -11,6 +11,8 @@ const MINIMUM_SERVER_VERSION = 150000;
 /** The database the server runs on: a pool, and the embedded server behind it if we started one. */
 export interface Database {
   readonly pool: pg.Pool;
+  /** The connection string of `pool` (pg-boss opens its own connections with it). */
+  readonly url: string;
   readonly embedded: EmbeddedPostgres | undefined;
   close(): Promise<void>;
 }
@@ -58,7 +60,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await close();
     throw error;
   }
-  return { pool, embedded, close };
+  return { pool, url, embedded, close };
 }
 
 /** CREATE DATABASE cannot run in a transaction or take IF NOT EXISTS, hence the check first. */

@@ -4,6 +4,11 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { registerAuth, type AuthPluginOptions } from '../auth/plugin';
+import { createSigningKeys } from '../auth/signing-keys';
+import { createGraphqlEngine } from '../graphql/engine';
+import type { ActionDeclaration } from '../graphql/metadata/types';
+import { vyuhaMetadata } from '../graphql/metadata';
+import { registerGraphql } from '../graphql/plugin';
 
 export interface AppOptions {
   readonly pool: pg.Pool;
@@ -13,6 +18,13 @@ export interface AppOptions {
   readonly logLevel: string;
   /** Mounts the auth service at /v1/auth (pool and version come from here). */
   readonly auth?: Omit<AuthPluginOptions, 'pool' | 'version'>;
+  /** Mounts GraphQL at /v1/graphql and /graphql, and CSV at /api/gql/csv; needs `auth` (tokens are verified with its keys). */
+  readonly graphql?: {
+    readonly adminSecret: string | undefined;
+    readonly production: boolean;
+    /** Custom root fields (the backtest actions) on top of the table metadata. */
+    readonly actions: readonly ActionDeclaration[];
+  };
 }
 
 /** Path prefixes that belong to APIs: a miss there is a JSON 404, never the web app. */
@@ -47,6 +59,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.auth) await registerAuth(app, { ...options.auth, pool: options.pool, version: options.version });
+  if (options.graphql) {
+    if (!options.auth) throw new Error('graphql needs auth: tokens are verified with the auth service\'s keys');
+    const { config } = options.auth;
+    const engine = await createGraphqlEngine({
+      pool: options.pool,
+      metadata: vyuhaMetadata(options.graphql.actions),
+      production: options.graphql.production,
+      log: (message) => app.log.error(message),
+    });
+    const keys = createSigningKeys({ pool: options.pool, config });
+    await registerGraphql(app, {
+      engine,
+      pool: options.pool,
+      verifyToken: (token) => keys.verify(token),
+      adminSecret: options.graphql.adminSecret,
+      production: options.graphql.production,
+      log: app.log,
+      claimsNamespace: config.jwt.claimsNamespace,
+    });
+  }
   await registerWebApp(app, options.webDistDir);
   return app;
 }

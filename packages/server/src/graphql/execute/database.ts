@@ -1,0 +1,61 @@
+/**
+ * Running compiled statements on the pool. Every connection the engine uses gets
+ * `SET TimeZone = 'UTC'` once (tracked per client object), so timestamps render as Hasura does
+ * (`2024-05-02T03:45:00+00:00`) whatever the server's default; repeated SQL texts run as named
+ * prepared statements (parse and plan once per connection).
+ */
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/** Distinct SQL texts given a prepared-statement name; further texts run unnamed. */
+const MAX_PREPARED = 5000;
+
+export class StatementRunner {
+  private readonly utcClients = new WeakSet<pg.PoolClient>();
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** A pooled client whose session runs in UTC; release it when done. */
+  async connect(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    if (!this.utcClients.has(client)) {
+      try {
+        await client.query("SET TimeZone = 'UTC'");
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      this.utcClients.add(client);
+    }
+    return client;
+  }
+
+  private statementName(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < MAX_PREPARED) {
+      // Named by content: engines sharing a pool (and its connections) never clash over a name.
+      name = `vyuha_gql_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+
+  /** Runs one statement on `client`; rows as arrays. */
+  async query(client: pg.PoolClient, statement: { readonly sql: string; readonly params: readonly unknown[] }): Promise<unknown[][]> {
+    const name = this.statementName(statement.sql);
+    const config: pg.QueryArrayConfig = { text: statement.sql, values: statement.params as unknown[], rowMode: 'array', ...(name ? { name } : {}) };
+    const result = await client.query(config);
+    return result.rows;
+  }
+
+  /** Runs one statement on a pooled client. */
+  async run(statement: { readonly sql: string; readonly params: readonly unknown[] }): Promise<unknown[][]> {
+    const client = await this.connect();
+    try {
+      return await this.query(client, statement);
+    } finally {
+      client.release();
+    }
+  }
+}

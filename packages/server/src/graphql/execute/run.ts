@@ -1,0 +1,171 @@
+/**
+ * execute(): prepare -> coerce variables -> collect root fields -> compile -> run.
+ * Queries: every table root field is compiled into ONE statement (`SELECT (f1)::text, (f2)::text`,
+ * one snapshot, one round trip); introspection and query actions go to graphql-js; the response
+ * text is spliced together in field order without parsing row data.
+ * Mutations: table fields run in order in one transaction; a failed permission check or any error
+ * rolls everything back. Action mutations cannot be mixed with table mutations in one request.
+ */
+import { getVariableValues } from 'graphql';
+import type { ExecutionOutcome, GraphqlError, GraphqlRequest, GraphqlSession } from '../types';
+import type { Catalogue } from '../catalogue';
+import type { ActionDeclaration } from '../metadata/types';
+import { fieldOf, fieldRole } from '../schema/field-roles';
+import { finishStatement, statementContext, type CompileBase } from '../sql/context';
+import { collectFields, type CollectedField } from '../sql/fields';
+import { compileMutationField, type CompiledMutation } from '../sql/mutations/mutation-field';
+import { compileQueryField } from '../sql/select';
+import type { StatementRunner } from './database';
+import { dataOutcome, errorOutcome, executionError, graphqlError, variableError } from './errors';
+import { executeGraphqlPart } from './graphql-part';
+import type { EngineLimits } from './limits';
+import type { OperationPreparer, PreparedOperation } from './prepare';
+
+export interface ExecutorDependencies {
+  readonly catalogue: Catalogue;
+  readonly runner: StatementRunner;
+  readonly preparer: OperationPreparer;
+  readonly limits: EngineLimits;
+  readonly actions: ReadonlyMap<string, ActionDeclaration>;
+  readonly log: ((message: string) => void) | undefined;
+}
+
+/** A request made ready to compile: its prepared operation, coerced variables and root fields. */
+export interface ReadyRequest {
+  readonly prepared: PreparedOperation;
+  readonly base: CompileBase;
+  readonly fields: readonly CollectedField[];
+}
+
+/** Prepares and coerces a request; errors are request errors. */
+export function readyRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): ReadyRequest | { errors: readonly GraphqlError[] } {
+  const prepared = dependencies.preparer.prepare(input.request, input.session);
+  if (!prepared.ok) return { errors: prepared.errors };
+  const { operation } = prepared;
+  const coerced = getVariableValues(operation.schema, operation.operation.variableDefinitions ?? [], { ...(input.request.variables ?? {}) }, { maxErrors: 10 });
+  if (coerced.errors) return { errors: coerced.errors.map(variableError) };
+  const variables = coerced.coerced;
+  const fields = collectFields([operation.operation.selectionSet], { variables, fragments: operation.fragments });
+  const base: CompileBase = {
+    catalogue: dependencies.catalogue,
+    model: operation.model,
+    session: input.session,
+    variables,
+    fragments: operation.fragments,
+    limits: dependencies.limits,
+    capRows: true,
+  };
+  return { prepared: operation, base, fields };
+}
+
+type FieldKind = 'typename' | 'graphql' | 'table' | 'action';
+
+function classify(ready: ReadyRequest, field: CollectedField): FieldKind {
+  if (field.name === '__typename') return 'typename';
+  if (field.name === '__schema' || field.name === '__type') return 'graphql';
+  const role = fieldRole(fieldOf(ready.prepared.rootType, field.name));
+  // Action fields come from SDL (extendSchema) and carry no compiler role.
+  return role !== undefined && 'table' in role ? 'table' : 'action';
+}
+
+/** Runs a query or mutation; never rejects for GraphQL-level errors. */
+export async function executeRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): Promise<ExecutionOutcome> {
+  const ready = readyRequest(dependencies, input);
+  if ('errors' in ready) return errorOutcome(ready.errors, true);
+  const kind = ready.prepared.operation.operation;
+  if (kind === 'subscription') return errorOutcome([graphqlError('validation-failed', 'subscriptions are served over WebSocket')], true);
+  try {
+    return kind === 'query' ? await runQuery(dependencies, { ready, input }) : await runMutation(dependencies, { ready, input });
+  } catch (error) {
+    return errorOutcome([executionError(error, { path: '$', log: dependencies.log })], false);
+  }
+}
+
+interface RunInput {
+  readonly ready: ReadyRequest;
+  readonly input: { request: GraphqlRequest; session: GraphqlSession };
+}
+
+async function graphqlValues(dependencies: ExecutorDependencies, run: RunInput, fields: readonly CollectedField[]) {
+  if (fields.length === 0) return { ok: true as const, values: new Map<string, string>() };
+  return executeGraphqlPart({
+    prepared: run.ready.prepared,
+    fields,
+    variables: run.input.request.variables,
+    session: run.input.session,
+    actions: dependencies.actions,
+    log: dependencies.log,
+  });
+}
+
+async function runQuery(dependencies: ExecutorDependencies, run: RunInput): Promise<ExecutionOutcome> {
+  const { ready } = run;
+  const tableFields = ready.fields.filter((field) => classify(ready, field) === 'table');
+  const otherFields = ready.fields.filter((field) => classify(ready, field) === 'graphql' || classify(ready, field) === 'action');
+  const values = new Map<string, string>();
+  if (tableFields.length > 0) {
+    const context = statementContext(ready.base);
+    const columns = tableFields.map((field, index) => `(${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text AS "${index}"`);
+    const rows = await dependencies.runner.run(finishStatement(context, `SELECT ${columns.join(', ')}`));
+    const row = rows[0] ?? [];
+    tableFields.forEach((field, index) => values.set(field.responseKey, (row[index] as string | null) ?? 'null'));
+  }
+  const other = await graphqlValues(dependencies, run, otherFields);
+  if (!other.ok) return errorOutcome(other.errors, false);
+  for (const [key, value] of other.values) values.set(key, value);
+  return dataOutcome(ready.fields.map((field) => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]));
+}
+
+async function runMutation(dependencies: ExecutorDependencies, run: RunInput): Promise<ExecutionOutcome> {
+  const { ready } = run;
+  const kinds = ready.fields.map((field) => classify(ready, field));
+  if (kinds.includes('action') && kinds.includes('table')) {
+    return errorOutcome([graphqlError('validation-failed', 'action mutations cannot be mixed with table mutations in one request')], true);
+  }
+  const values = new Map<string, string>();
+  if (kinds.includes('action') || kinds.includes('graphql')) {
+    const other = await graphqlValues(dependencies, run, ready.fields.filter((_field, index) => kinds[index] === 'action' || kinds[index] === 'graphql'));
+    if (!other.ok) return errorOutcome(other.errors, false);
+    for (const [key, value] of other.values) values.set(key, value);
+  }
+  // Compile everything before opening the transaction: a compile error touches nothing.
+  const mutations = ready.fields.filter((_field, index) => kinds[index] === 'table')
+    .map((field) => compileMutationField(ready.base, { rootType: ready.prepared.rootType, field }));
+  if (mutations.length > 0) {
+    const result = await runInTransaction(dependencies, mutations);
+    if ('error' in result) return errorOutcome([result.error], false);
+    for (const [key, value] of result.values) values.set(key, value);
+  }
+  return dataOutcome(ready.fields.map((field) => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]));
+}
+
+const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
+
+async function runInTransaction(dependencies: ExecutorDependencies, mutations: readonly CompiledMutation[]): Promise<{ values: Map<string, string> } | { error: GraphqlError }> {
+  const client = await dependencies.runner.connect();
+  const values = new Map<string, string>();
+  let path = '$';
+  try {
+    await client.query('BEGIN');
+    for (const mutation of mutations) {
+      path = mutation.errorPath;
+      const results: string[] = [];
+      for (const statement of mutation.statements) {
+        const [row] = await dependencies.runner.query(client, statement);
+        if (row?.[1] !== true) {
+          await client.query('ROLLBACK');
+          return { error: graphqlError('permission-error', CHECK_FAILED, mutation.errorPath) };
+        }
+        results.push((row[0] as string | null) ?? 'null');
+      }
+      values.set(mutation.responseKey, mutation.list ? `[${results.join(',')}]` : (results[0] ?? 'null'));
+    }
+    await client.query('COMMIT');
+    return { values };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    return { error: executionError(error, { path, log: dependencies.log }) };
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,130 @@
+// Stored candles for a run, read in day-aligned chunks through the candle store (COPY into typed
+// arrays, aggregated per chunk: bars are aligned to each IST day's 09:15 open, so cutting at IST
+// midnight changes nothing), so loading a long range reports progress and can be cancelled
+// between chunks. Option legs also need INDIA VIX and the option contracts with stored candles.
+//
+// Chunks are at most 10 calendar days (at most 3,750 one-minute rows): readCandles' COPY reader
+// loses the row that arrives when its arrays grow past 4,096 rows (time 0 and zero prices, which
+// the kernel then refuses as non-increasing times). Reads stay below that size until it is fixed.
+import { addDays, daysBetween, istEpochMs } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
+import type { BarSeries, OptionCandle, OptionCandleSource } from '@vyuha/engine';
+import type { CandleColumns } from '@vyuha/market';
+import type pg from 'pg';
+import { readCandles } from '../market-data/candle-store';
+
+/** Calendar days per COPY (see the file comment); a year is ~37 progress steps. */
+const CHUNK_DAYS = 10;
+
+export interface LoadCandlesRequest {
+  readonly pool: pg.Pool;
+  readonly instrumentId: number;
+  readonly dateRange: { readonly from: IsoDate; readonly to: IsoDate };
+  readonly intervalMinutes: number;
+  /** Called after each chunk with the share of the range read (0-1]; may throw to stop (cancellation). */
+  readonly onChunk?: (fraction: number) => Promise<void>;
+}
+
+/**
+ * One instrument's candles over IST dates `from`..`to` (both included) at the run's interval.
+ * @example (await loadRunCandles({ pool, instrumentId: 1, dateRange: { from, to }, intervalMinutes: 5 })).length // 375 for a week
+ */
+export async function loadRunCandles(request: LoadCandlesRequest): Promise<CandleColumns> {
+  const { from, to } = request.dateRange;
+  const totalDays = daysBetween(from, to) + 1;
+  const parts: CandleColumns[] = [];
+  for (let start = from; start <= to; start = addDays(start, CHUNK_DAYS)) {
+    const endDay = addDays(start, CHUNK_DAYS);
+    const end = endDay > addDays(to, 1) ? addDays(to, 1) : endDay;
+    parts.push(await readCandles(request.pool, {
+      instrumentId: request.instrumentId, from: istEpochMs(start, '00:00'), to: istEpochMs(end, '00:00'), intervalMinutes: request.intervalMinutes,
+    }));
+    await request.onChunk?.(Math.min(1, (daysBetween(from, end)) / totalDays));
+  }
+  return concatCandles(parts);
+}
+
+/** Candle columns one after the other (each part in time order, parts in time order). */
+export function concatCandles(parts: readonly CandleColumns[]): CandleColumns {
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  const anyOi = parts.some((part) => part.oi !== undefined);
+  const out = {
+    length, time: new Float64Array(length), open: new Int32Array(length), high: new Int32Array(length), low: new Int32Array(length),
+    close: new Int32Array(length), volume: new Float64Array(length),
+  };
+  const oi = anyOi ? new Float64Array(length).fill(Number.NaN) : undefined;
+  let offset = 0;
+  for (const part of parts) {
+    out.time.set(part.time, offset);
+    out.open.set(part.open, offset);
+    out.high.set(part.high, offset);
+    out.low.set(part.low, offset);
+    out.close.set(part.close, offset);
+    out.volume.set(part.volume, offset);
+    if (oi !== undefined && part.oi !== undefined) oi.set(part.oi, offset);
+    offset += part.length;
+  }
+  return oi === undefined ? out : { ...out, oi };
+}
+
+/** INDIA VIX in points at each bar: the last VIX close at or before the bar (before the first VIX bar: the first close). */
+export function vixAtBars(series: BarSeries, vix: CandleColumns): Float64Array {
+  const levels = new Float64Array(series.length);
+  let cursor = 0;
+  for (let bar = 0; bar < series.length; bar += 1) {
+    const time = series.time[bar] as number;
+    while (cursor + 1 < vix.length && (vix.time[cursor + 1] as number) <= time) cursor += 1;
+    levels[bar] = (vix.close[cursor] as number) / 100;
+  }
+  return levels;
+}
+
+/**
+ * Option candles for the legs: which contracts of the underlying have stored candles in the
+ * range is known up front; their candles are read when a pass of the engine first asks for them
+ * (the engine asks synchronously), and the pass is repeated until it asks for nothing new.
+ */
+export class StoredLegCandles implements OptionCandleSource {
+  private readonly loaded = new Map<string, Map<number, OptionCandle>>();
+  private readonly wanted = new Set<string>();
+
+  constructor(private readonly stored: ReadonlyMap<string, number>) {}
+
+  /** Option contracts of `underlyingId` with at least one stored candle in [from, to) epoch ms. */
+  static async find(pool: pg.Pool, request: { underlyingId: number; from: number; to: number }): Promise<StoredLegCandles> {
+    const { rows } = await pool.query<{ instrument_id: number; trading_symbol: string }>(
+      `SELECT i.instrument_id, i.trading_symbol FROM instruments i
+       WHERE i.kind = 'option' AND i.underlying_instrument_id = $1
+         AND EXISTS (SELECT 1 FROM candles c WHERE c.instrument_id = i.instrument_id
+                     AND c.ts >= timestamptz 'epoch' + $2::bigint * interval '1 millisecond'
+                     AND c.ts < timestamptz 'epoch' + $3::bigint * interval '1 millisecond')`,
+      [request.underlyingId, request.from, request.to]);
+    return new StoredLegCandles(new Map(rows.map((row) => [row.trading_symbol, row.instrument_id])));
+  }
+
+  hasContract(tradingSymbol: string): boolean {
+    return this.stored.has(tradingSymbol);
+  }
+
+  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
+    const candles = this.loaded.get(tradingSymbol);
+    if (candles !== undefined) return candles.get(time);
+    if (this.stored.has(tradingSymbol)) this.wanted.add(tradingSymbol);
+    return undefined;
+  }
+
+  /** Reads every contract the last pass asked for; false when it asked for none (the pass saw every candle). */
+  async loadWanted(pool: pg.Pool, range: { dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<boolean> {
+    if (this.wanted.size === 0) return false;
+    for (const symbol of this.wanted) {
+      const candles = await loadRunCandles({ pool, instrumentId: this.stored.get(symbol) as number, ...range });
+      const byTime = new Map<number, OptionCandle>();
+      for (let row = 0; row < candles.length; row += 1) {
+        byTime.set(candles.time[row] as number, { open: candles.open[row] as number, high: candles.high[row] as number, low: candles.low[row] as number, close: candles.close[row] as number });
+      }
+      this.loaded.set(symbol, byTime);
+    }
+    this.wanted.clear();
+    return true;
+  }
+}
