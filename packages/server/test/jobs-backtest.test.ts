@@ -42,7 +42,7 @@ async function orderCount(runId: string): Promise<number> {
 /** The engine run directly on the same stored candles, as a user of the engine would. */
 async function directRun(range: { from: IsoDate; to: IsoDate }, interval: number): Promise<{ metrics: unknown; orders: number; fills: number; days: number; net: number }> {
   const nifty = (await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE name = 'NIFTY 50'`)).rows[0]?.instrument_id as number;
-  // Read in short pieces like the worker: readCandles alone loses a row past 4,096 (see run-candles.ts).
+  // Read through the loader the worker uses (10-day chunks, one progress step each).
   const candles = await loadRunCandles({ pool: db.pool, instrumentId: nifty, dateRange: range, intervalMinutes: interval });
   const series = seriesOf(candles);
   const { algorithmFromExpressions } = await import('@vyuha/engine');

@@ -1,7 +1,8 @@
 // `vyuha backtest --symbol NIFTY --options LEGS.json ...`: an options-legs backtest on STORED
 // history. The index's 1-minute candles and INDIA VIX come from the candle store; option legs are
 // priced from imported option candles when the store has candles for the chosen contract, else
-// from the synthetic chain on that VIX.
+// from the synthetic chain on that VIX. The history is read exactly as a backtest job reads it
+// (jobs/run-candles.ts), so the same run gives the same result from the CLI and from run_backtest.
 //
 // Which contracts a run trades is only known while it runs, and the engine asks for candles
 // synchronously. So the run is repeated: each pass records the contracts that have stored candles
@@ -9,12 +10,11 @@
 // (normally two passes; only the last is reported, and it saw every candle it asked for).
 import { addDays, formatIstDateTime, istEpochMs, type IsoDate, type Paise } from '@vyuha/core';
 import { BacktestConfigError, dailyLimitsOf, OptionsLegsConfigError, optionsLegsTraderFactory, parseAlgorithmJson, parseOptionsLegsConfig, runBacktest } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, OptionCandle, OptionCandleSource, OptionsLegsConfig } from '@vyuha/engine';
-import type { CandleColumns } from '@vyuha/market';
+import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, OptionsLegsConfig } from '@vyuha/engine';
 import type pg from 'pg';
 import { readConfig } from '../config';
 import type { Database } from '../db/database';
-import { readCandles } from '../market-data/candle-store';
+import { loadRunCandles, StoredLegCandles, vixAtBars } from '../jobs/run-candles';
 import { resolveInstrument, UnknownInstrumentError } from '../market-data/instrument-lookup';
 import { requireOption, UsageError } from './command';
 import {
@@ -58,68 +58,6 @@ async function withDatabase<T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> 
   }
 }
 
-/** INDIA VIX in points at each index bar: the last VIX close at or before the bar (the first one before it starts). */
-function vixPerBar(index: BarSeries, vix: CandleColumns): Float64Array {
-  const levels = new Float64Array(index.length);
-  let cursor = 0;
-  for (let bar = 0; bar < index.length; bar += 1) {
-    const time = index.time[bar] as number;
-    while (cursor + 1 < vix.length && (vix.time[cursor + 1] as number) <= time) cursor += 1;
-    levels[bar] = (vix.close[cursor] as number) / 100;
-  }
-  return levels;
-}
-
-/** Option candles loaded on demand: contracts with stored candles in the range, and those loaded so far. */
-class StoredOptionCandles implements OptionCandleSource {
-  readonly loaded = new Map<string, Map<number, OptionCandle>>();
-  readonly wanted = new Set<string>();
-  private readonly stored: ReadonlyMap<string, number>;
-
-  constructor(stored: ReadonlyMap<string, number>) {
-    this.stored = stored;
-  }
-
-  hasContract(tradingSymbol: string): boolean {
-    return this.stored.has(tradingSymbol);
-  }
-
-  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
-    const candles = this.loaded.get(tradingSymbol);
-    if (candles === undefined) {
-      if (this.stored.has(tradingSymbol)) this.wanted.add(tradingSymbol);
-      return undefined;
-    }
-    return candles.get(time);
-  }
-
-  /** Loads the candles of every contract the last pass wanted; false when there were none. */
-  async loadWanted(pool: pg.Pool, range: { from: number; to: number; intervalMinutes: number }): Promise<boolean> {
-    if (this.wanted.size === 0) return false;
-    for (const symbol of this.wanted) {
-      const candles = await readCandles(pool, { instrumentId: this.stored.get(symbol) as number, ...range });
-      const byTime = new Map<number, OptionCandle>();
-      for (let row = 0; row < candles.length; row += 1) {
-        byTime.set(candles.time[row] as number, { open: candles.open[row] as number, high: candles.high[row] as number, low: candles.low[row] as number, close: candles.close[row] as number });
-      }
-      this.loaded.set(symbol, byTime);
-    }
-    this.wanted.clear();
-    return true;
-  }
-}
-
-/** Option contracts of the index with at least one stored candle in [from, to): trading symbol -> instrument id. */
-async function storedContracts(pool: pg.Pool, request: { indexId: number; from: number; to: number }): Promise<Map<string, number>> {
-  const { rows } = await pool.query<{ instrument_id: number; trading_symbol: string }>(
-    `SELECT i.instrument_id, i.trading_symbol FROM instruments i
-     WHERE i.kind = 'option' AND i.underlying_instrument_id = $1
-       AND EXISTS (SELECT 1 FROM candles c WHERE c.instrument_id = i.instrument_id
-                   AND c.ts >= to_timestamp($2::double precision / 1000) AND c.ts < to_timestamp($3::double precision / 1000))`,
-    [request.indexId, request.from, request.to]);
-  return new Map(rows.map((row) => [row.trading_symbol, row.instrument_id]));
-}
-
 interface OptionsRun {
   readonly legs: OptionsLegsConfig;
   readonly algorithm: CompiledAlgorithm;
@@ -129,20 +67,20 @@ interface OptionsRun {
   readonly intervalMinutes: number;
 }
 
-/** Reads the stored history and runs until every contract asked for had its candles loaded. */
+/** Reads the stored history (as a backtest job does) and runs until every contract asked for had its candles loaded. */
 async function runOnStore(pool: pg.Pool, run: OptionsRun): Promise<{ result: BacktestResult; series: BarSeries } | string> {
-  const from = istEpochMs(run.from, '00:00');
-  const to = istEpochMs(addDays(run.to, 1), '00:00');
   const index = await resolveInstrument(pool, run.legs.underlying);
   const vixInstrument = await resolveInstrument(pool, 'INDIA VIX');
-  const range = { from, to, intervalMinutes: run.intervalMinutes };
-  const series = seriesOf(await readCandles(pool, { instrumentId: index.instrumentId, ...range }));
+  const range = { dateRange: { from: run.from, to: run.to }, intervalMinutes: run.intervalMinutes };
+  const series = seriesOf(await loadRunCandles({ pool, instrumentId: index.instrumentId, ...range }));
   if (series.length === 0) return `no stored candles for ${index.exchange}:${index.tradingSymbol} from ${run.from} to ${run.to}`;
-  const vix = await readCandles(pool, { instrumentId: vixInstrument.instrumentId, ...range });
+  const vix = await loadRunCandles({ pool, instrumentId: vixInstrument.instrumentId, ...range });
   if (vix.length === 0) return `no stored INDIA VIX candles from ${run.from} to ${run.to} (the synthetic option chain needs them)`;
-  const candles = new StoredOptionCandles(await storedContracts(pool, { indexId: index.instrumentId, from, to }));
+  const candles = await StoredLegCandles.find(pool, {
+    underlyingId: index.instrumentId, from: istEpochMs(run.from, '00:00'), to: istEpochMs(addDays(run.to, 1), '00:00'),
+  });
   const trader = optionsLegsTraderFactory({
-    config: run.legs, vix: vixPerBar(series, vix), fill: run.config.fill ?? 'next-open', slippage: { kind: 'none' }, candles,
+    config: run.legs, vix: vixAtBars(series, vix), fill: run.config.fill ?? 'next-open', slippage: { kind: 'none' }, candles,
   });
   for (;;) {
     const result = runBacktest({ series, program: run.algorithm, config: run.config, trader });

@@ -1,11 +1,13 @@
-// Stored candles for a run, read in day-aligned chunks through the candle store (COPY into typed
-// arrays, aggregated per chunk: bars are aligned to each IST day's 09:15 open, so cutting at IST
-// midnight changes nothing), so loading a long range reports progress and can be cancelled
+// Stored candles for a backtest, read in day-aligned chunks through the candle store (COPY into
+// typed arrays, aggregated per chunk: bars are aligned to each IST day's 09:15 open, so cutting at
+// IST midnight changes nothing), so loading a long range reports progress and can be cancelled
 // between chunks. Option legs also need INDIA VIX and the option contracts with stored candles.
+// The one copy of this loading: the backtest worker (backtest-run.ts) and the CLI's options mode
+// (commands/backtest-options.ts) both read their history through it, so both see the same bars.
 //
-// Chunks are at most 10 calendar days (at most 3,750 one-minute rows): readCandles' COPY reader
-// loses the row that arrives when its arrays grow past 4,096 rows (time 0 and zero prices, which
-// the kernel then refuses as non-increasing times). Reads stay below that size until it is fixed.
+// Chunks are at most 10 calendar days (at most 3,750 one-minute rows): small enough for a
+// progress step every few days. (They once also kept readCandles below 4,096 rows, where its COPY
+// reader used to lose a row; that is fixed and covered by the candle store's own tests.)
 import { addDays, daysBetween, istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import type { BarSeries, OptionCandle, OptionCandleSource } from '@vyuha/engine';
@@ -13,7 +15,7 @@ import type { CandleColumns } from '@vyuha/market';
 import type pg from 'pg';
 import { readCandles } from '../market-data/candle-store';
 
-/** Calendar days per COPY (see the file comment); a year is ~37 progress steps. */
+/** Calendar days per COPY; a year is ~37 progress steps. */
 const CHUNK_DAYS = 10;
 
 export interface LoadCandlesRequest {
