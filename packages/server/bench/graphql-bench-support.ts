@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { readAuthConfig } from '../src/auth/config';
 import { signJwt } from '../src/auth/jwt';
@@ -99,9 +99,12 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** The app with registerGraphql on 127.0.0.1 (a free port). */
+/**
+ * The app with registerGraphql on 127.0.0.1 (a free port), with the logger of the production app
+ * (http/app.ts: pino, no line per request; `warn` keeps the start-up line out of the figures).
+ */
 export async function startBenchServer(options: { pool: pg.Pool; engine: GraphqlEngine } & Partial<Omit<GraphqlPluginOptions, 'pool' | 'engine'>>): Promise<BenchServer> {
-  const app = Fastify({ logger: { level: 'warn' } });
+  const app = Fastify({ logger: { level: 'warn' }, logController: new LogController({ disableRequestLogging: true }) });
   const config = readAuthConfig({ HASURA_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_KEY }) });
   const keys = createSigningKeys({ pool: options.pool, config });
   const transport = await registerGraphql(app, { verifyToken: keys.verify, production: true, log: app.log, ...options });

@@ -85,6 +85,8 @@ async function main(): Promise<void> {
     const reference = await measure('raw Fastify + pg (reference)', { port: rawPort, path: '/raw', requests: rawRequests });
     const graphql = await measure('POST /v1/graphql strategies_by_pk', { port: server.port, path: '/v1/graphql', requests: graphqlRequests });
     console.log(`ratio graphql / raw: ${(graphql.perSecond / reference.perSecond).toFixed(2)} of the throughput; p99 ${(graphql.p99 / reference.p99).toFixed(2)}x`);
+    const met = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
+    console.log(`budget throughput >= 5,000 req/s: ${met(graphql.perSecond >= 5_000)}; budget p99 <= 20 ms: ${met(graphql.p99 <= 20)}`);
     const verdict = graphql.perSecond >= 5_000 && graphql.p99 <= 20 ? 'within' : 'OUTSIDE';
     console.log(`budget (>= 5,000 req/s, p99 <= 20 ms): ${verdict}`);
     await raw.close();

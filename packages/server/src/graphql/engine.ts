@@ -17,6 +17,7 @@ import { StatementRunner } from './execute/database';
 import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from './execute/limits';
 import { prepareLiveQuery } from './execute/live';
 import { OperationPreparer } from './execute/prepare';
+import { QueryPlanCache } from './execute/plan-cache';
 import { executeRows } from './execute/rows';
 import { executeRequest, type ExecutorDependencies } from './execute/run';
 
@@ -61,6 +62,7 @@ export async function createGraphqlEngine(options: GraphqlEngineOptions): Promis
     limits,
     actions: new Map(options.metadata.actions.map((action) => [action.name, action])),
     log: options.log,
+    plans: new QueryPlanCache(),
   };
   return {
     catalogue,

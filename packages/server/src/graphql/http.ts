@@ -95,9 +95,11 @@ export function useRawBodies(scope: FastifyInstance, options: { readonly product
   });
 }
 
+const NON_SPACE = /\S/;
+
 /** The request body as JSON; text that is not JSON throws `parse-failed`. */
 export function readJsonBody(body: unknown): unknown {
-  if (typeof body !== 'string' || body.trim() === '') throw new GraphqlFailure('parse-failed', 'the request body is empty: send a JSON object {"query": ...}');
+  if (typeof body !== 'string' || !NON_SPACE.test(body)) throw new GraphqlFailure('parse-failed', 'the request body is empty: send a JSON object {"query": ...}');
   try {
     return JSON.parse(body);
   } catch (error) {
@@ -120,7 +122,7 @@ async function answerGraphql(request: FastifyRequest, reply: FastifyReply, optio
     return reply.code(400).type(type).send(errorsBody([toGraphqlError(error, options)]));
   }
   try {
-    const session = await options.sessions(request.headers);
+    const session = await options.sessions(request.headers, true);
     if (Array.isArray(parsed)) {
       const outcomes = await Promise.all(parsed.map((one) => options.engine.execute(one, session)));
       return reply.code(200).type(type).send(`[${outcomes.map((outcome) => outcome.body).join(',')}]`);

@@ -4,7 +4,7 @@ import type { AccessTokenClaims } from '../auth/jwt';
 import { registerGraphqlCsv, type RowSource } from './csv';
 import { GRAPHQL_PATHS, registerGraphqlHttp } from './http';
 import { resolveTransportLimits, type TransportLimits } from './limits';
-import { createSessionResolver } from './session';
+import { createSessionResolver, managedLinkRecheck } from './session';
 import type { GraphqlEngine, GraphqlRequest, GraphqlSession } from './types';
 import { createLiveQueryManager, type LiveQueryManager, type LiveQueryManagerOptions } from './ws/live-queries';
 import { attachGraphqlWebSocket, type GraphqlWebSocket } from './ws/server';
@@ -51,7 +51,9 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlPlug
   await registerGraphqlHttp(app, common);
   await registerGraphqlCsv(app, { ...common, rows: rowSourceFor(options) });
   const liveQueries = createLiveQueryManager({ ...options.liveQueries, pool: options.pool, log: options.log });
-  const webSocket = attachGraphqlWebSocket({ ...common, liveQueries, server: app.server, paths: GRAPHQL_PATHS });
+  const webSocket = attachGraphqlWebSocket({
+    ...common, liveQueries, server: app.server, paths: GRAPHQL_PATHS, recheckSession: managedLinkRecheck(options.pool),
+  });
   // Before the HTTP server closes: it would wait forever for upgraded sockets otherwise.
   app.addHook('preClose', async () => {
     await webSocket.close();

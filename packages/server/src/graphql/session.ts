@@ -30,6 +30,8 @@ export interface SessionInput {
   readonly cache?: TokenCache;
   /** Epoch milliseconds; defaults to the wall clock. */
   readonly now?: number;
+  /** Every header name is already lower-case (Node's HTTP parser guarantees it): skip the copy. */
+  readonly lowerCased?: boolean;
 }
 
 /**
@@ -38,34 +40,49 @@ export interface SessionInput {
  * credentials are refused.
  */
 export async function resolveSession(input: SessionInput): Promise<ResolvedSession> {
-  const headers = lowerCaseHeaders(input.headers);
-  const secret = headers['x-hasura-admin-secret'] ?? headers['x-hasura-access-key'];
-  if (secret !== undefined) return adminSession(headers, { given: secret, expected: input.adminSecret });
-  const authorization = headers.authorization;
+  // Node lower-cases HTTP header names itself: no copy of the whole bag on the hot path then.
+  const headers: HeaderBag = input.lowerCased === true ? input.headers : lowerCaseHeaders(input.headers);
+  const secret = firstValue(headers['x-hasura-admin-secret']) ?? firstValue(headers['x-hasura-access-key']);
+  if (secret !== undefined) return adminSession(lowerCaseHeaders(headers), { given: secret, expected: input.adminSecret });
+  const authorization = firstValue(headers.authorization);
   if (authorization === undefined || authorization === '') return { role: 'anonymous', variables: { 'x-hasura-role': 'anonymous' }, admin: false };
-  const match = /^bearer\s+(\S+)\s*$/i.exec(authorization);
+  const match = BEARER.exec(authorization);
   if (!match?.[1]) throw new GraphqlFailure('invalid-headers', 'Malformed Authorization header');
   const token = match[1];
-  const managed = headers['x-hasura-managed-user-id'];
+  const managed = firstValue(headers['x-hasura-managed-user-id']);
+  const requestedRole = firstValue(headers['x-hasura-role']);
   // The hot path: the same token and role header give the same session until the token expires.
-  const sessionKey = headers['x-hasura-role'] ?? '';
+  const sessionKey = requestedRole ?? '';
   const nowSeconds = Math.floor((input.now ?? Date.now()) / 1000);
   const known = managed === undefined ? input.cache?.session(token, { sessionKey, nowSeconds }) : undefined;
   if (known) return known;
   const claims = await verifiedClaims(token, input);
-  const session = jwtSession(claims, { headers, namespace: input.claimsNamespace ?? DEFAULT_CLAIMS_NAMESPACE });
+  const session = jwtSession(claims, { requestedRole, namespace: input.claimsNamespace ?? DEFAULT_CLAIMS_NAMESPACE });
   if (managed !== undefined) return actForManagedUser(session, { managedUserId: managed, pool: input.pool });
   input.cache?.rememberSession(token, { sessionKey, session });
   return session;
 }
 
-/** Resolves the session of a request's headers; holds the token cache shared by HTTP and WebSocket. */
-export type SessionResolver = (headers: HeaderBag) => Promise<ResolvedSession>;
+const BEARER = /^bearer\s+(\S+)\s*$/i;
+
+function firstValue(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+/**
+ * Resolves the session of a request's headers; holds the token cache shared by HTTP and
+ * WebSocket. `lowerCased`: the header names are known to be lower-case (Node's HTTP parser).
+ */
+export type SessionResolver = (headers: HeaderBag, lowerCased?: boolean) => Promise<ResolvedSession>;
 
 /** A resolver with its own token cache (see resolveSession). */
-export function createSessionResolver(options: Omit<SessionInput, 'headers' | 'cache' | 'now'> & { readonly cacheSize?: number }): SessionResolver {
+export function createSessionResolver(options: Omit<SessionInput, 'headers' | 'cache' | 'now' | 'lowerCased'> & { readonly cacheSize?: number }): SessionResolver {
   const cache = new TokenCache(options.cacheSize);
-  return (headers) => resolveSession({ ...options, headers, cache });
+  const { verifyToken, adminSecret, pool, claimsNamespace } = options;
+  // Explicit properties, not a spread of `options`: this runs on every request.
+  return (headers, lowerCased = false) => resolveSession({
+    verifyToken, adminSecret, pool, headers, cache, lowerCased, ...(claimsNamespace === undefined ? {} : { claimsNamespace }),
+  });
 }
 
 /** Header names lower-cased, multi-valued headers reduced to their first value. */
@@ -126,7 +143,7 @@ function hasuraJwtReason(reason: JwtFailure): string {
   }
 }
 
-function jwtSession(claims: AccessTokenClaims, context: { headers: Record<string, string>; namespace: string }): ResolvedSession {
+function jwtSession(claims: AccessTokenClaims, context: { requestedRole: string | undefined; namespace: string }): ResolvedSession {
   const hasura = claims[context.namespace];
   if (typeof hasura !== 'object' || hasura === null || Array.isArray(hasura)) {
     throw new GraphqlFailure('invalid-jwt', `Could not verify JWT: claims key: '${context.namespace}' not found`);
@@ -145,7 +162,7 @@ function jwtSession(claims: AccessTokenClaims, context: { headers: Record<string
   // Spec section 8: an error naming the user-id claim makes the client sign out.
   const userId = variables['x-hasura-user-id'];
   if (userId === undefined || userId === '') throw new GraphqlFailure('invalid-jwt', 'Could not verify JWT: JWTInvalidClaims: the x-hasura-user-id claim is missing');
-  const requested = context.headers['x-hasura-role'];
+  const requested = context.requestedRole;
   if (requested !== undefined && !allowed.includes(requested)) throw new GraphqlFailure('access-denied', 'Your requested role is not in allowed roles');
   const role = requested ?? defaultRole;
   variables['x-hasura-role'] = role;
@@ -174,6 +191,21 @@ async function actForManagedUser(session: ResolvedSession, context: { managedUse
   const link = await context.pool.query('SELECT 1 FROM public.managers WHERE manager_id = $1::uuid AND user_id = $2::uuid', [actorId, context.managedUserId]);
   if (!link.rowCount) throw new GraphqlFailure('access-denied', 'x-hasura-managed-user-id names a user you do not manage');
   return { ...session, variables: { ...session.variables, 'x-hasura-user-id': context.managedUserId.toLowerCase() } };
+}
+
+/**
+ * The check a WebSocket connection runs before each new operation: a session acting for a
+ * managed user (actor and user differ) still needs the `managers` link, which may have been
+ * removed since `connection_init`. HTTP requests resolve the link on every request already.
+ */
+export function managedLinkRecheck(pool: Pick<pg.Pool, 'query'>): (session: ResolvedSession) => Promise<void> {
+  return async (session) => {
+    const actorId = session.variables['x-hasura-actor-id'];
+    const userId = session.variables['x-hasura-user-id'];
+    if (session.admin || actorId === undefined || userId === undefined || actorId === userId) return;
+    const link = await pool.query('SELECT 1 FROM public.managers WHERE manager_id = $1::uuid AND user_id = $2::uuid', [actorId, userId]);
+    if (!link.rowCount) throw new GraphqlFailure('access-denied', 'x-hasura-managed-user-id names a user you no longer manage');
+  };
 }
 
 /**

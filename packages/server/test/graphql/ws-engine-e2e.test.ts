@@ -133,6 +133,24 @@ describe('the real engine over WebSocket', () => {
     await client.dispose();
   });
 
+  it('refuses a new operation on an open connection once the manager no longer manages the user', async () => {
+    const managed = randomUUID();
+    await addUser(managed, { name: 'Meera', tier: 'basic', strategy: randomUUID() });
+    await db.pool.query('INSERT INTO managers (manager_id, user_id) VALUES ($1, $2)', [manager, managed]);
+    const token = testToken({ userId: manager, roles: ['user', 'me', 'manager'], defaultRole: 'manager' });
+    const client = wsClient({ headers: { Authorization: `Bearer ${token}`, 'x-hasura-role': 'user', 'x-hasura-managed-user-id': managed } });
+    // A subscription kept running holds the one connection open (the client is lazy).
+    const live = client.iterate({ query: 'subscription { strategies { name } }' });
+    expect((await live.next()).value).toEqual({ data: { strategies: [{ name: 'Meera straddle' }] } });
+    await db.pool.query('DELETE FROM managers WHERE manager_id = $1 AND user_id = $2', [manager, managed]);
+    const after = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: 'subscription { strategies { name } }' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+    });
+    expect(after).toMatchObject([{ extensions: { code: 'access-denied' }, message: expect.stringContaining('no longer manage') }]);
+    await live.return?.();
+    await client.dispose();
+  });
+
   it('reports a subscription that does not validate as an error message', async () => {
     const client = wsClient({ headers: { Authorization: bearer(alice.userId) } });
     const error = await new Promise<unknown>((resolve) => {

@@ -2,19 +2,33 @@
  * Running compiled statements on the pool. Every connection the engine uses gets
  * `SET TimeZone = 'UTC'` once (tracked per client object), so timestamps render as Hasura does
  * (`2024-05-02T03:45:00+00:00`) whatever the server's default; repeated SQL texts run as named
- * prepared statements (parse and plan once per connection).
+ * prepared statements (parse and plan once per connection). Single read statements are
+ * pipelined on a few pooled connections (read-lanes.ts).
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { ReadLanes } from './read-lanes';
 
 /** Distinct SQL texts given a prepared-statement name; further texts run unnamed. */
 const MAX_PREPARED = 5000;
+/**
+ * Pipelined reads (read-lanes.ts): at most a quarter of the pool (1 to 3 connections), so most of
+ * the pool stays free for transactions; two lanes already carry several times the reads of the
+ * whole pool used one statement at a time (2-core machine: ~20,000 vs ~7,000 by-key reads/s).
+ */
+function readLanesFor(pool: pg.Pool): { maxLanes: number; maxInFlight: number; recycleAfter: number } {
+  const poolSize = (pool.options as { max?: number }).max ?? 10;
+  return { maxLanes: Math.max(1, Math.min(3, Math.floor(poolSize / 4))), maxInFlight: 8, recycleAfter: 1000 };
+}
 
 export class StatementRunner {
   private readonly utcClients = new WeakSet<pg.PoolClient>();
   private readonly names = new Map<string, string>();
+  private readonly lanes: ReadLanes;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    this.lanes = new ReadLanes({ connect: () => this.connect(), ...readLanesFor(pool) });
+  }
 
   /** A pooled client whose session runs in UTC; release it when done. */
   async connect(): Promise<pg.PoolClient> {
@@ -49,13 +63,9 @@ export class StatementRunner {
     return result.rows;
   }
 
-  /** Runs one statement on a pooled client. */
+  /** Runs one read statement (its own implicit transaction) on a pipelined pooled connection. */
   async run(statement: { readonly sql: string; readonly params: readonly unknown[] }): Promise<unknown[][]> {
-    const client = await this.connect();
-    try {
-      return await this.query(client, statement);
-    } finally {
-      client.release();
-    }
+    const name = this.statementName(statement.sql);
+    return this.lanes.query({ text: statement.sql, values: statement.params as unknown[], rowMode: 'array', ...(name ? { name } : {}) });
   }
 }

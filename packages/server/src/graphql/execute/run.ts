@@ -11,15 +11,16 @@ import type { ExecutionOutcome, GraphqlError, GraphqlRequest, GraphqlSession } f
 import type { Catalogue } from '../catalogue';
 import type { ActionDeclaration } from '../metadata/types';
 import { fieldOf, fieldRole } from '../schema/field-roles';
-import { finishStatement, statementContext, type CompileBase } from '../sql/context';
+import type { CompileBase } from '../sql/context';
 import { collectFields, type CollectedField } from '../sql/fields';
 import { compileMutationField, type CompiledMutation } from '../sql/mutations/mutation-field';
-import { compileQueryField } from '../sql/select';
 import type { StatementRunner } from './database';
 import { dataOutcome, errorOutcome, executionError, graphqlError, variableError } from './errors';
 import { executeGraphqlPart } from './graphql-part';
 import type { EngineLimits } from './limits';
 import type { OperationPreparer, PreparedOperation } from './prepare';
+import type { QueryPlanCache } from './plan-cache';
+import { runQuery } from './query';
 
 export interface ExecutorDependencies {
   readonly catalogue: Catalogue;
@@ -28,6 +29,8 @@ export interface ExecutorDependencies {
   readonly limits: EngineLimits;
   readonly actions: ReadonlyMap<string, ActionDeclaration>;
   readonly log: ((message: string) => void) | undefined;
+  /** Compiled query plans (see plan-cache.ts). */
+  readonly plans: QueryPlanCache;
 }
 
 /** A request made ready to compile: its prepared operation, coerced variables and root fields. */
@@ -37,30 +40,50 @@ export interface ReadyRequest {
   readonly fields: readonly CollectedField[];
 }
 
-/** Prepares and coerces a request; errors are request errors. */
-export function readyRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): ReadyRequest | { errors: readonly GraphqlError[] } {
+/** A request whose operation is prepared and whose variables are coerced. */
+export interface CoercedRequest {
+  readonly prepared: PreparedOperation;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/** Prepares a request and coerces its variables; errors are request errors. */
+export function coerceRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): CoercedRequest | { errors: readonly GraphqlError[] } {
   const prepared = dependencies.preparer.prepare(input.request, input.session);
   if (!prepared.ok) return { errors: prepared.errors };
   const { operation } = prepared;
   const coerced = getVariableValues(operation.schema, operation.operation.variableDefinitions ?? [], { ...(input.request.variables ?? {}) }, { maxErrors: 10 });
   if (coerced.errors) return { errors: coerced.errors.map(variableError) };
-  const variables = coerced.coerced;
-  const fields = collectFields([operation.operation.selectionSet], { variables, fragments: operation.fragments });
+  return { prepared: operation, variables: coerced.coerced };
+}
+
+/** The root fields and compile base of a coerced request. */
+export function readyFrom(dependencies: ExecutorDependencies, input: { coerced: CoercedRequest; session: GraphqlSession }): ReadyRequest {
+  const { prepared, variables } = input.coerced;
+  const fields = collectFields([prepared.operation.selectionSet], { variables, fragments: prepared.fragments });
   const base: CompileBase = {
     catalogue: dependencies.catalogue,
-    model: operation.model,
+    model: prepared.model,
     session: input.session,
     variables,
-    fragments: operation.fragments,
+    fragments: prepared.fragments,
     limits: dependencies.limits,
     capRows: true,
   };
-  return { prepared: operation, base, fields };
+  return { prepared, base, fields };
 }
 
-type FieldKind = 'typename' | 'graphql' | 'table' | 'action';
+/** Prepares and coerces a request; errors are request errors. */
+export function readyRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): ReadyRequest | { errors: readonly GraphqlError[] } {
+  const coerced = coerceRequest(dependencies, input);
+  if ('errors' in coerced) return coerced;
+  return readyFrom(dependencies, { coerced, session: input.session });
+}
 
-function classify(ready: ReadyRequest, field: CollectedField): FieldKind {
+/** What answers a root field. */
+export type FieldKind = 'typename' | 'graphql' | 'table' | 'action';
+
+/** What answers a root field: SQL (table), graphql-js (introspection), an action handler, or nothing (`__typename`). */
+export function classify(ready: ReadyRequest, field: CollectedField): FieldKind {
   if (field.name === '__typename') return 'typename';
   if (field.name === '__schema' || field.name === '__type') return 'graphql';
   const role = fieldRole(fieldOf(ready.prepared.rootType, field.name));
@@ -70,12 +93,13 @@ function classify(ready: ReadyRequest, field: CollectedField): FieldKind {
 
 /** Runs a query or mutation; never rejects for GraphQL-level errors. */
 export async function executeRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): Promise<ExecutionOutcome> {
-  const ready = readyRequest(dependencies, input);
-  if ('errors' in ready) return errorOutcome(ready.errors, true);
-  const kind = ready.prepared.operation.operation;
+  const coerced = coerceRequest(dependencies, input);
+  if ('errors' in coerced) return errorOutcome(coerced.errors, true);
+  const kind = coerced.prepared.operation.operation;
   if (kind === 'subscription') return errorOutcome([graphqlError('validation-failed', 'subscriptions are served over WebSocket')], true);
   try {
-    return kind === 'query' ? await runQuery(dependencies, { ready, input }) : await runMutation(dependencies, { ready, input });
+    if (kind === 'query') return await runQuery(dependencies, { coerced, session: input.session, request: input.request });
+    return await runMutation(dependencies, { ready: readyFrom(dependencies, { coerced, session: input.session }), input });
   } catch (error) {
     return errorOutcome([executionError(error, { path: '$', log: dependencies.log })], false);
   }
@@ -86,7 +110,8 @@ interface RunInput {
   readonly input: { request: GraphqlRequest; session: GraphqlSession };
 }
 
-async function graphqlValues(dependencies: ExecutorDependencies, run: RunInput, fields: readonly CollectedField[]) {
+/** Values of the root fields graphql-js answers (introspection, query actions). */
+export async function graphqlValues(dependencies: ExecutorDependencies, run: RunInput, fields: readonly CollectedField[]) {
   if (fields.length === 0) return { ok: true as const, values: new Map<string, string>() };
   return executeGraphqlPart({
     prepared: run.ready.prepared,
@@ -96,24 +121,6 @@ async function graphqlValues(dependencies: ExecutorDependencies, run: RunInput, 
     actions: dependencies.actions,
     log: dependencies.log,
   });
-}
-
-async function runQuery(dependencies: ExecutorDependencies, run: RunInput): Promise<ExecutionOutcome> {
-  const { ready } = run;
-  const tableFields = ready.fields.filter((field) => classify(ready, field) === 'table');
-  const otherFields = ready.fields.filter((field) => classify(ready, field) === 'graphql' || classify(ready, field) === 'action');
-  const values = new Map<string, string>();
-  if (tableFields.length > 0) {
-    const context = statementContext(ready.base);
-    const columns = tableFields.map((field, index) => `(${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text AS "${index}"`);
-    const rows = await dependencies.runner.run(finishStatement(context, `SELECT ${columns.join(', ')}`));
-    const row = rows[0] ?? [];
-    tableFields.forEach((field, index) => values.set(field.responseKey, (row[index] as string | null) ?? 'null'));
-  }
-  const other = await graphqlValues(dependencies, run, otherFields);
-  if (!other.ok) return errorOutcome(other.errors, false);
-  for (const [key, value] of other.values) values.set(key, value);
-  return dataOutcome(ready.fields.map((field) => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]));
 }
 
 async function runMutation(dependencies: ExecutorDependencies, run: RunInput): Promise<ExecutionOutcome> {

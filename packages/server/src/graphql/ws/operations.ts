@@ -17,6 +17,11 @@ export interface OperationContext {
   readonly engine: GraphqlEngine;
   readonly liveQueries: LiveQueryManager;
   readonly production: boolean;
+  /**
+   * Checks, before each operation, what may have changed since `connection_init` (a manager's
+   * link to the user they act for); throws a GraphqlFailure to refuse the operation.
+   */
+  readonly recheckSession?: (session: ResolvedSession) => Promise<void>;
 }
 
 interface Running {
@@ -48,9 +53,10 @@ export class ConnectionOperations {
     const finish = (): void => {
       if (current()) this.running.delete(id);
     };
-    const work = operationType(request) === 'subscription'
+    const recheck = this.context.recheckSession?.(this.session) ?? Promise.resolve();
+    const work = recheck.then(() => (operationType(request) === 'subscription'
       ? this.startSubscription({ request, sink, running, current, finish })
-      : this.runOnce({ request, sink, current, finish });
+      : this.runOnce({ request, sink, current, finish })));
     work.catch((error: unknown) => {
       if (!current()) return;
       finish();

@@ -1,0 +1,105 @@
+/**
+ * Queries: every table root field is compiled into ONE statement (`SELECT (f1)::text, (f2)::text`,
+ * one snapshot, one round trip); introspection and query actions go to graphql-js; the response
+ * text is spliced together in field order without parsing row data. A repeated query of the same
+ * shape runs its cached plan (plan-cache.ts): no field collection, no compile.
+ */
+import type { ExecutionOutcome, GraphqlRequest, GraphqlSession } from '../types';
+import { finishStatement, statementContext, type CompiledStatement } from '../sql/context';
+import { type CollectedField } from '../sql/fields';
+import { compileQueryField } from '../sql/select';
+import { dataOutcome, errorOutcome } from './errors';
+import {
+  parameterSources, planParameters, reproduces, sentinelSession, sentinelVariables,
+  type ParameterSource, type PlanField, type QueryPlan,
+} from './plan-cache';
+import { classify, graphqlValues, readyFrom, type CoercedRequest, type ExecutorDependencies, type ReadyRequest } from './run';
+
+interface QueryInput {
+  readonly coerced: CoercedRequest;
+  readonly session: GraphqlSession;
+  readonly request: GraphqlRequest;
+}
+
+/** Runs a query (the caller turns a throw into an execution error). */
+export async function runQuery(dependencies: ExecutorDependencies, input: QueryInput): Promise<ExecutionOutcome> {
+  const { prepared, variables } = input.coerced;
+  const target = { schema: prepared.schema, operation: prepared.operation };
+  const lookup = dependencies.plans.lookup({ ...target, variables });
+  if (lookup.plan) return runPlan(dependencies, { plan: lookup.plan, variables, session: input.session });
+  const ready = readyFrom(dependencies, { coerced: input.coerced, session: input.session });
+  const tableFields = ready.fields.filter((field) => classify(ready, field) === 'table');
+  const otherFields = ready.fields.filter((field) => {
+    const kind = classify(ready, field);
+    return kind === 'graphql' || kind === 'action';
+  });
+  const values = new Map<string, string>();
+  if (tableFields.length > 0) {
+    const statement = compileTableFields(ready, tableFields);
+    if (!lookup.known) {
+      const plan = otherFields.length === 0 ? buildPlan(dependencies, { ready, statement, input }) : undefined;
+      dependencies.plans.store({ ...target, key: lookup.key, plan });
+    }
+    const rows = await dependencies.runner.run(statement);
+    const row = rows[0] ?? [];
+    tableFields.forEach((field, index) => values.set(field.responseKey, (row[index] as string | null) ?? 'null'));
+  }
+  const other = await graphqlValues(dependencies, { ready, input: { request: input.request, session: input.session } }, otherFields);
+  if (!other.ok) return errorOutcome(other.errors, false);
+  for (const [key, value] of other.values) values.set(key, value);
+  return dataOutcome(ready.fields.map((field) => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]));
+}
+
+function compileTableFields(ready: ReadyRequest, tableFields: readonly CollectedField[]): CompiledStatement {
+  const context = statementContext(ready.base);
+  const columns = tableFields.map((field, index) => `(${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text AS "${index}"`);
+  return finishStatement(context, `SELECT ${columns.join(', ')}`);
+}
+
+async function runPlan(dependencies: ExecutorDependencies, input: { plan: QueryPlan; variables: Readonly<Record<string, unknown>>; session: GraphqlSession }): Promise<ExecutionOutcome> {
+  const { plan } = input;
+  const params = planParameters(plan, input);
+  const rows = await dependencies.runner.run({ sql: plan.sql, params });
+  const row = rows[0] ?? [];
+  let body = '{"data":{';
+  for (let index = 0; index < plan.fields.length; index += 1) {
+    const field = plan.fields[index] as PlanField;
+    if (index > 0) body += ',';
+    body += field.prefix;
+    body += 'json' in field ? field.json : ((row[field.column] as string | null) ?? 'null');
+  }
+  return { body: `${body}}}`, failed: false, errors: [], requestError: false };
+}
+
+/**
+ * The plan of a request just compiled for real, from a second compile with sentinel variables
+ * and session (plan-cache.ts says when one exists); undefined when it does not.
+ */
+function buildPlan(dependencies: ExecutorDependencies, input: { ready: ReadyRequest; statement: CompiledStatement; input: QueryInput }): QueryPlan | undefined {
+  const { ready, statement } = input;
+  const { variables, prepared } = input.input.coerced;
+  const sources = new Map<string, ParameterSource>();
+  const strings = dependencies.plans.stringVariablesOf({ schema: prepared.schema, operation: prepared.operation });
+  let probe: CompiledStatement;
+  try {
+    const probeVariables = sentinelVariables(variables, { strings, sources });
+    const probeSession = sentinelSession(input.input.session, sources);
+    const probeReady = readyFrom(dependencies, { coerced: { prepared, variables: probeVariables }, session: probeSession });
+    if (probeReady.fields.map((field) => field.responseKey).join('\u0000') !== ready.fields.map((field) => field.responseKey).join('\u0000')) return undefined;
+    const probeTables = probeReady.fields.filter((field) => classify(probeReady, field) === 'table');
+    probe = compileTableFields(probeReady, probeTables);
+  } catch {
+    return undefined;
+  }
+  const params = parameterSources({ real: statement, probe, sources });
+  if (!params) return undefined;
+  let column = 0;
+  const fields: PlanField[] = ready.fields.map((field) => {
+    const prefix = `${JSON.stringify(field.responseKey)}:`;
+    // Table fields were compiled in this order, so their columns count up.
+    if (classify(ready, field) === 'table') return { prefix, column: column++ };
+    return { prefix, json: JSON.stringify(ready.prepared.rootType.name) };
+  });
+  const plan: QueryPlan = { sql: statement.sql, tables: statement.tables, params, fields };
+  return reproduces(plan, { variables, session: input.input.session, params: statement.params }) ? plan : undefined;
+}
