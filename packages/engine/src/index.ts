@@ -107,7 +107,7 @@ export { expandBacktestRequest, runKey } from './backtest-request/expand-request
 export type { CandleCalendar } from './backtest-request/estimate-candles';
 export { estimateCandles, estimateRequestCandles, candlesInSession, exchangeOfInstrument } from './backtest-request/estimate-candles';
 export type { ExitReason, FillReason, BarMoment, SessionState, TraderContext, Trader, TraderFactory } from './kernel/trader';
-export type { OrderStatus, LedgerOrder, LedgerFill, LedgerTrade, DayRow, PlaceOrderRequest, FillRequest } from './kernel/ledger';
+export type { OrderStatus, OrderId, FillId, LedgerOrder, LedgerFill, LedgerTrade, DayRow, PlaceOrderRequest, FillRequest } from './kernel/ledger';
 export { Ledger } from './kernel/ledger';
 export type { ChargedInstrument, ChargesConfig, FillChargeRequest, FillCharges, ChargeModel } from './kernel/charges-model';
 export { chargeModelOf } from './kernel/charges-model';

@@ -6,7 +6,7 @@ import type { Paise } from '@vyuha/core';
 import type { ExitDistance as AlgorithmExitDistance, ExitRules } from '../algorithm/document';
 import type { BarSeries, SignalProgram } from '../algorithm/program';
 import { chargeModelOf } from '../kernel/charges-model';
-import { Kernel } from '../kernel/kernel';
+import { drawdownCurve, Kernel } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
 import { HistoryFeed, SimulatedClock } from '../kernel/ports';
@@ -83,16 +83,16 @@ export function exitRulesToConfig(exits: ExitRules | undefined): BacktestConfigI
 function summarise(options: { config: BacktestConfig; ledger: Ledger; equity: Float64Array; maxDrawdown: number }): BacktestSummary {
   const { config, ledger, equity, maxDrawdown } = options;
   const ending = equity.length === 0 ? config.capital : (equity[equity.length - 1] as number);
-  const charges = ledger.fills.reduce((sum, fill) => sum + fill.chargesTotal, 0);
+  const charges = ledger.totalCharges;
   return {
     startingCapital: config.capital,
     endingEquity: ending as Paise,
     netPnl: (ending - config.capital) as Paise,
     grossPnl: (ending - config.capital + charges) as Paise,
     charges: charges as Paise,
-    trades: ledger.trades.length,
-    wins: ledger.trades.filter((trade) => trade.net > 0).length,
-    losses: ledger.trades.filter((trade) => trade.net < 0).length,
+    trades: ledger.tradeCount,
+    wins: ledger.wins,
+    losses: ledger.losses,
     maxDrawdown: maxDrawdown as Paise,
   };
 }
@@ -151,15 +151,26 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
     },
   });
   kernel.run();
-  const { drawdown, deepestDrawdown: deepest } = kernel;
+  const { deepestDrawdown: deepest } = kernel;
+  let drawdown: Float64Array | undefined;
   return {
     config,
-    orders: ledger.orders,
-    fills: ledger.fills,
-    trades: ledger.trades,
+    // The ledger keeps its rows in columns; these build the objects when first read.
+    get orders() {
+      return ledger.orders;
+    },
+    get fills() {
+      return ledger.fills;
+    },
+    get trades() {
+      return ledger.trades;
+    },
     days: ledger.days,
     equity: kernel.equity,
-    drawdown,
+    get drawdown() {
+      drawdown ??= drawdownCurve(kernel.equity);
+      return drawdown;
+    },
     barsInMarket: kernel.barsInMarket,
     candlesProcessed: series.length,
     summary: summarise({ config, ledger, equity: kernel.equity, maxDrawdown: deepest }),

@@ -18,7 +18,8 @@
 //   g. intraday last bar of the day: square off at its close; last bar of the data: close what is
 //      open at the close as `end-of-data` (that reason wins on the data's last bar).
 //   g2. trader.onBarClose(i) when the trader has one (options settle at their expiry's close).
-//   h. equity[i] = cash + open positions at this close; drawdown[i] = equity[i] minus its running peak.
+//   h. equity[i] = cash + open positions at this close, and the deepest fall below its running peak so far
+//      (the drawdown curve itself is derived from equity when read: `drawdownCurve`).
 import type { IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
@@ -78,11 +79,24 @@ class KernelSession implements SessionState {
   }
 }
 
+/**
+ * Equity minus its running peak at each bar, paise (<= 0), from the equity column.
+ * @example drawdownCurve(Float64Array.of(100, 120, 90, 130)) // [0, 0, -30, 0]
+ */
+export function drawdownCurve(equity: Float64Array): Float64Array {
+  const drawdown = new Float64Array(equity.length);
+  let peak = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < equity.length; index += 1) {
+    const value = equity[index] as number;
+    if (value > peak) peak = value;
+    drawdown[index] = value - peak;
+  }
+  return drawdown;
+}
+
 export class Kernel {
   /** Equity in paise at each bar's close. */
   readonly equity: Float64Array;
-  /** Equity minus its running peak at each bar's close, paise (<= 0); kept in the same pass as equity. */
-  readonly drawdown: Float64Array;
   /** The most negative drawdown so far (0 when equity never fell below a peak). */
   deepestDrawdown = 0;
   private peakEquity = Number.NEGATIVE_INFINITY;
@@ -113,7 +127,6 @@ export class Kernel {
   constructor(private readonly options: KernelOptions) {
     const { series } = options.feed;
     this.equity = new Float64Array(series.length);
-    this.drawdown = new Float64Array(series.length);
     this.barMilliseconds = inferBarMilliseconds(series);
     this.time = series.time;
     this.length = series.length;
@@ -180,7 +193,6 @@ export class Kernel {
     const trader = this.trader;
     const ledger = this.ledger;
     const equityColumn = this.equity;
-    const drawdownColumn = this.drawdown;
     const cash = ledger.cash;
     const inMarket = trader.position.position !== 0;
     // Hot loop state in locals, written back once at the end.
@@ -199,7 +211,6 @@ export class Kernel {
       equityColumn[index] = equity;
       if (equity > peak) peak = equity;
       const below = equity - peak;
-      drawdownColumn[index] = below;
       if (below < deepest) deepest = below;
       // `to` is at most the data's last bar, so bar index + 1 exists.
       if ((time[index + 1] as number) >= nextDayStart) ledger.closeDay(this.session.date, equity - this.dayStartEquity);
@@ -247,7 +258,6 @@ export class Kernel {
     this.equity[index] = equity;
     if (equity > this.peakEquity) this.peakEquity = equity;
     const below = equity - this.peakEquity;
-    this.drawdown[index] = below;
     if (below < this.deepestDrawdown) this.deepestDrawdown = below;
     if (lastOfDay) ledger.closeDay(session.date, equity - this.dayStartEquity);
   }

@@ -19,10 +19,11 @@ describe('Ledger.settle', () => {
     const cashBefore = ledger.cash;
     const order = ledger.place({ instrument: 'NIFTY2510923550CE', side: 'sell', quantity: 75, reason: 'expiry', index: 4, time: 1 });
     const fill = ledger.settle(order, { event: 'exercise', settlementPrice: paise(10_055), index: 4, time: 1, date: isoDate('2025-01-09'), instrument: 'option' });
-    expect(fill.charges).toEqual({ brokerage: 2_000, stt: 900, exchangeTransaction: 0, investorProtection: 0, sebiFee: 0, stampDuty: 0, gst: 360 });
-    expect(fill.chargesTotal).toBe(3_260);
+    expect(ledger.fills[fill]?.charges).toEqual({ brokerage: 2_000, stt: 900, exchangeTransaction: 0, investorProtection: 0, sebiFee: 0, stampDuty: 0, gst: 360 });
+    expect(ledger.fillChargesTotal(fill)).toBe(3_260);
     expect(ledger.cash - cashBefore).toBe(10_055 * 75 - 3_260);
-    expect(ledger.recordTrade(entry, fill)).toMatchObject({ exitReason: 'expiry', gross: (10_055 - 8_000) * 75 });
+    ledger.recordTrade(entry, fill);
+    expect(ledger.trades[0]).toMatchObject({ exitReason: 'expiry', gross: (10_055 - 8_000) * 75, direction: 'long', quantity: 75 });
     expect(ledger.closeDay(isoDate('2025-01-09'), 1_000)).toEqual({ date: isoDate('2025-01-09'), gross: 4_260, charges: 3_260, net: 1_000, orders: 1 });
   });
 
@@ -31,7 +32,7 @@ describe('Ledger.settle', () => {
     const cashBefore = ledger.cash;
     const order = ledger.place({ instrument: 'NIFTY2510923550CE', side: 'sell', quantity: 75, reason: 'expiry', index: 4, time: 1 });
     const fill = ledger.settle(order, { event: 'expire-worthless', settlementPrice: paise(0), index: 4, time: 1, date: isoDate('2025-01-09'), instrument: 'option' });
-    expect([fill.price, fill.chargesTotal, ledger.cash - cashBefore]).toEqual([0, 0, 0]);
+    expect([ledger.fillPrice(fill), ledger.fillChargesTotal(fill), ledger.cash - cashBefore]).toEqual([0, 0, 0]);
     expect(ledger.closeDay(isoDate('2025-01-09'), 0)).toMatchObject({ charges: 0, orders: 1 });
   });
 
@@ -41,5 +42,50 @@ describe('Ledger.settle', () => {
     expect(() => ledger.settle(order, { event: 'expire-worthless', settlementPrice: paise(5), index: 4, time: 1, date: isoDate('2025-01-09') })).toThrow(/settlementPrice/);
     ledger.cancel(order);
     expect(() => ledger.settle(order, { event: 'exercise', settlementPrice: paise(5), index: 4, time: 1, date: isoDate('2025-01-09') })).toThrow(/cancelled/);
+  });
+});
+
+describe('Ledger rows', () => {
+  const date = isoDate('2025-01-06');
+
+  it('reads the same rows as objects as were written, and an order object follows its later status', () => {
+    const ledger = new Ledger({ capital: paise(10_000_000), chargeModel: chargeModelOf({ kind: 'none' }) });
+    const buy = ledger.place({ instrument: 'NIFTY', side: 'buy', quantity: 10, reason: 'entry', index: 3, time: 1_736_135_100_000 });
+    expect(ledger.orders).toEqual([{ id: 1, instrument: 'NIFTY', side: 'buy', quantity: 10, reason: 'entry', placedIndex: 3, placedTime: 1_736_135_100_000, status: 'working' }]);
+    const seen = ledger.orders[0];
+    ledger.setOrderQuantity(buy, 12);
+    const entry = ledger.fill(buy, { index: 4, time: 1_736_135_160_000, date, price: paise(2_350_000) });
+    expect(seen).toMatchObject({ quantity: 12, status: 'filled' });
+    const sell = ledger.place({ instrument: 'NIFTY', side: 'sell', quantity: 12, reason: 'stop', index: 9, time: 1_736_135_460_000 });
+    const exit = ledger.fill(sell, { index: 9, time: 1_736_135_460_000, date, price: paise(2_340_000) });
+    ledger.recordTrade(entry, exit);
+    expect(ledger.fills.map((fill) => [fill.orderId, fill.side, fill.quantity, fill.price, fill.reason, fill.date])).toEqual([[1, 'buy', 12, 2_350_000, 'entry', date], [2, 'sell', 12, 2_340_000, 'stop', date]]);
+    expect(ledger.trades).toEqual([{
+      instrument: 'NIFTY', direction: 'long', quantity: 12, entryIndex: 4, entryTime: 1_736_135_160_000, entryPrice: 2_350_000,
+      exitIndex: 9, exitTime: 1_736_135_460_000, exitPrice: 2_340_000, gross: -120_000, charges: 0, net: -120_000, exitReason: 'stop',
+    }]);
+    expect([ledger.wins, ledger.losses, ledger.cash]).toEqual([0, 1, 10_000_000 - 120_000]);
+  });
+
+  it('keeps every row through many growths of its columns', () => {
+    const ledger = new Ledger({ capital: paise(0), chargeModel: chargeModelOf({ kind: 'none' }) });
+    for (let trip = 0; trip < 5_000; trip += 1) {
+      const entry = ledger.fill(ledger.place({ instrument: trip % 2 === 0 ? 'A' : 'B', side: 'sell', quantity: trip + 1, reason: 'entry', index: trip, time: trip }), { index: trip, time: trip, date, price: paise(100 + trip) });
+      const exit = ledger.fill(ledger.place({ instrument: trip % 2 === 0 ? 'A' : 'B', side: 'buy', quantity: trip + 1, reason: 'signal', index: trip, time: trip }), { index: trip, time: trip, date, price: paise(100) });
+      ledger.recordTrade(entry, exit);
+    }
+    expect(ledger.tradeCount).toBe(5_000);
+    expect(ledger.trades[4_999]).toMatchObject({ instrument: 'B', direction: 'short', quantity: 5_000, gross: 4_999 * 5_000 });
+    expect(ledger.fills[9_996]).toMatchObject({ instrument: 'A', side: 'sell', quantity: 4_999, price: 100 + 4_998 });
+    expect(ledger.wins).toBe(4_999);
+  });
+
+  it('refuses to re-size or fill an order that is no longer working', () => {
+    const ledger = new Ledger({ capital: paise(0), chargeModel: chargeModelOf({ kind: 'none' }) });
+    const order = ledger.place({ instrument: 'NIFTY', side: 'buy', quantity: 1, reason: 'entry', index: 0, time: 0 });
+    ledger.cancel(order);
+    expect(() => ledger.setOrderQuantity(order, 2)).toThrow(/cancelled/);
+    expect(() => ledger.fill(order, { index: 0, time: 0, date, price: paise(1) })).toThrow(/cancelled/);
+    expect(ledger.orders[0]?.status).toBe('cancelled');
   });
 });

@@ -1,17 +1,28 @@
 // The book both traders write to: orders, fills with their charges, round-trip trades and the
 // per-day rows. It also keeps cash, so equity is always `cash + open positions at market`
 // (a buy pays price x quantity + charges, a sell receives price x quantity - charges). All money
-// is integer paise; the ledger allocates only when an order, fill or trade is recorded.
+// is integer paise.
+//
+// Orders, fills and trades are rows in typed-array columns (ledger-columns.ts): a trader holds an
+// order's id or a fill's row number, never an object, and a run allocates nothing per record.
+// `orders`, `fills` and `trades` give the same rows as plain objects, built when first read and
+// kept (an order's object follows its later status and quantity changes).
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeComponents, TradeSide } from '@vyuha/market';
 import type { ChargedInstrument, ChargeModel, FillCharges } from './charges-model';
+import { Column, StringTable } from './ledger-columns';
 import type { ExitReason, FillReason } from './trader';
 
 export type OrderStatus = 'working' | 'filled' | 'cancelled';
 
+/** An order's id: 1 for the run's first order, counting up. */
+export type OrderId = number;
+/** A fill's row: 0 for the run's first fill, counting up (the index into `Ledger.fills`). */
+export type FillId = number;
+
 export interface LedgerOrder {
-  readonly id: number;
+  readonly id: OrderId;
   /** The traded contract's key (the series name for the underlying trader, a trading symbol for a leg). */
   readonly instrument: string;
   readonly side: TradeSide;
@@ -25,7 +36,7 @@ export interface LedgerOrder {
 }
 
 export interface LedgerFill {
-  readonly orderId: number;
+  readonly orderId: OrderId;
   readonly instrument: string;
   readonly index: number;
   /** Epoch ms of the fill: the bar's time for an open fill, the bar's end for a close fill. */
@@ -101,67 +112,104 @@ export interface FillRequest {
   readonly instrument?: ChargedInstrument;
 }
 
+const SIDES: readonly TradeSide[] = ['buy', 'sell'];
+const STATUSES: readonly OrderStatus[] = ['working', 'filled', 'cancelled'];
+const BUY = 0;
+const SELL = 1;
+const WORKING = 0;
+const FILLED = 1;
+const CANCELLED = 2;
+const REASONS: readonly FillReason[] = ['entry', 'signal', 'stop', 'target', 'trailing', 'square-off', 'end-of-data', 'daily-limit', 'expiry'];
+const REASON_CODES: ReadonlyMap<FillReason, number> = new Map(REASONS.map((reason, code) => [reason, code]));
+const COMPONENTS = ['brokerage', 'stt', 'exchangeTransaction', 'investorProtection', 'sebiFee', 'stampDuty', 'gst'] as const;
+
+function reasonCode(reason: FillReason): number {
+  const code = REASON_CODES.get(reason);
+  if (code === undefined) throw new RangeError(`reason: unknown fill reason ${JSON.stringify(reason)}`);
+  return code;
+}
+
 export class Ledger {
-  readonly orders: LedgerOrder[] = [];
-  readonly fills: LedgerFill[] = [];
-  readonly trades: LedgerTrade[] = [];
   readonly days: DayRow[] = [];
   /** Cash in paise: starting capital, minus buys and charges, plus sells. */
   cash: number;
   /** Counts fills and settlements: while it is unchanged, no position changed (the kernel reuses a bar's mark to market). */
   changes = 0;
+  /** Charges of every fill so far, paise. */
+  totalCharges = 0;
+  /** Round trips with net > 0, and with net < 0. */
+  wins = 0;
+  losses = 0;
   private dayCharges = 0;
   private dayOrders = 0;
   private readonly chargeModel: ChargeModel;
+  // Orders (row = id - 1).
+  private orderRows = 0;
+  private readonly orderInstrument = new Column('i32');
+  private readonly orderSideCode = new Column('u8');
+  private readonly orderQuantityColumn = new Column('f64');
+  private readonly orderReason = new Column('u8');
+  private readonly orderPlaced = new Column('i32');
+  private readonly orderPlacedTime = new Column('f64');
+  private readonly orderStatusCode = new Column('u8');
+  // Fills (side, quantity, instrument and reason are their order's).
+  private fillRows = 0;
+  private readonly fillOrderColumn = new Column('i32');
+  private readonly fillBar = new Column('i32');
+  private readonly fillTime = new Column('f64');
+  private readonly fillDate = new Column('i32');
+  private readonly fillPriceColumn = new Column('f64');
+  private readonly fillCharges = new Column('f64');
+  /** One column per charge component, in COMPONENTS order; written only for charged fills. */
+  private readonly fillComponents = COMPONENTS.map(() => new Column('f64'));
+  // Trades (everything else comes from their two fills).
+  private tradeRows = 0;
+  private readonly tradeEntry = new Column('i32');
+  private readonly tradeExit = new Column('i32');
+  private readonly tradeQuantity = new Column('f64');
+  private readonly tradeGross = new Column('f64');
+  private readonly tradeCharges = new Column('f64');
+  private readonly instruments = new StringTable();
+  private readonly dates = new StringTable<IsoDate>();
+  // Objects of the rows already read through `orders`, `fills`, `trades`.
+  private readonly orderObjects: LedgerOrder[] = [];
+  private readonly fillObjects: LedgerFill[] = [];
+  private readonly tradeObjects: LedgerTrade[] = [];
 
   constructor(options: { capital: Paise; chargeModel: ChargeModel }) {
     this.cash = options.capital;
     this.chargeModel = options.chargeModel;
   }
 
-  /** Records a new working order. */
-  place(request: PlaceOrderRequest): LedgerOrder {
-    const order: LedgerOrder = {
-      id: this.orders.length + 1, instrument: request.instrument, side: request.side, quantity: request.quantity,
-      reason: request.reason, placedIndex: request.index, placedTime: request.time, status: 'working',
-    };
-    this.orders.push(order);
-    return order;
+  /** Records a new working order; returns its id. */
+  place(request: PlaceOrderRequest): OrderId {
+    const row = this.orderRows;
+    this.orderRows += 1;
+    this.orderInstrument.set(row, this.instruments.code(request.instrument));
+    this.orderSideCode.set(row, request.side === 'buy' ? BUY : SELL);
+    this.orderQuantityColumn.set(row, request.quantity);
+    this.orderReason.set(row, reasonCode(request.reason));
+    this.orderPlaced.set(row, request.index);
+    this.orderPlacedTime.set(row, request.time);
+    this.orderStatusCode.set(row, WORKING);
+    return row + 1;
   }
 
-  /** Fills a working order whole at `price`, charges it on the fill's date and moves cash. */
-  fill(order: LedgerOrder, request: FillRequest): LedgerFill {
-    // One object shape for every fill (no spread): `instrument` may be undefined.
-    const charged = this.chargeModel({ date: request.date, side: order.side, price: request.price, quantity: order.quantity, instrument: request.instrument });
+  /** Fills a working order whole at `price`, charges it on the fill's date and moves cash; returns the fill's row. */
+  fill(order: OrderId, request: FillRequest): FillId {
+    // One object shape for every request (no spread): `instrument` may be undefined.
+    const charged = this.chargeModel({ date: request.date, side: this.orderSide(order), price: request.price, quantity: this.orderQuantity(order), instrument: request.instrument });
     return this.record(order, request, charged);
-  }
-
-  /** Books a working order as filled at `fill.price` with `charged`, moving cash and the day's counters. */
-  private record(order: LedgerOrder, request: FillRequest, charged: FillCharges): LedgerFill {
-    if (order.status !== 'working') throw new Error(`order ${order.id} is ${order.status}, not working`);
-    const fill: LedgerFill = {
-      orderId: order.id, instrument: order.instrument, index: request.index, time: request.time, date: request.date,
-      side: order.side, quantity: order.quantity, price: request.price, charges: charged.components,
-      chargesTotal: charged.total, reason: order.reason,
-    };
-    order.status = 'filled';
-    const value = request.price * order.quantity;
-    this.cash += order.side === 'buy' ? -value - charged.total : value - charged.total;
-    this.dayCharges += charged.total;
-    this.dayOrders += 1;
-    this.fills.push(fill);
-    this.changes += 1;
-    return fill;
   }
 
   /**
    * Settles a working order at expiry: the order closes at `settlementPrice` per unit, charged by
    * the run's charge model for the event (an exercise pays STT on the settlement value plus
    * brokerage and its GST; a worthless expiry costs nothing), and counts in the day's charges
-   * and orders like a fill. Returns the settlement's fill (reason: the order's, normally `expiry`).
-   * @example ledger.settle(order, { event: 'expire-worthless', settlementPrice: paise(0), index, time, date }).chargesTotal // 0
+   * and orders like a fill. Returns the settlement's fill row (reason: the order's, normally `expiry`).
+   * @example ledger.fillChargesTotal(ledger.settle(order, { event: 'expire-worthless', settlementPrice: paise(0), index, time, date })) // 0
    */
-  settle(order: LedgerOrder, request: SettlementRequest): LedgerFill {
+  settle(order: OrderId, request: SettlementRequest): FillId {
     if (request.event === 'expire-worthless' && request.settlementPrice !== 0) {
       throw new RangeError(`settlementPrice: a worthless expiry settles at 0, got ${request.settlementPrice}`);
     }
@@ -169,32 +217,64 @@ export class Ledger {
       order,
       { index: request.index, time: request.time, date: request.date, price: request.settlementPrice },
       this.chargeModel({
-        date: request.date, side: order.side, price: request.settlementPrice, quantity: order.quantity, instrument: request.instrument,
+        date: request.date, side: this.orderSide(order), price: request.settlementPrice, quantity: this.orderQuantity(order), instrument: request.instrument,
         event: request.event, settlementPrice: request.settlementPrice,
       }),
     );
   }
 
-  cancel(order: LedgerOrder): void {
-    if (order.status === 'working') order.status = 'cancelled';
+  /** Books a working order as filled at `request.price` with `charged`, moving cash and the day's counters. */
+  private record(order: OrderId, request: FillRequest, charged: FillCharges): FillId {
+    this.requireWorking(order);
+    this.setOrderStatus(order, FILLED);
+    const row = this.fillRows;
+    this.fillRows += 1;
+    this.fillOrderColumn.set(row, order);
+    this.fillBar.set(row, request.index);
+    this.fillTime.set(row, request.time);
+    this.fillDate.set(row, this.dates.code(request.date));
+    this.fillPriceColumn.set(row, request.price);
+    const total = charged.total;
+    this.fillCharges.set(row, total);
+    if (total !== 0) {
+      const components = charged.components;
+      for (let component = 0; component < COMPONENTS.length; component += 1) {
+        (this.fillComponents[component] as Column).set(row, components[COMPONENTS[component] as keyof ChargeComponents]);
+      }
+    }
+    const value = request.price * this.orderQuantity(order);
+    this.cash += this.orderSideCode.get(order - 1) === BUY ? -value - total : value - total;
+    this.totalCharges += total;
+    this.dayCharges += total;
+    this.dayOrders += 1;
+    this.changes += 1;
+    return row;
+  }
+
+  cancel(order: OrderId): void {
+    if (this.orderStatusCode.get(order - 1) === WORKING) this.setOrderStatus(order, CANCELLED);
   }
 
   /** Records a round trip from its entry and exit fills. */
-  recordTrade(entry: LedgerFill, exit: LedgerFill): LedgerTrade {
-    const direction = entry.side === 'buy' ? 'long' : 'short';
-    const perUnit = direction === 'long' ? exit.price - entry.price : entry.price - exit.price;
-    const gross = perUnit * exit.quantity;
+  recordTrade(entry: FillId, exit: FillId): void {
+    const entryPrice = this.fillPrice(entry);
+    const exitPrice = this.fillPrice(exit);
+    const quantity = this.fillQuantity(exit);
+    const gross = this.fillSide(entry) === 'buy' ? (exitPrice - entryPrice) * quantity : (entryPrice - exitPrice) * quantity;
     // An exit may close part of the entry (an options leg closing one lot); charge the entry pro rata, exactly.
-    const entryCharges = exit.quantity === entry.quantity ? entry.chargesTotal : Math.round((entry.chargesTotal * exit.quantity) / entry.quantity);
-    const charges = entryCharges + exit.chargesTotal;
-    const trade: LedgerTrade = {
-      instrument: entry.instrument, direction, quantity: exit.quantity,
-      entryIndex: entry.index, entryTime: entry.time, entryPrice: entry.price,
-      exitIndex: exit.index, exitTime: exit.time, exitPrice: exit.price,
-      gross: paise(gross), charges: paise(charges), net: paise(gross - charges), exitReason: exit.reason === 'entry' ? 'signal' : exit.reason,
-    };
-    this.trades.push(trade);
-    return trade;
+    const entryQuantity = this.fillQuantity(entry);
+    const entryCharges = this.fillChargesTotal(entry);
+    const charges = (quantity === entryQuantity ? entryCharges : Math.round((entryCharges * quantity) / entryQuantity)) + this.fillChargesTotal(exit);
+    const row = this.tradeRows;
+    this.tradeRows += 1;
+    this.tradeEntry.set(row, entry);
+    this.tradeExit.set(row, exit);
+    this.tradeQuantity.set(row, quantity);
+    this.tradeGross.set(row, gross);
+    this.tradeCharges.set(row, charges);
+    const net = gross - charges;
+    if (net > 0) this.wins += 1;
+    else if (net < 0) this.losses += 1;
   }
 
   /** Closes the day's row: `net` is the day's change in equity (paise). */
@@ -204,5 +284,158 @@ export class Ledger {
     this.dayCharges = 0;
     this.dayOrders = 0;
     return row;
+  }
+
+  // Reading single fields (what traders need while a run is going).
+
+  orderSide(order: OrderId): TradeSide {
+    return SIDES[this.orderSideCode.get(order - 1)] as TradeSide;
+  }
+
+  orderQuantity(order: OrderId): number {
+    return this.orderQuantityColumn.get(order - 1);
+  }
+
+  /** Re-sizes a working order (an entry sized at the price it fills at). */
+  setOrderQuantity(order: OrderId, quantity: number): void {
+    this.requireWorking(order);
+    this.orderQuantityColumn.set(order - 1, quantity);
+    const object = this.orderObjects[order - 1];
+    if (object !== undefined) object.quantity = quantity;
+  }
+
+  orderPlacedIndex(order: OrderId): number {
+    return this.orderPlaced.get(order - 1);
+  }
+
+  orderStatus(order: OrderId): OrderStatus {
+    return STATUSES[this.orderStatusCode.get(order - 1)] as OrderStatus;
+  }
+
+  fillIndex(fill: FillId): number {
+    return this.fillBar.get(fill);
+  }
+
+  fillPrice(fill: FillId): Paise {
+    return this.fillPriceColumn.get(fill) as Paise;
+  }
+
+  fillChargesTotal(fill: FillId): Paise {
+    return this.fillCharges.get(fill) as Paise;
+  }
+
+  fillQuantity(fill: FillId): number {
+    return this.orderQuantity(this.fillOrderColumn.get(fill));
+  }
+
+  fillSide(fill: FillId): TradeSide {
+    return this.orderSide(this.fillOrderColumn.get(fill));
+  }
+
+  get orderCount(): number {
+    return this.orderRows;
+  }
+
+  get fillCount(): number {
+    return this.fillRows;
+  }
+
+  get tradeCount(): number {
+    return this.tradeRows;
+  }
+
+  // The rows as objects.
+
+  /** Every order, by id - 1. */
+  get orders(): readonly LedgerOrder[] {
+    const objects = this.orderObjects;
+    for (let row = objects.length; row < this.orderRows; row += 1) objects.push(this.orderObject(row + 1));
+    return objects;
+  }
+
+  /** Every fill, by row. */
+  get fills(): readonly LedgerFill[] {
+    const objects = this.fillObjects;
+    for (let row = objects.length; row < this.fillRows; row += 1) objects.push(this.fillObject(row));
+    return objects;
+  }
+
+  /** Every round trip, in the order recorded. */
+  get trades(): readonly LedgerTrade[] {
+    const objects = this.tradeObjects;
+    for (let row = objects.length; row < this.tradeRows; row += 1) objects.push(this.tradeObject(row));
+    return objects;
+  }
+
+  private requireWorking(order: OrderId): void {
+    if (!Number.isInteger(order) || order < 1 || order > this.orderRows) throw new RangeError(`order ${order}: no such order`);
+    const status = this.orderStatusCode.get(order - 1);
+    if (status !== WORKING) throw new Error(`order ${order} is ${STATUSES[status] ?? status}, not working`);
+  }
+
+  private setOrderStatus(order: OrderId, status: number): void {
+    this.orderStatusCode.set(order - 1, status);
+    const object = this.orderObjects[order - 1];
+    if (object !== undefined) object.status = STATUSES[status] as OrderStatus;
+  }
+
+  private orderObject(order: OrderId): LedgerOrder {
+    const row = order - 1;
+    return {
+      id: order,
+      instrument: this.instruments.value(this.orderInstrument.get(row)),
+      side: this.orderSide(order),
+      quantity: this.orderQuantity(order),
+      reason: REASONS[this.orderReason.get(row)] as FillReason,
+      placedIndex: this.orderPlaced.get(row),
+      placedTime: this.orderPlacedTime.get(row),
+      status: this.orderStatus(order),
+    };
+  }
+
+  private fillObject(fill: FillId): LedgerFill {
+    const order = this.fillOrderColumn.get(fill);
+    const component = (name: number): Paise => (this.fillComponents[name] as Column).get(fill) as Paise;
+    // In COMPONENTS order.
+    const charges: ChargeComponents = {
+      brokerage: component(0), stt: component(1), exchangeTransaction: component(2), investorProtection: component(3),
+      sebiFee: component(4), stampDuty: component(5), gst: component(6),
+    };
+    return {
+      orderId: order,
+      instrument: this.instruments.value(this.orderInstrument.get(order - 1)),
+      index: this.fillBar.get(fill),
+      time: this.fillTime.get(fill),
+      date: this.dates.value(this.fillDate.get(fill)),
+      side: this.orderSide(order),
+      quantity: this.orderQuantity(order),
+      price: this.fillPrice(fill),
+      charges,
+      chargesTotal: this.fillChargesTotal(fill),
+      reason: REASONS[this.orderReason.get(order - 1)] as FillReason,
+    };
+  }
+
+  private tradeObject(trade: number): LedgerTrade {
+    const entry = this.tradeEntry.get(trade);
+    const exit = this.tradeExit.get(trade);
+    const gross = this.tradeGross.get(trade);
+    const charges = this.tradeCharges.get(trade);
+    const exitReason = REASONS[this.orderReason.get(this.fillOrderColumn.get(exit) - 1)] as FillReason;
+    return {
+      instrument: this.instruments.value(this.orderInstrument.get(this.fillOrderColumn.get(entry) - 1)),
+      direction: this.fillSide(entry) === 'buy' ? 'long' : 'short',
+      quantity: this.tradeQuantity.get(trade),
+      entryIndex: this.fillBar.get(entry),
+      entryTime: this.fillTime.get(entry),
+      entryPrice: this.fillPrice(entry),
+      exitIndex: this.fillBar.get(exit),
+      exitTime: this.fillTime.get(exit),
+      exitPrice: this.fillPrice(exit),
+      gross: paise(gross),
+      charges: paise(charges),
+      net: paise(gross - charges),
+      exitReason: exitReason === 'entry' ? 'signal' : exitReason,
+    };
   }
 }

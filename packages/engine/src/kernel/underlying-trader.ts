@@ -17,7 +17,7 @@ import type { TradeSide } from '@vyuha/market';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/program';
 import type { PositionContext, Signal } from '../algorithm/program';
 import type { ChargeModel } from './charges-model';
-import type { Ledger, LedgerFill, LedgerOrder } from './ledger';
+import type { FillId, Ledger, OrderId } from './ledger';
 import type { ProtectiveCheck, ProtectiveExit, Venue } from './ports';
 import { ProtectiveLevels } from './protective-levels';
 import type { ProtectiveConfig } from './protective-levels';
@@ -50,9 +50,11 @@ export interface UnderlyingTraderOptions {
 export class UnderlyingTrader implements Trader {
   readonly position: PositionContext = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
   private quantity = 0;
-  private entryFill: LedgerFill | undefined;
-  private pendingExit: LedgerOrder | undefined;
-  private pendingEntry: LedgerOrder | undefined;
+  /** The open position's entry fill, or -1 when flat. */
+  private entryFill: FillId = -1;
+  private entryIndex = 0;
+  private pendingExit: OrderId | undefined;
+  private pendingEntry: OrderId | undefined;
   private readonly levels: ProtectiveLevels;
   private readonly check: ProtectiveCheck = { direction: 0, index: 0, stop: Number.NaN, stopIsTrailing: false, target: Number.NaN };
   private readonly exit: ProtectiveExit = { kind: 'none', price: Number.NaN };
@@ -96,7 +98,7 @@ export class UnderlyingTrader implements Trader {
     }
     if (this.position.position !== 0) {
       this.checkInsideBar(index);
-      this.position.barsSinceEntry = index - (this.entryFill?.index ?? index);
+      this.position.barsSinceEntry = index - this.entryIndex;
     }
   }
 
@@ -163,7 +165,7 @@ export class UnderlyingTrader implements Trader {
   }
 
   /** Places an order through the reused request object. */
-  private place(order: { side: TradeSide; quantity: number; reason: FillReason }, index: number, time: number): LedgerOrder {
+  private place(order: { side: TradeSide; quantity: number; reason: FillReason }, index: number, time: number): OrderId {
     const request = this.placeRequest;
     request.side = order.side;
     request.quantity = order.quantity;
@@ -182,7 +184,7 @@ export class UnderlyingTrader implements Trader {
     return entryQuantity({ sizing, capital, price, side, date: this.session.date, chargeModel: this.options.chargeModel });
   }
 
-  private placeExit(index: number, reason: ExitReason, moment: BarMoment = 'close'): LedgerOrder {
+  private placeExit(index: number, reason: ExitReason, moment: BarMoment = 'close'): OrderId {
     const side: TradeSide = this.position.position > 0 ? 'sell' : 'buy';
     return this.place({ side, quantity: this.quantity, reason }, index, this.fillTime(index, moment));
   }
@@ -200,7 +202,7 @@ export class UnderlyingTrader implements Trader {
   }
 
   /** Fills `order` at `price` through the reused request object. */
-  private fill(order: LedgerOrder, index: number, at: { time: number; price: Paise }): LedgerFill {
+  private fill(order: OrderId, index: number, at: { time: number; price: Paise }): FillId {
     const request = this.fillRequest;
     request.index = index;
     request.time = at.time;
@@ -209,17 +211,19 @@ export class UnderlyingTrader implements Trader {
     return this.ledger.fill(order, request);
   }
 
-  private openWith(order: LedgerOrder, index: number, moment: BarMoment): void {
-    const price = this.marketPrice(order.side, index, moment);
-    const quantity = this.sizeAt(order.side, price, index);
+  private openWith(order: OrderId, index: number, moment: BarMoment): void {
+    const side = this.ledger.orderSide(order);
+    const price = this.marketPrice(side, index, moment);
+    const quantity = this.sizeAt(side, price, index);
     if (quantity <= 0) {
       this.ledger.cancel(order);
       return;
     }
-    order.quantity = quantity;
+    this.ledger.setOrderQuantity(order, quantity);
     const fill = this.fill(order, index, { time: this.fillTime(index, moment), price });
-    const direction = order.side === 'buy' ? 1 : -1;
+    const direction = side === 'buy' ? 1 : -1;
     this.entryFill = fill;
+    this.entryIndex = index;
     this.quantity = quantity;
     this.position.position = direction;
     this.position.entryPrice = price / 100;
@@ -227,14 +231,14 @@ export class UnderlyingTrader implements Trader {
     this.levels.open(direction, price);
   }
 
-  private closeWith(order: LedgerOrder, index: number, moment: BarMoment): void {
-    this.closeAt(order, index, { time: this.fillTime(index, moment), price: this.marketPrice(order.side, index, moment) });
+  private closeWith(order: OrderId, index: number, moment: BarMoment): void {
+    this.closeAt(order, index, { time: this.fillTime(index, moment), price: this.marketPrice(this.ledger.orderSide(order), index, moment) });
   }
 
-  private closeAt(order: LedgerOrder, index: number, at: { time: number; price: number }): void {
+  private closeAt(order: OrderId, index: number, at: { time: number; price: number }): void {
     const fill = this.fill(order, index, { time: at.time, price: paise(at.price) });
-    if (this.entryFill !== undefined) this.ledger.recordTrade(this.entryFill, fill);
-    this.entryFill = undefined;
+    if (this.entryFill >= 0) this.ledger.recordTrade(this.entryFill, fill);
+    this.entryFill = -1;
     this.quantity = 0;
     this.position.position = 0;
     this.position.entryPrice = Number.NaN;

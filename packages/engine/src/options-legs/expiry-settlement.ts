@@ -10,7 +10,7 @@
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeEvent, TradeSide } from '@vyuha/market';
-import type { Ledger, LedgerFill } from '../kernel/ledger';
+import type { FillId, Ledger } from '../kernel/ledger';
 import type { LegContract } from './leg-pricing';
 
 /** How one leg settled at expiry. */
@@ -38,7 +38,7 @@ export function intrinsicPaise(contract: { readonly option: 'CE' | 'PE'; readonl
 /** Settles the slices of one leg at expiry in the ledger (one `expiry` order per slice); returns what happened. */
 export function settleAtExpiry(
   run: { readonly ledger: Ledger },
-  leg: { readonly contract: LegContract; readonly direction: 1 | -1; readonly entries: readonly LedgerFill[]; readonly index: number; readonly time: number; readonly settlementSpot: number; readonly date: IsoDate },
+  leg: { readonly contract: LegContract; readonly direction: 1 | -1; readonly entries: readonly FillId[]; readonly index: number; readonly time: number; readonly settlementSpot: number; readonly date: IsoDate },
 ): ExpirySettlement {
   const intrinsic = intrinsicPaise(leg.contract, leg.settlementSpot);
   const event = intrinsic > 0 ? 'exercise' : 'expire-worthless';
@@ -46,11 +46,12 @@ export function settleAtExpiry(
   let chargesTotal = 0;
   let quantity = 0;
   for (const entry of leg.entries) {
-    const order = run.ledger.place({ instrument: leg.contract.tradingSymbol, side, quantity: entry.quantity, reason: 'expiry', index: leg.index, time: leg.time });
+    const entryQuantity = run.ledger.fillQuantity(entry);
+    const order = run.ledger.place({ instrument: leg.contract.tradingSymbol, side, quantity: entryQuantity, reason: 'expiry', index: leg.index, time: leg.time });
     const fill = run.ledger.settle(order, { event, settlementPrice: intrinsic, index: leg.index, time: leg.time, date: leg.date, instrument: 'option' });
     run.ledger.recordTrade(entry, fill);
-    chargesTotal += fill.chargesTotal;
-    quantity += entry.quantity;
+    chargesTotal += run.ledger.fillChargesTotal(fill);
+    quantity += entryQuantity;
   }
   return { tradingSymbol: leg.contract.tradingSymbol, date: leg.date, event, settlementSpot: leg.settlementSpot, intrinsic, quantity, charges: paise(chargesTotal) };
 }

@@ -20,7 +20,7 @@ import { paise } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_SELL } from '../algorithm/program';
 import type { PositionContext, Signal } from '../algorithm/program';
-import type { Ledger, LedgerFill, LedgerOrder } from '../kernel/ledger';
+import type { FillId, Ledger, OrderId } from '../kernel/ledger';
 import type { ProtectiveCheck, ProtectiveExit } from '../kernel/ports';
 import type { ProtectiveLevels } from '../kernel/protective-levels';
 import { slippedPrice } from '../kernel/slippage';
@@ -58,12 +58,13 @@ interface OpenLeg {
   readonly chain: LegChain;
   readonly chosen: ChosenLeg;
   readonly direction: 1 | -1;
-  readonly entries: LedgerFill[];
+  /** Entry fills, one per slice. */
+  readonly entries: FillId[];
   readonly levels: ProtectiveLevels;
   /** First bar whose range is checked against the levels. */
   readonly checkFrom: number;
   /** Exit orders placed for the next open, when closing on a signal with next-open fills. */
-  exitOrders: LedgerOrder[] | undefined;
+  exitOrders: OrderId[] | undefined;
 }
 
 /** A working entry: `market` fills at the next open; `at-cost` when the premium returns to `level`. */
@@ -72,7 +73,7 @@ interface WorkingEntry {
   readonly chain: LegChain | undefined;
   readonly template: LegTemplate;
   readonly chosen: ChosenLeg;
-  readonly orders: LedgerOrder[];
+  readonly orders: OrderId[];
   readonly level: number;
 }
 
@@ -204,7 +205,7 @@ export class OptionsLegsTrader implements Trader {
     request.chosen.contract.lastClose = premium;
   }
 
-  private placeOrders(request: { chosen: ChosenLeg; side: TradeSide; reason: 'entry' | ExitReason }, index: number): LedgerOrder[] {
+  private placeOrders(request: { chosen: ChosenLeg; side: TradeSide; reason: 'entry' | ExitReason }, index: number): OrderId[] {
     const time = this.pricer.market.bars.time[index] as number;
     return request.chosen.sizing.slices.map((quantity) => this.ledger.place({
       instrument: request.chosen.contract.tradingSymbol, side: request.side, quantity, reason: request.reason, index, time,
@@ -285,7 +286,7 @@ export class OptionsLegsTrader implements Trader {
     const waiting = this.working;
     this.working = [];
     for (const entry of waiting) {
-      if (entry.kind !== 'at-cost' || entry.orders[0]!.placedIndex >= index) {
+      if (entry.kind !== 'at-cost' || this.ledger.orderPlacedIndex(entry.orders[0] as OrderId) >= index) {
         this.working.push(entry);
         continue;
       }
@@ -330,7 +331,7 @@ export class OptionsLegsTrader implements Trader {
       const price = this.slipped(premium, leg.direction === 1 ? 'sell' : 'buy');
       leg.exitOrders.forEach((order, slice) => {
         const exit = this.ledger.fill(order, this.fillRequest({ index, moment: 'open', price }));
-        this.ledger.recordTrade(leg.entries[slice] as LedgerFill, exit);
+        this.ledger.recordTrade(leg.entries[slice] as FillId, exit);
       });
       leg.entries.length = 0;
       filled = true;
@@ -358,7 +359,7 @@ export class OptionsLegsTrader implements Trader {
     const orders = this.placeOrders({ chosen: leg.chosen, side: leg.direction === 1 ? 'sell' : 'buy', reason: request.reason }, request.index);
     orders.forEach((order, slice) => {
       const exit = this.ledger.fill(order, this.fillRequest({ index: request.index, moment: request.moment, price: request.price }));
-      this.ledger.recordTrade(leg.entries[slice] as LedgerFill, exit);
+      this.ledger.recordTrade(leg.entries[slice] as FillId, exit);
     });
     leg.entries.length = 0;
   }
