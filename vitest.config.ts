@@ -11,6 +11,13 @@ export default defineConfig({
       },
       {
         test: {
+          // The web app's logic that needs no browser (formats, alerts, machines with a stubbed fetch).
+          name: 'web',
+          include: ['packages/web/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['packages/server/{src,test}/**/*.test.ts', 'tests/outside-clients/**/*.test.ts'],
           // One embedded PostgreSQL per run; each test file clones its own database from a template.

@@ -41,8 +41,15 @@ describe('health and version', () => {
     // Regression: a web build containing version.json made the static plugin declare a clashing route.
     await writeFile(join(webDist, 'version.json'), '{"version":"from-the-file"}');
     const response = await (await app()).inject('/version.json?r=0.42');
-    expect(response.json()).toEqual({ version: '9.9.9+test' });
+    expect(response.json()).toEqual({ version: '9.9.9+test', updateMode: false });
     expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('says updateMode while app_meta.update_mode is true', async () => {
+    await db.pool.query(`INSERT INTO app_meta (key, value) VALUES ('update_mode', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true'`);
+    expect((await (await app()).inject('/version.json')).json()).toEqual({ version: '9.9.9+test', updateMode: true });
+    await db.pool.query(`UPDATE app_meta SET value = 'false' WHERE key = 'update_mode'`);
+    expect((await (await app()).inject('/version.json')).json()).toMatchObject({ updateMode: false });
   });
 });
 

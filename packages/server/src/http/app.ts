@@ -30,6 +30,20 @@ export interface AppOptions {
 /** Path prefixes that belong to APIs: a miss there is a JSON 404, never the web app. */
 const API_PREFIXES = ['/v1/', '/api/', '/graphql', '/healthz', '/version.json'];
 
+/**
+ * Update mode (the web app's update-mode check): `app_meta.update_mode = true` while a new version
+ * is being deployed; screens under the check turn read-only. An unreachable database reads as off
+ * (the health check reports it).
+ */
+async function updateModeOn(pool: pg.Pool): Promise<boolean> {
+  try {
+    const { rows } = await pool.query<{ value: unknown }>(`SELECT value FROM app_meta WHERE key = 'update_mode'`);
+    return rows[0]?.value === true;
+  } catch {
+    return false;
+  }
+}
+
 /** Builds the HTTP application (not yet listening). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -55,7 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/version.json', async (_request, reply) => {
     void reply.header('cache-control', 'no-store');
-    return { version: options.version };
+    return { version: options.version, updateMode: await updateModeOn(options.pool) };
   });
 
   if (options.auth) await registerAuth(app, { ...options.auth, pool: options.pool, version: options.version });

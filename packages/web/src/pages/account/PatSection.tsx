@@ -1,0 +1,163 @@
+// Personal access tokens (auth README: POST /pat, GET /user/pats, DELETE /user/pats/:id). A new
+// token is shown once, in a dialog; the server keeps only its hash.
+import { Alert, Button, Code, CopyButton, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { authApi } from '../../auth/auth-api';
+import { confirm } from '../../app/confirm';
+import { showToast } from '../../app/toast';
+import { formatDateTime } from '../../format/format';
+import { type RequestState, todayInIndia, withAccessToken, withElevation } from './account-helpers';
+
+interface PatRow {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly metadata: Record<string, unknown> | null;
+}
+
+const DAY_MS = 86_400_000;
+const DEFAULT_LIFETIME_DAYS = 90;
+
+/** YYYY-MM-DD of the IST day `days` after today. */
+function dayFromToday(days: number): string {
+  return todayInIndia(new Date(Date.now() + days * DAY_MS));
+}
+
+/** A token chosen to expire on a day lives to the end of that day in India. */
+function endOfDayIst(date: string): string {
+  return new Date(`${date}T23:59:59+05:30`).toISOString();
+}
+
+function patName(row: PatRow): string {
+  const name = row.metadata?.name;
+  return typeof name === 'string' && name !== '' ? name : 'Unnamed token';
+}
+
+function NewTokenDialog({ token, onClose }: { readonly token: string | undefined; readonly onClose: () => void }) {
+  return (
+    <Modal opened={token !== undefined} onClose={onClose} title="Your new personal access token" size="lg" closeOnClickOutside={false}>
+      <Stack gap="sm">
+        <Alert color="yellow">Copy the token now. It will not be shown again.</Alert>
+        <Code block data-testid="new-pat">{token ?? ''}</Code>
+        <Group justify="space-between">
+          <CopyButton value={token ?? ''}>
+            {({ copied, copy }) => <Button onClick={copy} color={copied ? 'teal' : 'blue'}>{copied ? 'Copied' : 'Copy token'}</Button>}
+          </CopyButton>
+          <Button variant="default" onClick={onClose}>I have copied it</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+export function PatSection() {
+  const [rows, setRows] = useState<readonly PatRow[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [name, setName] = useState('');
+  const [expiresOn, setExpiresOn] = useState(() => dayFromToday(DEFAULT_LIFETIME_DAYS));
+  const [state, setState] = useState<RequestState>('idle');
+  const [newToken, setNewToken] = useState<string | undefined>(undefined);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    const result = await withAccessToken((token) => authApi.listPats(token));
+    setLoading(false);
+    if (result.ok) setRows(result.value);
+    else showToast('error', result.error.message);
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const tomorrow = dayFromToday(1);
+  const validDate = /^\d{4}-\d{2}-\d{2}$/.test(expiresOn) && expiresOn >= tomorrow;
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!validDate) return;
+    setState('requesting');
+    const label = name.trim();
+    const result = await withElevation((token) => authApi.createPat({ expiresAt: endOfDayIst(expiresOn), metadata: label ? { name: label } : {} }, token));
+    if (!result.ok) {
+      setState('error');
+      showToast('error', result.error.message);
+      return;
+    }
+    setState('success');
+    setName('');
+    setNewToken(result.value.personalAccessToken);
+    void load();
+  };
+
+  const revoke = async (row: PatRow) => {
+    const accepted = await confirm({
+      title: 'Revoke token',
+      message: `Revoke "${patName(row)}"? Programs using it stop working at once.`,
+      acceptLabel: 'Revoke',
+      rejectLabel: 'Cancel',
+      danger: true,
+    });
+    if (!accepted) return;
+    const result = await withAccessToken((token) => authApi.revokePat(row.id, token));
+    if (!result.ok) {
+      showToast('error', result.error.message);
+      return;
+    }
+    showToast('success', 'Token revoked');
+    void load();
+  };
+
+  return (
+    <Paper withBorder p="md">
+      <Title order={3} mb="sm">Personal access tokens</Title>
+      <Stack gap="md">
+        <Text size="sm">A token signs a program in as you (POST /v1/auth/signin/pat) until it expires or you revoke it.</Text>
+        <form onSubmit={(event) => void create(event)}>
+          <Group align="flex-end">
+            <TextInput label="Name" placeholder="e.g. trading script" value={name} maxLength={100} onChange={(event) => setName(event.currentTarget.value)} />
+            <TextInput
+              label="Expires on"
+              type="date"
+              value={expiresOn}
+              min={tomorrow}
+              onChange={(event) => setExpiresOn(event.currentTarget.value)}
+              error={validDate ? undefined : 'Pick a day after today'}
+              required
+            />
+            <Button type="submit" loading={state === 'requesting'} disabled={!validDate}>Create token</Button>
+          </Group>
+        </form>
+        {loading && rows.length === 0 ? <Loader size="sm" aria-label="Loading tokens" /> : rows.length === 0 ? (
+          <Text size="sm" c="dimmed">No active tokens.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Expires</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((row) => (
+                  <Table.Tr key={row.id}>
+                    <Table.Td>{patName(row)}</Table.Td>
+                    <Table.Td>{formatDateTime(Date.parse(row.createdAt))}</Table.Td>
+                    <Table.Td>{formatDateTime(Date.parse(row.expiresAt))}</Table.Td>
+                    <Table.Td>
+                      <Button size="compact-sm" color="red" variant="subtle" onClick={() => void revoke(row)}>Revoke</Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+      <NewTokenDialog token={newToken} onClose={() => setNewToken(undefined)} />
+    </Paper>
+  );
+}

@@ -1,0 +1,84 @@
+// Broker accounts (table user_brokers, docs/DATA-MODEL.md): GraphQL documents, row shapes and the
+// investment rules of spec section 5.
+
+export interface InvestmentEntry {
+  readonly date: string;
+  readonly amount_paise: number;
+}
+
+export interface UserBrokerRow {
+  readonly user_broker_id: string;
+  readonly broker: string;
+  readonly client_id: string;
+  readonly active: boolean;
+  readonly api_key: string | null;
+  readonly investment_amt_paise: number;
+  readonly investment_history: readonly InvestmentEntry[];
+  readonly broker_info: { readonly name: string } | null;
+}
+
+export interface BrokerOption {
+  readonly broker: string;
+  readonly name: string;
+}
+
+export interface BrokersData {
+  readonly user_brokers: readonly UserBrokerRow[];
+  readonly brokers: readonly BrokerOption[];
+}
+
+// Filtered by user: staff may read every user's broker accounts, this page shows one user's.
+export const BROKERS_QUERY = `query AccountBrokers($userId: uuid!) {
+  user_brokers(where: { user_id: { _eq: $userId } }, order_by: [{ broker: asc }, { client_id: asc }]) {
+    user_broker_id broker client_id active api_key investment_amt_paise investment_history
+    broker_info { name }
+  }
+  brokers(where: { active: { _eq: true } }, order_by: { name: asc }) { broker name }
+}`;
+
+// The secret columns are hidden from every role; only these may be inserted (user_id is preset).
+export const INSERT_BROKER_MUTATION = `mutation AccountAddBroker($object: user_brokers_insert_input!) {
+  insert_user_brokers_one(object: $object) { user_broker_id }
+}`;
+
+export const UPDATE_BROKER_MUTATION = `mutation AccountUpdateBroker($id: uuid!, $set: user_brokers_set_input!) {
+  update_user_brokers_by_pk(pk_columns: { user_broker_id: $id }, _set: $set) { user_broker_id active investment_amt_paise investment_history }
+}`;
+
+export const DELETE_BROKER_MUTATION = `mutation AccountDeleteBroker($id: uuid!) {
+  delete_user_brokers_by_pk(user_broker_id: $id) { user_broker_id }
+}`;
+
+/** The database's rule for a broker client id (user_brokers.client_id CHECK). */
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{2,32}$/;
+
+/**
+ * Spec section 5: the latest history entry (greatest date) when there is one, otherwise
+ * investment_amt_paise.
+ */
+export function effectiveInvestmentPaise(row: Pick<UserBrokerRow, 'investment_amt_paise' | 'investment_history'>): number {
+  let latest: InvestmentEntry | undefined;
+  for (const entry of row.investment_history) {
+    if (!latest || entry.date > latest.date) latest = entry;
+  }
+  return Number(latest ? latest.amount_paise : row.investment_amt_paise);
+}
+
+/** Spec section 5: the investment total counts active broker accounts only. */
+export function activeInvestmentTotalPaise(rows: readonly UserBrokerRow[]): number {
+  return rows.filter((row) => row.active).reduce((total, row) => total + effectiveInvestmentPaise(row), 0);
+}
+
+/**
+ * The history with `entry` recorded: an entry of the same date is replaced, the rest kept, in date
+ * order. Writing the new amount to the history (not only to investment_amt_paise) is what makes it
+ * the effective amount when the account already has a history.
+ */
+export function withHistoryEntry(history: readonly InvestmentEntry[], entry: InvestmentEntry): InvestmentEntry[] {
+  return [...history.filter((existing) => existing.date !== entry.date), entry].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/** Where the browser goes to start the broker's daily login (spec section 2's broker login redirects). */
+export function brokerLoginPath(row: Pick<UserBrokerRow, 'broker' | 'client_id'>): string {
+  return `/api/broker_login/${encodeURIComponent(row.broker)}/${encodeURIComponent(row.client_id)}`;
+}

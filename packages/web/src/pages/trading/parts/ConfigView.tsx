@@ -1,0 +1,84 @@
+// A strategy's config JSON shown readably: array-of-object values (basket legs, ensemble
+// members) as tables, scalars as a key/value list, anything deeper as indented JSON.
+import { Code, Stack, Table, Text, Title } from '@mantine/core';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isRecord(value: unknown): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function scalarText(value: Json): string {
+  if (value === null) return '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function labelOf(key: string): string {
+  const words = key.replaceAll('_', ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function RecordsTable({ rows }: { readonly rows: ReadonlyArray<Record<string, Json>> }) {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return (
+    <Table.ScrollContainer minWidth={480}>
+      <Table withTableBorder>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>#</Table.Th>
+            {columns.map((column) => <Table.Th key={column}>{labelOf(column)}</Table.Th>)}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row, index) => (
+            <Table.Tr key={index}>
+              <Table.Td>{index + 1}</Table.Td>
+              {columns.map((column) => <Table.Td key={column}>{column in row ? scalarText(row[column] ?? null) : '—'}</Table.Td>)}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function ConfigView({ config }: { readonly config: unknown }) {
+  if (!isRecord(config) || Object.keys(config).length === 0) return <Text c="dimmed">No configuration saved.</Text>;
+  const entries = Object.entries(config);
+  const scalars = entries.filter(([, value]) => value === null || typeof value !== 'object');
+  const tables = entries.filter((entry): entry is [string, Array<Record<string, Json>>] =>
+    Array.isArray(entry[1]) && entry[1].length > 0 && entry[1].every(isRecord));
+  const tableKeys = new Set(tables.map(([key]) => key));
+  const rest = entries.filter(([key, value]) => value !== null && typeof value === 'object' && !tableKeys.has(key));
+  return (
+    <Stack gap="sm">
+      {scalars.length > 0 && (
+        <Table variant="vertical" withTableBorder>
+          <Table.Tbody>
+            {scalars.map(([key, value]) => (
+              <Table.Tr key={key}>
+                <Table.Th w={200}>{labelOf(key)}</Table.Th>
+                <Table.Td>{scalarText(value)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {tables.map(([key, rows]) => (
+        <Stack key={key} gap={4}>
+          <Title order={5}>{labelOf(key)} ({rows.length})</Title>
+          <RecordsTable rows={rows} />
+        </Stack>
+      ))}
+      {rest.map(([key, value]) => (
+        <Stack key={key} gap={4}>
+          <Title order={5}>{labelOf(key)}</Title>
+          {Array.isArray(value) && value.length === 0
+            ? <Text size="sm" c="dimmed">None</Text>
+            : <Code block>{JSON.stringify(value, null, 2)}</Code>}
+        </Stack>
+      ))}
+    </Stack>
+  );
+}

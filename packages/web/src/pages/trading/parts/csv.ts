@@ -1,0 +1,32 @@
+// Client-side CSV files (spec section 7: "CSV download is made client side").
+
+/** One CSV field, quoted when it holds a comma, quote or line break. */
+function field(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** CSV text with a header row and CRLF line ends (RFC 4180). */
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  return [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Paise as exact rupees with two decimals, for files. @example paiseToRupeesText(-12345) -> '-123.45' */
+export function paiseToRupeesText(paise: number): string {
+  const sign = paise < 0 ? '-' : '';
+  const whole = Math.abs(Math.trunc(paise));
+  return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
+/** Hands a text file to the browser as a download. */
+export function downloadText(fileName: string, text: string, mimeType = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked on the next turn: some browsers read the URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,79 @@
+// The default layout: the signed-in shell (spec sections 2, 4, 6): side menu with the role's
+// entries, header with the live/paper mode, theme and density, the manager's managed-user
+// switcher and show-all-users switch, the account menu, and the credit and licence notice.
+import { AppShell, Burger, Group, Loader, Center, NavLink, ScrollArea, Text } from '@mantine/core';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useAuthState } from '../auth/auth-service';
+import { BrandLogo } from '../app/BrandLogo';
+import { visibleMenu } from '../app/menu';
+import { useAppStore } from '../stores/app-store';
+import { CreditNotice } from './CreditNotice';
+import { ShellHeader } from './ShellHeader';
+import { useSessionSetup } from './use-session-setup';
+
+function SideMenu({ role, onNavigate }: { readonly role: string | undefined; readonly onNavigate: () => void }) {
+  const location = useLocation();
+  const exchange = useAppStore((state) => state.timeZone?.exchange);
+  const actingForUser = useAppStore((state) => state.managedUserId !== undefined);
+  const entries = visibleMenu({ role, exchange, actingForUser });
+  return (
+    <ScrollArea>
+      <nav aria-label="Main menu" data-testid="side-menu">
+        {entries.map((entry) => (
+          <NavLink
+            key={entry.path}
+            component={Link}
+            to={entry.path}
+            label={entry.label}
+            active={location.pathname === entry.path || location.pathname.startsWith(`${entry.path}/`)}
+            onClick={onNavigate}
+            data-testid={`menu-${entry.path.slice(1)}`}
+          />
+        ))}
+      </nav>
+    </ScrollArea>
+  );
+}
+
+export function Component() {
+  const auth = useAuthState((snapshot) => ({ starting: snapshot.matches('starting'), signedIn: snapshot.matches('signedIn'), role: snapshot.context.role, userId: snapshot.context.userId }));
+  const drawerOpen = useAppStore((state) => state.drawerOpen);
+  const setDrawerOpen = useAppStore((state) => state.setDrawerOpen);
+  useSessionSetup(auth.signedIn ? auth.userId : undefined, auth.role);
+  if (auth.starting) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  // Signed out: the route's auth check sends the browser to sign in.
+  if (!auth.signedIn) return <Outlet />;
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !drawerOpen, desktop: !drawerOpen } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={drawerOpen} onClick={() => setDrawerOpen(!drawerOpen)} size="sm" aria-label="Toggle the menu" />
+            <Link to="/dashboard" aria-label="Dashboard">
+              <BrandLogo height={28} />
+            </Link>
+          </Group>
+          <ShellHeader role={auth.role} userId={auth.userId} />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        <SideMenu role={auth.role} onNavigate={() => undefined} />
+        <Text size="xs" c="dimmed" mt="auto" px="xs">Signed in as {auth.role}</Text>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <CreditNotice userId={auth.userId} />
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,123 @@
+// The root of every page (spec section 2): theme stylesheet named after the selected theme,
+// toasts top-center, the dialog host, the session-refresh and exchange-refresh dialogs, the
+// new-version notice, and the GraphQL provider.
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { Button, MantineProvider, Modal, Stack, Text } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { useEffect, useMemo, useState } from 'react';
+import { Outlet } from 'react-router';
+import { authActor, onTabMessage } from '../auth/auth-service';
+import { readClaims } from '../auth/claims';
+import { currentBrand } from '../app/brand';
+import { clearLocalSession } from '../app/sign-out';
+import { appTheme } from '../app/theme';
+import { showToast } from '../app/toast';
+import { restartGraphqlClients } from '../graphql/graphql-client';
+import { GraphqlProvider } from '../graphql/GraphqlProvider';
+import { useAppStore } from '../stores/app-store';
+import { useDeployStore } from '../stores/deploy-store';
+import { useDeployedVersion } from './use-deployed-version';
+
+/** Spec section 9: toasts have base z-index 100. */
+const TOAST_Z_INDEX = 100;
+
+function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolean } {
+  const [sessionChanged, setSessionChanged] = useState(false);
+  const [exchangeChanged, setExchangeChanged] = useState(false);
+  useEffect(() => onTabMessage((message) => {
+    if (message.type !== 'session') return;
+    const snapshot = authActor.getSnapshot();
+    const incoming = readClaims(message.session.accessToken)?.userId;
+    // Another user's session in another tab: this tab's view is stale (spec section 2). The same
+    // user's refreshed session is handed over silently by the auth service.
+    if (incoming !== undefined && incoming !== snapshot.context.userId) {
+      useAppStore.getState().setManagedUserId(undefined);
+      setSessionChanged(true);
+    }
+  }), []);
+  useEffect(() => useAppStore.subscribe((state, previous) => {
+    const before = previous.timeZone;
+    const after = state.timeZone;
+    if (before && after && before.exchange && after.exchange && before.tz && after.tz && (before.exchange !== after.exchange || before.tz !== after.tz)) {
+      setExchangeChanged(true);
+    }
+  }), []);
+  // A sign-out in another tab, or a session that could not be refreshed, ends this tab's session too.
+  useEffect(() => {
+    let wasSignedIn = authActor.getSnapshot().matches('signedIn');
+    const subscription = authActor.subscribe((snapshot) => {
+      const signedIn = snapshot.matches('signedIn');
+      if (wasSignedIn && !signedIn) clearLocalSession();
+      if (!wasSignedIn && signedIn) restartGraphqlClients();
+      wasSignedIn = signedIn;
+    });
+    return () => subscription.unsubscribe();
+  }, []);
+  return { sessionChanged, exchangeChanged };
+}
+
+function VersionWatcher() {
+  const deployed = useDeployedVersion();
+  const notifyRefresh = useDeployStore((state) => state.notifyRefresh);
+  useEffect(() => {
+    if (deployed.error) showToast('error', deployed.error, { id: 'version-error' });
+  }, [deployed.error]);
+  useEffect(() => {
+    if (!notifyRefresh) return;
+    showToast('info', 'A new version of Vyuha is available: refresh the page to use it.', { id: 'version-refresh', sticky: true });
+  }, [notifyRefresh]);
+  return notifyRefresh ? (
+    <Button
+      data-testid="version-refresh"
+      size="xs"
+      pos="fixed"
+      bottom={16}
+      right={16}
+      style={{ zIndex: TOAST_Z_INDEX + 1 }}
+      onClick={() => {
+        if (deployed.version) useDeployStore.getState().acknowledge(deployed.version);
+        window.location.reload();
+      }}
+    >
+      New version: refresh
+    </Button>
+  ) : null;
+}
+
+export function Component() {
+  const theme = useAppStore((state) => state.theme);
+  const density = useAppStore((state) => state.density);
+  const brand = currentBrand();
+  const mantineTheme = useMemo(() => appTheme({ primaryColor: brand.primaryColor, density }), [brand.primaryColor, density]);
+  const { sessionChanged, exchangeChanged } = useSessionDialogs();
+  useEffect(() => {
+    // Spec section 2: the theme stylesheet is named after the selected theme.
+    document.documentElement.dataset.theme = theme;
+    document.title = brand.name;
+  }, [theme, brand.name]);
+  return (
+    <MantineProvider theme={mantineTheme} forceColorScheme={theme}>
+      <Notifications position="top-center" zIndex={TOAST_Z_INDEX} />
+      <ModalsProvider>
+        <GraphqlProvider>
+          <Outlet />
+          <VersionWatcher />
+          <Modal opened={sessionChanged} onClose={() => window.location.reload()} title="Your session changed in another tab" centered>
+            <Stack>
+              <Text size="sm">Another tab signed in as a different user. Reload to continue with that session.</Text>
+              <Button onClick={() => window.location.reload()} data-testid="session-refresh">Reload</Button>
+            </Stack>
+          </Modal>
+          <Modal opened={exchangeChanged} onClose={() => window.location.reload()} title="The exchange setting changed" centered>
+            <Stack>
+              <Text size="sm">Market hours, holidays and time zone follow the exchange. Reload to apply the new setting.</Text>
+              <Button onClick={() => window.location.reload()} data-testid="exchange-refresh">Reload</Button>
+            </Stack>
+          </Modal>
+        </GraphqlProvider>
+      </ModalsProvider>
+    </MantineProvider>
+  );
+}

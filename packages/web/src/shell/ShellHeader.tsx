@@ -1,0 +1,144 @@
+// The header's controls (spec sections 2, 4, 6): live/paper dashboard mode (PAPER and locked for
+// the demo and backtest roles, LIVE by default otherwise), theme (dark default; saved when signed
+// in), density (compact or cozy), the manager's managed-user switcher and show-all-users switch,
+// and the account menu.
+import { ActionIcon, Button, Group, Menu, SegmentedControl, Select, Switch, Tooltip } from '@mantine/core';
+import { useQuery } from 'urql';
+import { useNavigate } from 'react-router';
+import { MANAGING_ROLES } from '../app/menu';
+import { signOut } from '../app/sign-out';
+import { MANAGED_USERS } from '../graphql/documents';
+import { graphqlClient, restartGraphqlClients } from '../graphql/graphql-client';
+import { saveGlobalPreferences, type GlobalPreferences } from '../preferences/preferences';
+import { useAppStore, type DashboardMode } from '../stores/app-store';
+import { paperOnly } from './use-session-setup';
+
+interface ManagedUsersData {
+  managers: Array<{ user_id: string; user: { name: string; user_brokers: Array<{ active: boolean }> } | null }>;
+}
+
+function save(userId: string | undefined, changes: Partial<GlobalPreferences>): void {
+  // Preferences are the signed-in user's own, never a managed user's.
+  if (userId === undefined || useAppStore.getState().managedUserId !== undefined) return;
+  void saveGlobalPreferences(graphqlClient(), { userId, changes });
+}
+
+function ManagedUserSwitcher({ userId }: { readonly userId: string }) {
+  const managedUserId = useAppStore((state) => state.managedUserId);
+  const showAllUsers = useAppStore((state) => state.showAllUsers);
+  const navigate = useNavigate();
+  // The list is the manager's own: asked without the managed-user header (paused while acting).
+  const [result] = useQuery<ManagedUsersData>({ query: MANAGED_USERS, variables: { userId }, pause: managedUserId !== undefined });
+  const users = (result.data?.managers ?? [])
+    // Spec section 6: show-all-users includes users without an active broker.
+    .filter((link) => showAllUsers || (link.user?.user_brokers ?? []).some((broker) => broker.active))
+    .map((link) => ({ value: link.user_id, label: link.user?.name ?? link.user_id }));
+  const choose = (value: string | null): void => {
+    useAppStore.getState().setManagedUserId(value ?? undefined);
+    restartGraphqlClients();
+    void navigate('/dashboard');
+  };
+  if (managedUserId !== undefined) {
+    return (
+      <Button size="xs" variant="light" color="orange" onClick={() => choose(null)} data-testid="stop-acting">
+        Acting for a user · stop
+      </Button>
+    );
+  }
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Select
+        size="xs"
+        w={180}
+        placeholder={users.length === 0 ? 'No managed users' : 'Act for a user'}
+        data={users}
+        value={null}
+        onChange={choose}
+        searchable
+        disabled={users.length === 0}
+        aria-label="Act for a managed user"
+        data-testid="managed-user-switcher"
+      />
+      <Tooltip label="Include users without an active broker account">
+        <Switch
+          size="xs"
+          label="All users"
+          checked={showAllUsers}
+          onChange={(event) => {
+            useAppStore.getState().setShowAllUsers(event.currentTarget.checked);
+            save(userId, { showAllUsers: event.currentTarget.checked });
+          }}
+          data-testid="show-all-users"
+        />
+      </Tooltip>
+    </Group>
+  );
+}
+
+export function ShellHeader({ role, userId }: { readonly role: string | undefined; readonly userId: string | undefined }) {
+  const theme = useAppStore((state) => state.theme);
+  const density = useAppStore((state) => state.density);
+  const mode = useAppStore((state) => state.dashboardMode);
+  const locked = paperOnly(role);
+  const navigate = useNavigate();
+  const isManager = (MANAGING_ROLES as readonly string[]).includes(role ?? '');
+  return (
+    <Group gap="sm" wrap="nowrap">
+      {isManager && userId !== undefined && <ManagedUserSwitcher userId={userId} />}
+      <Tooltip label={locked ? 'Demo and backtest plans trade on paper only' : 'Dashboard mode'}>
+        <SegmentedControl
+          size="xs"
+          data={['LIVE', 'PAPER']}
+          value={locked ? 'PAPER' : mode}
+          disabled={locked}
+          onChange={(value) => {
+            useAppStore.getState().setDashboardMode(value as DashboardMode);
+            save(userId, { dashboardMode: value as DashboardMode });
+          }}
+          data-testid="dashboard-mode"
+        />
+      </Tooltip>
+      <Tooltip label={density === 'cozy' ? 'Compact density' : 'Cozy density'}>
+        <ActionIcon
+          variant="default"
+          aria-label="Toggle density"
+          data-testid="density-toggle"
+          onClick={() => {
+            const next = density === 'cozy' ? 'compact' : 'cozy';
+            useAppStore.getState().setDensity(next);
+            save(userId, { density: next });
+          }}
+        >
+          {density === 'cozy' ? '▤' : '☰'}
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label={theme === 'dark' ? 'Light theme' : 'Dark theme'}>
+        <ActionIcon
+          variant="default"
+          aria-label="Toggle theme"
+          data-testid="theme-toggle"
+          onClick={() => {
+            const next = theme === 'dark' ? 'light' : 'dark';
+            useAppStore.getState().setTheme(next);
+            save(userId, { theme: next });
+          }}
+        >
+          {theme === 'dark' ? '☀' : '☾'}
+        </ActionIcon>
+      </Tooltip>
+      <Menu position="bottom-end">
+        <Menu.Target>
+          <Button size="xs" variant="default" data-testid="account-menu">Account</Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item onClick={() => void navigate('/users/edit')}>Profile and security</Menu.Item>
+          {isManager && <Menu.Item onClick={() => void navigate('/manageAccounts')}>Managed accounts</Menu.Item>}
+          {(role === 'administrator' || role === 'superadmin') && <Menu.Item onClick={() => void navigate('/users/list')}>Users</Menu.Item>}
+          <Menu.Divider />
+          <Menu.Item data-testid="sign-out" onClick={() => void signOut().then(() => navigate('/authenticate/signin'))}>Sign out</Menu.Item>
+          <Menu.Item color="red" onClick={() => void signOut({ all: true }).then(() => navigate('/authenticate/signin'))}>Sign out everywhere</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}

@@ -1,0 +1,57 @@
+// What the shell does once per signed-in user: load (or create) the preferences and apply them,
+// lock the dashboard mode to PAPER for the demo and backtest roles (spec section 4), and load the
+// exchange of the user's zone (market hours, currency).
+import { useEffect } from 'react';
+import { PAPER_ONLY_ROLES } from '../app/menu';
+import { showToast } from '../app/toast';
+import { EXCHANGES_BY_ZONE } from '../graphql/documents';
+import { graphqlClient } from '../graphql/graphql-client';
+import { loadPreferences } from '../preferences/preferences';
+import { useAppStore } from '../stores/app-store';
+
+/** The zone of spec section 7's exchanges query, from the time zone of the preferences. */
+const ZONE_OF_TZ: Readonly<Record<string, string>> = { 'Asia/Kolkata': 'IN', 'Asia/Calcutta': 'IN', 'America/Chicago': 'US' };
+
+export interface ExchangeRow {
+  readonly exchange: string;
+  readonly tz: string;
+  readonly market_open: string;
+  readonly market_close: string;
+  readonly currency: string;
+  readonly locale: string;
+  readonly symbol: string;
+}
+
+/** True for the roles whose dashboard is PAPER only. */
+export function paperOnly(role: string | undefined): boolean {
+  return (PAPER_ONLY_ROLES as readonly string[]).includes(role ?? '');
+}
+
+export function useSessionSetup(userId: string | undefined, role: string | undefined): void {
+  useEffect(() => {
+    // Acting for a managed user, requests are that user's: the manager's own preferences were applied before the switch.
+    if (userId === undefined || useAppStore.getState().managedUserId !== undefined) return;
+    const client = graphqlClient();
+    let cancelled = false;
+    const forcedPaper = paperOnly(role);
+    void (async () => {
+      const loaded = await loadPreferences(client, { userId, dashboardMode: forcedPaper ? 'PAPER' : 'LIVE' });
+      if (cancelled || !loaded) return;
+      const store = useAppStore.getState();
+      const { global } = loaded;
+      store.setTheme(global.theme === 'light' ? 'light' : 'dark');
+      store.setDensity(global.density === 'compact' ? 'compact' : 'cozy');
+      store.setDashboardMode(forcedPaper ? 'PAPER' : global.dashboardMode === 'PAPER' ? 'PAPER' : 'LIVE');
+      store.setDrawerOpen(global.drawer !== false);
+      store.setShowAllUsers(global.showAllUsers === true);
+      store.setTimeZone(global.timezone);
+      const zone = ZONE_OF_TZ[global.timezone.tz] ?? 'IN';
+      const exchanges = await client.query<{ exchanges: ExchangeRow[] }>(EXCHANGES_BY_ZONE, { zone }).toPromise();
+      // Spec section 8: exchange query failures show the message.
+      if (exchanges.error && !cancelled) showToast('error', exchanges.error.message);
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [userId, role]);
+}
