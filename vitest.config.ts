@@ -28,6 +28,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          // Builds the web app if stale, starts one server (embedded PostgreSQL, demo world) and an SMTP catcher.
+          globalSetup: ['tests/browser/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One shared server and one Chromium at a time: the machine has 2 cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'repo',
           include: ['test/**/*.test.ts'],
           testTimeout: 180_000,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const projects = ['packages/core', 'packages/market', 'packages/engine', 'packages/server', 'packages/web', '.'];
+const projects = ['packages/core', 'packages/market', 'packages/engine', 'packages/server', 'packages/web', 'tests/browser', '.'];
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 let failures = 0;
 for (const project of projects) {

@@ -20,6 +20,6 @@ function versionStamp(): Plugin {
 
 export default defineConfig({
   plugins: [react(), versionStamp()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true },
   server: { proxy: { '/v1': 'http://127.0.0.1:8080', '/api': 'http://127.0.0.1:8080', '/healthz': 'http://127.0.0.1:8080', '/version.json': 'http://127.0.0.1:8080' } },
 });

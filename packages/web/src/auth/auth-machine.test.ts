@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { createAuthMachine, refreshDueAt, retryDelay, type AuthEnvironment } from './auth-machine';
+import { createAuthMachine, inState, refreshDueAt, retryDelay, type AuthEnvironment, type AuthStatePath } from './auth-machine';
 import type { AuthSession } from './auth-types';
 
 // The auth service answered by a hand-written fetch: each path maps to a queue of answers.
@@ -59,15 +59,17 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function settle(actor: { getSnapshot(): { matches(state: string): boolean } }, state: string): Promise<void> {
-  for (let tries = 0; tries < 200 && !actor.getSnapshot().matches(state); tries += 1) await vi.advanceTimersByTimeAsync(10);
-  expect(actor.getSnapshot().matches(state)).toBe(true);
+type Running = { getSnapshot(): { matches(value: never): boolean } };
+
+async function settle(actor: Running, state: AuthStatePath): Promise<void> {
+  for (let tries = 0; tries < 200 && !inState(actor.getSnapshot(), state); tries += 1) await vi.advanceTimersByTimeAsync(10);
+  expect(inState(actor.getSnapshot(), state)).toBe(true);
 }
 
 describe('the auth machine (spec section 4)', () => {
   it('starts signed out without a saved refresh token', () => {
     const actor = createActor(createAuthMachine(environment(undefined, Date.now))).start();
-    expect(actor.getSnapshot().matches('signedOut.noErrors')).toBe(true);
+    expect(inState(actor.getSnapshot(), 'signedOut.noErrors')).toBe(true);
   });
 
   it('imports a saved refresh token into a session with role and permissions from the token', async () => {
@@ -88,7 +90,7 @@ describe('the auth machine (spec section 4)', () => {
     const env = environment('r1', Date.now);
     const actor = createActor(createAuthMachine(env)).start();
     await vi.advanceTimersByTimeAsync(50);
-    expect(actor.getSnapshot().matches('starting.waiting')).toBe(true);
+    expect(inState(actor.getSnapshot(), 'starting.waiting')).toBe(true);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(retryDelay(1));
     await settle(actor, 'signedOut');

@@ -87,6 +87,17 @@ export function retryDelay(attempt: number): number {
   return RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1);
 }
 
+/** Dotted state paths of the machine, e.g. `signedOut.needsMfa`. */
+export type AuthStatePath =
+  | 'starting' | 'starting.importing' | 'starting.waiting' | 'signedIn' | 'signedOut'
+  | `signedOut.${'noErrors' | 'success' | 'needsSmsOtp' | 'needsMfa' | 'failed' | 'signingOut' | 'authenticating'}`;
+
+/** Whether a snapshot is in a state given by its dotted path. */
+export function inState(snapshot: { matches(value: never): boolean }, path: AuthStatePath): boolean {
+  const [parent, child] = path.split('.') as [string, string | undefined];
+  return (snapshot.matches as (value: unknown) => boolean)(child === undefined ? parent : { [parent]: child });
+}
+
 export function createAuthMachine(environment: AuthEnvironment) {
   return setup({
     types: { context: {} as AuthContext, events: {} as AuthEvent },
@@ -165,14 +176,14 @@ export function createAuthMachine(environment: AuthEnvironment) {
         initial: 'noErrors',
         on: {
           SIGNIN: '.authenticating',
-          CLEAR_ERROR: { target: '.noErrors', actions: assign({ error: undefined }) },
         },
         states: {
           noErrors: {},
-          success: {},
-          needsSmsOtp: {},
-          needsMfa: {},
-          failed: {},
+          success: { on: { CLEAR_ERROR: 'noErrors' } },
+          needsSmsOtp: { on: { CLEAR_ERROR: 'noErrors' } },
+          needsMfa: { on: { CLEAR_ERROR: 'noErrors' } },
+          // A sign-in in flight is never cancelled by clearing an error.
+          failed: { on: { CLEAR_ERROR: { target: 'noErrors', actions: assign({ error: undefined }) } } },
           signingOut: {
             invoke: {
               src: 'signOut',

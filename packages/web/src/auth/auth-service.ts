@@ -8,7 +8,7 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { useAuthStore } from '../stores/auth-store';
 import { authApi } from './auth-api';
-import { createAuthMachine, type AuthEnvironment } from './auth-machine';
+import { createAuthMachine, inState, type AuthEnvironment, type AuthStatePath } from './auth-machine';
 import type { AuthSession } from './auth-types';
 import { readClaims } from './claims';
 import { clearAccessTokenCookie, clearStoredRefreshToken, readStoredRefreshToken, storeSession } from './token-storage';
@@ -85,6 +85,11 @@ export function onTabMessage(listener: (message: TabMessage) => void): () => voi
 }
 
 export type AuthSnapshot = SnapshotFrom<typeof authActor>;
+
+/** Whether the auth machine is in a state (dotted path, e.g. `signedOut.needsMfa`). */
+export function authIn(snapshot: AuthSnapshot, path: AuthStatePath): boolean {
+  return inState(snapshot, path);
+}
 
 /** The auth machine's state in a component. */
 export function useAuthState<T>(select: (snapshot: AuthSnapshot) => T): T {

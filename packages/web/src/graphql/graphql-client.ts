@@ -3,7 +3,7 @@
 // in the connection params; up to 5 retries with exponential backoff; the fatal close codes of
 // spec section 8 are not retried). `restartGraphqlClients()` replaces both on sign-in, sign-out and
 // when a manager switches the user they act for.
-import { Client, fetchExchange, subscriptionExchange, type CombinedError } from '@urql/core';
+import { Client, fetchExchange, mapExchange, subscriptionExchange, type CombinedError } from '@urql/core';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { currentAccessToken } from '../auth/auth-service';
 import { useAppStore } from '../stores/app-store';
@@ -51,9 +51,18 @@ function createSocket(): WsClient {
 function createGraphqlClient(socket: WsClient): Client {
   return new Client({
     url: GRAPHQL_PATH,
-    requestPolicy: 'cache-and-network',
+    // Spec section 7: queries go as HTTP POST (urql would send short queries as GET).
+    preferGetMethod: false,
+    // No cache exchange: every screen reads what the server has now (and refetches after its writes).
+    requestPolicy: 'network-only',
     fetchOptions: () => ({ credentials: 'same-origin', headers: graphqlHeaders() }),
     exchanges: [
+      mapExchange({
+        onError: (error) => {
+          const kind = sessionErrorKind(error);
+          if (kind !== undefined) sessionErrorHandler?.(kind);
+        },
+      }),
       fetchExchange,
       subscriptionExchange({
         forwardSubscription: (request) => {
@@ -66,6 +75,16 @@ function createGraphqlClient(socket: WsClient): Client {
       }),
     ],
   });
+}
+
+let sessionErrorHandler: ((kind: 'expired' | 'user-claim') => void) | undefined;
+
+/** Spec section 8: what to do when a GraphQL error says the session is gone (the shell signs out and goes to sign-in). */
+export function onSessionError(handler: (kind: 'expired' | 'user-claim') => void): () => void {
+  sessionErrorHandler = handler;
+  return () => {
+    if (sessionErrorHandler === handler) sessionErrorHandler = undefined;
+  };
 }
 
 let socket = createSocket();

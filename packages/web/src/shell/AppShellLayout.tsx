@@ -8,6 +8,7 @@ import { BrandLogo } from '../app/BrandLogo';
 import { visibleMenu } from '../app/menu';
 import { useAppStore } from '../stores/app-store';
 import { CreditNotice } from './CreditNotice';
+import { HolidayNotice } from './HolidayNotice';
 import { ShellHeader } from './ShellHeader';
 import { useSessionSetup } from './use-session-setup';
 
@@ -72,6 +73,7 @@ export function Component() {
       </AppShell.Navbar>
       <AppShell.Main>
         <CreditNotice userId={auth.userId} />
+        <HolidayNotice />
         <Outlet />
       </AppShell.Main>
     </AppShell>

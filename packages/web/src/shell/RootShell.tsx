@@ -7,14 +7,15 @@ import { Button, MantineProvider, Modal, Stack, Text } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useNavigate } from 'react-router';
 import { authActor, onTabMessage } from '../auth/auth-service';
 import { readClaims } from '../auth/claims';
 import { currentBrand } from '../app/brand';
-import { clearLocalSession } from '../app/sign-out';
+import { loadLiveChat } from '../app/live-chat';
+import { clearLocalSession, signOut } from '../app/sign-out';
 import { appTheme } from '../app/theme';
 import { showToast } from '../app/toast';
-import { restartGraphqlClients } from '../graphql/graphql-client';
+import { onSessionError, restartGraphqlClients, SESSION_EXPIRED_MESSAGE } from '../graphql/graphql-client';
 import { GraphqlProvider } from '../graphql/GraphqlProvider';
 import { useAppStore } from '../stores/app-store';
 import { useDeployStore } from '../stores/deploy-store';
@@ -44,11 +45,21 @@ function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolea
       setExchangeChanged(true);
     }
   }), []);
+  // Spec section 8: a GraphQL error naming the user-id claim, or invalid-jwt / invalid-refresh-token,
+  // signs out and goes to sign-in (the latter two with the session-expired message).
+  const navigate = useNavigate();
+  useEffect(() => onSessionError((kind) => {
+    if (kind === 'expired') showToast('error', SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
+    void signOut().then(() => navigate('/authenticate/signin'));
+  }), [navigate]);
   // A sign-out in another tab, or a session that could not be refreshed, ends this tab's session too.
   useEffect(() => {
     let wasSignedIn = authActor.getSnapshot().matches('signedIn');
     const subscription = authActor.subscribe((snapshot) => {
       const signedIn = snapshot.matches('signedIn');
+      if (wasSignedIn && !signedIn && snapshot.context.error?.error === 'invalid-refresh-token') {
+        showToast('error', SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
+      }
       if (wasSignedIn && !signedIn) clearLocalSession();
       if (!wasSignedIn && signedIn) restartGraphqlClients();
       wasSignedIn = signedIn;
@@ -92,6 +103,7 @@ export function Component() {
   const brand = currentBrand();
   const mantineTheme = useMemo(() => appTheme({ primaryColor: brand.primaryColor, density }), [brand.primaryColor, density]);
   const { sessionChanged, exchangeChanged } = useSessionDialogs();
+  useEffect(() => loadLiveChat(), []);
   useEffect(() => {
     // Spec section 2: the theme stylesheet is named after the selected theme.
     document.documentElement.dataset.theme = theme;

@@ -20,7 +20,7 @@ const DEFAULT_LIFETIME_DAYS = 90;
 
 /** YYYY-MM-DD of the IST day `days` after today. */
 function dayFromToday(days: number): string {
-  return todayInIndia(new Date(Date.now() + days * DAY_MS));
+  return todayInIndia(Date.now() + days * DAY_MS);
 }
 
 /** A token chosen to expire on a day lives to the end of that day in India. */

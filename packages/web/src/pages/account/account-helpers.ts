@@ -1,4 +1,4 @@
-// Small pieces the account pages share: GraphQL error text, the acting user, rupee input,
+// Small pieces the account pages share: GraphQL error text, the acting user, today's IST date,
 // request states (spec section 4) and calls to the auth service that may need an elevated session.
 import type { CombinedError } from 'urql';
 import { authCall, authApi, type ApiResult } from '../../auth/auth-api';
@@ -6,6 +6,7 @@ import { clientError } from '../../auth/auth-errors';
 import { authActor, currentAccessToken, useAuthState } from '../../auth/auth-service';
 import type { AuthSession } from '../../auth/auth-types';
 import { requestCredential } from '../../auth/webauthn';
+import { formatDate } from '../../format/format';
 import { useAppStore } from '../../stores/app-store';
 
 /** Spec section 4: change e-mail, change password and the like go idle -> requesting -> success | error. */
@@ -36,27 +37,9 @@ export function useActingUserId(): string | undefined {
   return managed ?? signedIn;
 }
 
-/** Largest rupee amount accepted: its paise still fit a double exactly (and the bigint column). */
-const MAX_RUPEES = Math.floor(Number.MAX_SAFE_INTEGER / 100);
-
-/**
- * Rupees typed by a person -> integer paise, or undefined for NaN, negatives and overflow.
- * Example: rupeesToPaise(1500.5) === 150050.
- */
-export function rupeesToPaise(rupees: number | string): number | undefined {
-  const value = typeof rupees === 'number' ? rupees : Number(String(rupees).replace(/,/g, '').trim());
-  if (!Number.isFinite(value) || value < 0 || value > MAX_RUPEES) return undefined;
-  return Math.round(value * 100);
-}
-
-/** Integer paise -> rupees for an input field (150050 -> 1500.5). */
-export function paiseToRupees(paise: number): number {
-  return paise / 100;
-}
-
 /** Today's date in India (YYYY-MM-DD): investment history entries are dated in IST. */
-export function todayInIndia(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+export function todayInIndia(nowMs: number = Date.now()): string {
+  return formatDate(nowMs);
 }
 
 type AuthCall<T> = (accessToken: string) => Promise<ApiResult<T>>;

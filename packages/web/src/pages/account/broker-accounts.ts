@@ -1,5 +1,5 @@
-// Broker accounts (table user_brokers, docs/DATA-MODEL.md): GraphQL documents, row shapes and the
-// investment rules of spec section 5.
+// Broker accounts (table user_brokers, docs/DATA-MODEL.md): GraphQL documents, row shapes, rupee
+// input and the investment rules of spec section 5.
 
 export interface InvestmentEntry {
   readonly date: string;
@@ -81,4 +81,22 @@ export function withHistoryEntry(history: readonly InvestmentEntry[], entry: Inv
 /** Where the browser goes to start the broker's daily login (spec section 2's broker login redirects). */
 export function brokerLoginPath(row: Pick<UserBrokerRow, 'broker' | 'client_id'>): string {
   return `/api/broker_login/${encodeURIComponent(row.broker)}/${encodeURIComponent(row.client_id)}`;
+}
+
+/** Largest rupee amount accepted: its paise still fit a double exactly (and the bigint column). */
+const MAX_RUPEES = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+
+/**
+ * Rupees typed by a person -> integer paise, or undefined for NaN, negatives and overflow.
+ * Example: rupeesToPaise(1500.5) === 150050.
+ */
+export function rupeesToPaise(rupees: number | string): number | undefined {
+  const value = typeof rupees === 'number' ? rupees : Number(String(rupees).replace(/,/g, '').trim());
+  if (!Number.isFinite(value) || value < 0 || value > MAX_RUPEES) return undefined;
+  return Math.round(value * 100);
+}
+
+/** Integer paise -> rupees for an input field (150050 -> 1500.5). */
+export function paiseToRupees(paise: number): number {
+  return paise / 100;
 }

@@ -119,7 +119,8 @@ export function CandlestickChart({ candles, daily, height = 420 }: { readonly ca
           const previousIndex = position > 0 ? labelIndexes[position - 1] : undefined;
           const previous = previousIndex === undefined ? undefined : drawn.time[previousIndex];
           return (
-            <text key={index} x={MARGIN.left + slot * (index + 0.5)} y={height - 8} textAnchor="middle" fill="currentColor">
+            <text key={index} x={MARGIN.left + slot * (index + 0.5)} y={height - 8} fill="currentColor"
+              textAnchor={index === 0 ? 'start' : index === count - 1 ? 'end' : 'middle'}>
               {timeLabel(drawn.time[index] as number, previous, daily)}
             </text>
           );
@@ -132,7 +133,7 @@ export function CandlestickChart({ candles, daily, height = 420 }: { readonly ca
         )}
       </svg>
       {hover !== undefined && (
-        <Text size="xs" pos="absolute" top={4} left={MARGIN.left + 4} ff="monospace">
+        <Text size="xs" pos="absolute" top={4} left={MARGIN.left + 4} ff="monospace" style={{ whiteSpace: 'pre' }}>
           {daily ? formatDate(drawn.time[hover] as number) : `${formatDate(drawn.time[hover] as number)} ${formatTime(drawn.time[hover] as number)}`}
           {`  O ${points(drawn.open[hover] as number)}  H ${points(drawn.high[hover] as number)}  L ${points(drawn.low[hover] as number)}  C ${points(drawn.close[hover] as number)}`}
         </Text>

@@ -58,7 +58,8 @@ export function LineChart({ xs, ys, formatX, formatY, height = 260, zeroLine = f
           ))}
           {xTickIndexes.map((index) => {
             const value = xs[index] as number;
-            return <text key={index} x={x(value)} y={height - 8} textAnchor="middle" fill="currentColor">{formatX(value)}</text>;
+            const anchor = index === 0 ? 'start' : index === xs.length - 1 ? 'end' : 'middle';
+            return <text key={index} x={x(value)} y={height - 8} textAnchor={anchor} fill="currentColor">{formatX(value)}</text>;
           })}
           {zeroLine && <line x1={MARGIN.left} x2={MARGIN.left + plotWidth} y1={y(0)} y2={y(0)} stroke={grid} strokeWidth={1.5} />}
           {markers.map((marker) => (

@@ -1,0 +1,142 @@
+// /manageAccounts: the users the signed-in manager manages (spec section 7: managers where
+// manager_id equals the user, ordered by user name, with user.name and user.user_brokers.active).
+// "Act for this user" sends x-hasura-managed-user-id with every GraphQL request from then on;
+// the server honours it only while a managers row links the two.
+import { Alert, Badge, Button, Group, Loader, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { useQuery } from 'urql';
+import { showToast } from '../../app/toast';
+import { restartGraphqlClients } from '../../graphql/graphql-client';
+import { useAppStore } from '../../stores/app-store';
+import { graphqlErrorMessage, useSignedInUserId } from './account-helpers';
+
+// Filtered by the signed-in user (not the acting one): the list stays the manager's own while it
+// acts for someone.
+const MANAGED_USERS_QUERY = `query ManagedUsers($managerId: uuid!) {
+  managers(where: { manager_id: { _eq: $managerId } }, order_by: { user: { name: asc } }) {
+    user_id
+    user { name user_brokers { active } }
+  }
+}`;
+
+interface ManagedUsersData {
+  managers: Array<{ user_id: string; user: { name: string; user_brokers: Array<{ active: boolean }> } | null }>;
+}
+
+interface ManagedUser {
+  readonly userId: string;
+  readonly name: string;
+  readonly activeBrokers: number;
+  readonly brokers: number;
+}
+
+function toManagedUsers(data: ManagedUsersData | undefined): ManagedUser[] {
+  return (data?.managers ?? []).map((link) => {
+    const brokers = link.user?.user_brokers ?? [];
+    return {
+      userId: link.user_id,
+      name: link.user?.name ?? link.user_id,
+      activeBrokers: brokers.filter((broker) => broker.active).length,
+      brokers: brokers.length,
+    };
+  });
+}
+
+/** Switches the user the GraphQL clients act for (undefined: the manager itself). */
+function actFor(userId: string | undefined): void {
+  useAppStore.getState().setManagedUserId(userId);
+  restartGraphqlClients();
+}
+
+export function Component() {
+  const navigate = useNavigate();
+  const managerId = useSignedInUserId();
+  const managedUserId = useAppStore((state) => state.managedUserId);
+  const showAllUsers = useAppStore((state) => state.showAllUsers);
+  const setShowAllUsers = useAppStore((state) => state.setShowAllUsers);
+  const [result] = useQuery<ManagedUsersData>({
+    query: MANAGED_USERS_QUERY,
+    variables: { managerId: managerId ?? '' },
+    pause: managerId === undefined,
+  });
+
+  useEffect(() => {
+    if (result.error) showToast('error', graphqlErrorMessage(result.error));
+  }, [result.error]);
+
+  const everyone = toManagedUsers(result.data);
+  // Spec section 6: the show-all-users switch adds the users without an active broker account.
+  const users = showAllUsers ? everyone : everyone.filter((user) => user.activeBrokers > 0);
+  const actingFor = everyone.find((user) => user.userId === managedUserId);
+
+  const start = (user: ManagedUser) => {
+    actFor(user.userId);
+    showToast('info', `Acting for ${user.name}`);
+    void navigate('/dashboard');
+  };
+
+  const stop = () => {
+    actFor(undefined);
+    showToast('info', 'Stopped acting for a managed user');
+  };
+
+  return (
+    <Stack gap="md">
+      <Title order={2}>Manage accounts</Title>
+      {managedUserId !== undefined && (
+        <Alert color="blue" title="Acting for a managed user">
+          <Group justify="space-between">
+            <Text size="sm">You are acting for {actingFor?.name ?? 'a managed user'}: screens show and change that user's data.</Text>
+            <Button size="compact-sm" variant="white" color="blue" onClick={stop}>Stop acting</Button>
+          </Group>
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {users.length} of {everyone.length} managed users shown
+        </Text>
+        <Switch
+          label="Show all users (including those without an active broker account)"
+          checked={showAllUsers}
+          onChange={(event) => setShowAllUsers(event.currentTarget.checked)}
+        />
+      </Group>
+      {result.fetching && !result.data ? <Loader aria-label="Loading managed users" /> : users.length === 0 ? (
+        <Text c="dimmed">
+          {everyone.length === 0 ? 'You do not manage any users yet.' : 'No managed user has an active broker account. Turn on "Show all users" to see everyone.'}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Active broker accounts</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.map((user) => (
+                <Table.Tr key={user.userId}>
+                  <Table.Td>
+                    {user.name}
+                    {user.userId === managedUserId && <Badge ml="xs" size="sm">acting</Badge>}
+                  </Table.Td>
+                  <Table.Td>{user.activeBrokers} of {user.brokers}</Table.Td>
+                  <Table.Td>
+                    {user.userId === managedUserId ? (
+                      <Button size="compact-sm" variant="light" onClick={stop}>Stop acting</Button>
+                    ) : (
+                      <Button size="compact-sm" onClick={() => start(user)}>Act for this user</Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

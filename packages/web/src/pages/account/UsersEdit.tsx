@@ -1,0 +1,74 @@
+// /users/edit: the signed-in user's account. Profile and broker accounts are GraphQL rows of the
+// acting user (the managed user while a manager acts for one); e-mail, password, two-factor,
+// security keys and access tokens belong to the signed-in account and go to the auth service.
+import { Alert, Stack, Tabs, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { useAppStore } from '../../stores/app-store';
+import { useActingUserId } from './account-helpers';
+import { BrokersSection } from './BrokersSection';
+import { CredentialsSection } from './CredentialsSection';
+import { MfaSection } from './MfaSection';
+import { PatSection } from './PatSection';
+import { ProfileSection } from './ProfileSection';
+import { SecurityKeysSection } from './SecurityKeysSection';
+import { useAuthUser } from './use-auth-user';
+
+const TABS = ['profile', 'sign-in', 'two-factor', 'security-keys', 'tokens', 'brokers'] as const;
+type TabName = (typeof TABS)[number];
+
+function isTab(value: string | null): value is TabName {
+  return value !== null && (TABS as readonly string[]).includes(value);
+}
+
+export function Component() {
+  // The open tab is in the address (`?tab=brokers`), so other screens can link to a section.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get('tab');
+  const tab: TabName = isTab(requested) ? requested : 'profile';
+  const userId = useActingUserId();
+  const acting = useAppStore((state) => state.managedUserId !== undefined);
+  const auth = useAuthUser();
+
+  if (!userId) return null;
+
+  return (
+    <Stack gap="md">
+      <Title order={2}>Account settings</Title>
+      {acting && (
+        <Alert color="blue" title="Acting for a managed user">
+          Profile and broker accounts below are the managed user's. Sign-in, two-factor, security keys and access tokens
+          are always your own.
+        </Alert>
+      )}
+      {auth.error && <Alert color="red" title="Your sign-in details could not be loaded">{auth.error.message}</Alert>}
+      <Tabs value={tab} onChange={(value) => setSearchParams(isTab(value) ? { tab: value } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="profile">Profile</Tabs.Tab>
+          <Tabs.Tab value="sign-in">E-mail and password</Tabs.Tab>
+          <Tabs.Tab value="two-factor">Two-factor</Tabs.Tab>
+          <Tabs.Tab value="security-keys">Security keys</Tabs.Tab>
+          <Tabs.Tab value="tokens">Access tokens</Tabs.Tab>
+          <Tabs.Tab value="brokers">Broker accounts</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="profile">
+          <ProfileSection userId={userId} authUser={auth.user} acting={acting} />
+        </Tabs.Panel>
+        <Tabs.Panel value="sign-in">
+          <CredentialsSection currentEmail={auth.user?.email ?? undefined} />
+        </Tabs.Panel>
+        <Tabs.Panel value="two-factor">
+          <MfaSection authUser={auth.user} loading={auth.loading} onChanged={auth.reload} />
+        </Tabs.Panel>
+        <Tabs.Panel value="security-keys">
+          <SecurityKeysSection />
+        </Tabs.Panel>
+        <Tabs.Panel value="tokens">
+          <PatSection />
+        </Tabs.Panel>
+        <Tabs.Panel value="brokers">
+          <BrokersSection userId={userId} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CLIENT_ID_PATTERN, activeInvestmentTotalPaise, brokerLoginPath, effectiveInvestmentPaise, paiseToRupees, rupeesToPaise,
+  withHistoryEntry, type UserBrokerRow,
+} from './broker-accounts';
+
+const row = (overrides: Partial<UserBrokerRow>): UserBrokerRow => ({
+  user_broker_id: 'id',
+  broker: 'zerodha',
+  client_id: 'ZR7314',
+  active: true,
+  api_key: null,
+  investment_amt_paise: 0,
+  investment_history: [],
+  broker_info: { name: 'Zerodha (Kite Connect)' },
+  ...overrides,
+});
+
+describe('investment of a broker account (spec section 5)', () => {
+  it('uses the latest history entry, by date not by position, when there is one', () => {
+    const history = [{ date: '2025-10-01', amount_paise: 60_000_000 }, { date: '2025-04-01', amount_paise: 40_000_000 }];
+    expect(effectiveInvestmentPaise(row({ investment_amt_paise: 50_000_000, investment_history: history }))).toBe(60_000_000);
+  });
+
+  it('falls back to investment_amt_paise without history', () => {
+    expect(effectiveInvestmentPaise(row({ investment_amt_paise: 15_000_000 }))).toBe(15_000_000);
+  });
+
+  it('totals active accounts only', () => {
+    const rows = [row({ investment_amt_paise: 100 }), row({ active: false, investment_amt_paise: 1_000 }), row({ investment_amt_paise: 10 })];
+    expect(activeInvestmentTotalPaise(rows)).toBe(110);
+  });
+
+  it('records a new amount for a day once, keeping the history in date order', () => {
+    const history = [{ date: '2025-04-01', amount_paise: 1 }, { date: '2026-11-24', amount_paise: 2 }];
+    expect(withHistoryEntry(history, { date: '2026-11-24', amount_paise: 3 })).toEqual([
+      { date: '2025-04-01', amount_paise: 1 },
+      { date: '2026-11-24', amount_paise: 3 },
+    ]);
+    expect(withHistoryEntry(history, { date: '2025-01-01', amount_paise: 0 })[0]).toEqual({ date: '2025-01-01', amount_paise: 0 });
+  });
+});
+
+describe('rupee input', () => {
+  it('turns rupees into integer paise', () => {
+    expect(rupeesToPaise(1500.5)).toBe(150_050);
+    expect(rupeesToPaise('2,50,000.50')).toBe(25_000_050);
+    expect(rupeesToPaise(0.29)).toBe(29);
+    expect(paiseToRupees(150_050)).toBe(1500.5);
+  });
+
+  it('refuses NaN, negatives and amounts whose paise overflow', () => {
+    expect(rupeesToPaise('abc')).toBeUndefined();
+    expect(rupeesToPaise(-1)).toBeUndefined();
+    expect(rupeesToPaise(Number.MAX_SAFE_INTEGER)).toBeUndefined();
+    expect(rupeesToPaise(Number.POSITIVE_INFINITY)).toBeUndefined();
+  });
+});
+
+describe('broker accounts', () => {
+  it('accepts client ids the database accepts', () => {
+    expect(CLIENT_ID_PATTERN.test('ZR7314')).toBe(true);
+    expect(CLIENT_ID_PATTERN.test('a')).toBe(false);
+    expect(CLIENT_ID_PATTERN.test('has space')).toBe(false);
+  });
+
+  it('links to the broker login route with escaped parts', () => {
+    expect(brokerLoginPath({ broker: 'zerodha', client_id: 'ZR7314' })).toBe('/api/broker_login/zerodha/ZR7314');
+    expect(brokerLoginPath({ broker: 'dhan', client_id: 'a/b' })).toBe('/api/broker_login/dhan/a%2Fb');
+  });
+});

@@ -1,0 +1,136 @@
+// A calendar heatmap drawn as plain SVG: one column per week (Monday on top), one cell per day,
+// coloured by the spec section 9 bands of the chosen metric; days without data stay empty.
+import { Box, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { formatRupees } from '../../../format/format';
+import { bandColor, LEVELS, orderLevelLabels, ordersBand, pnlBand, pnlLevelLabels, type Band, type HeatmapMetric } from './heatmap-bands';
+import { addDays, daysBetween, weekdayIndex } from './ist-dates';
+
+export interface DayValue {
+  readonly pnlPaise: number;
+  readonly orders: number;
+}
+
+const GAP = 3;
+const LEFT = 30;
+const TOP = 16;
+const WEEKDAYS = ['Mon', '', 'Wed', '', 'Fri', '', 'Sun'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const EMPTY_FILL = 'var(--mantine-color-default-border)';
+const ZERO_FILL = 'var(--mantine-color-gray-5)';
+
+function bandOf(metric: HeatmapMetric, value: DayValue): Band {
+  return metric === 'pnl' ? pnlBand(value.pnlPaise) : ordersBand(value.orders);
+}
+
+function dayTitle(date: string, value: DayValue | undefined): string {
+  if (!value) return `${date}: no trading`;
+  return `${date}: ${formatRupees(value.pnlPaise)}, ${value.orders} ${value.orders === 1 ? 'order' : 'orders'}`;
+}
+
+function Swatch({ color, label }: { readonly color: string; readonly label: string }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Box w={12} h={12} style={{ background: color, borderRadius: 2 }} />
+      <Text size="xs" c="dimmed">{label}</Text>
+    </Group>
+  );
+}
+
+/** The bands the current metric uses, as a legend (losses darkest first, then profits). */
+export function HeatmapLegend({ metric }: { readonly metric: HeatmapMetric }) {
+  const levels = Array.from({ length: LEVELS }, (_, level) => level);
+  if (metric === 'orders') {
+    const labels = orderLevelLabels();
+    return (
+      <Group gap="sm">
+        <Text size="xs" c="dimmed">Orders per day:</Text>
+        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'orders', level }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
+      </Group>
+    );
+  }
+  const labels = pnlLevelLabels();
+  return (
+    <Stack gap={4}>
+      <Group gap="sm">
+        <Text size="xs" c="dimmed" w={48}>Loss ₹</Text>
+        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'loss', level }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
+      </Group>
+      <Group gap="sm">
+        <Text size="xs" c="dimmed" w={48}>Profit ₹</Text>
+        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'profit', level }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
+      </Group>
+    </Stack>
+  );
+}
+
+export interface CalendarHeatmapProps {
+  readonly from: string;
+  readonly to: string;
+  readonly days: ReadonlyMap<string, DayValue>;
+  readonly metric: HeatmapMetric;
+}
+
+/** Bigger cells for short ranges so a quarter fills the card; a year stays about 850 px wide. */
+function cellSize(weeks: number): number {
+  return weeks <= 20 ? 20 : weeks <= 32 ? 16 : 13;
+}
+
+/** Month labels at the first week column holding that month's 1st (the range's first month if it has room). */
+function monthLabels(input: { from: string; to: string; start: string; step: number }) {
+  const labels: Array<{ column: number; text: string }> = [];
+  for (let date = input.from; date <= input.to; date = addDays(date, 1)) {
+    if (date !== input.from && !date.endsWith('-01')) continue;
+    const column = Math.floor(daysBetween(input.start, date) / 7);
+    labels.push({ column, text: MONTHS[Number(date.slice(5, 7)) - 1] ?? '' });
+  }
+  // A label needs about 26 px; drop the first month's label when the next month starts right after.
+  const minColumns = Math.ceil(26 / input.step);
+  return labels.filter((label, index) => {
+    const next = labels[index + 1];
+    return index !== 0 || next === undefined || next.column - label.column >= minColumns;
+  });
+}
+
+export function CalendarHeatmap({ from, to, days, metric }: CalendarHeatmapProps) {
+  const start = addDays(from, -weekdayIndex(from));
+  const total = daysBetween(from, to) + 1;
+  const weeks = Math.ceil((daysBetween(start, to) + 1) / 7);
+  const cell = cellSize(weeks);
+  const step = cell + GAP;
+  const width = LEFT + weeks * step;
+  const height = TOP + 7 * step;
+  const cells = [];
+  for (let offset = 0; offset < total; offset += 1) {
+    const date = addDays(from, offset);
+    const column = Math.floor(daysBetween(start, date) / 7);
+    const row = weekdayIndex(date);
+    const value = days.get(date);
+    const band = value ? bandOf(metric, value) : undefined;
+    const fill = band === undefined ? EMPTY_FILL : bandColor(band) ?? ZERO_FILL;
+    cells.push(
+      <rect key={date} x={LEFT + column * step} y={TOP + row * step} width={cell} height={cell} rx={2} style={{ fill }} data-date={date}>
+        <title>{dayTitle(date, value)}</title>
+      </rect>,
+    );
+  }
+  return (
+    <ScrollArea type="auto" offsetScrollbars>
+      <svg
+        width={width}
+        height={height}
+        role="img"
+        aria-label={`Calendar heatmap of ${metric === 'pnl' ? 'daily profit and loss' : 'daily order counts'} from ${from} to ${to}`}
+      >
+        {WEEKDAYS.map((label, row) => label && (
+          <text key={label} x={0} y={TOP + row * step + cell / 2 + 4} fontSize={10} style={{ fill: 'var(--mantine-color-dimmed)' }}>{label}</text>
+        ))}
+        {monthLabels({ from, to, start, step }).map((label) => (
+          <text key={`${label.column}-${label.text}`} x={LEFT + label.column * step} y={TOP - 5} fontSize={10} style={{ fill: 'var(--mantine-color-dimmed)' }}>
+            {label.text}
+          </text>
+        ))}
+        {cells}
+      </svg>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,130 @@
+// The form that adds an option leg to the payoff positions: index, expiry (listed expiries from
+// fno_expiries), strike, CE/PE, buy/sell, lots and the premium paid or received.
+import { Alert, Button, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
+import { addDays, type IsoDate } from '@vyuha/core';
+import type { OptionRight, PayoffPosition } from '@vyuha/engine';
+import { atmStrike, expiriesBetween, isOptionUnderlying, lotSize } from '@vyuha/market';
+import { useMemo, useState } from 'react';
+import { useQuery } from 'urql';
+import { istToday } from './ist-dates';
+import { QueryError } from './query-feedback';
+
+/** An index the payoff screen offers (an index_configs row). */
+export interface PayoffIndex {
+  readonly id: string;
+  readonly name: string;
+  /** The trading symbol (NIFTY, BANKNIFTY...). */
+  readonly value: string;
+  readonly oc_step: number;
+  readonly instrument_id: number;
+  readonly instrument: { readonly ltps: ReadonlyArray<{ readonly price_paise: number }> } | null;
+}
+
+interface ExpiryOption { readonly date: string; readonly kind: string }
+
+const EXPIRIES_QUERY = `
+  query PayoffExpiries($instrument_id: Int!, $today: date!) {
+    fno_expiries(where: { instrument_id: { _eq: $instrument_id }, segment: { _eq: "OPT" }, expiry: { _gte: $today } }, order_by: { expiry: asc }, limit: 20) {
+      expiry mode
+    }
+  }`;
+
+/** How far ahead the rule-based expiries reach when none are listed. */
+const RULE_EXPIRY_DAYS = 100;
+
+/** The index's last price in rupees, when known. */
+export function lastPrice(index: PayoffIndex | undefined): number | undefined {
+  const paise = index?.instrument?.ltps[0]?.price_paise;
+  return paise === undefined ? undefined : paise / 100;
+}
+
+/** Expiries from the exchange's rules in @vyuha/market, for an index with no listed expiries. */
+function ruleExpiries(symbol: string, today: IsoDate): ExpiryOption[] {
+  if (!isOptionUnderlying(symbol)) return [];
+  try {
+    return expiriesBetween(symbol, today, addDays(today, RULE_EXPIRY_DAYS)).filter((expiry) => expiry.date >= today)
+      .map((expiry) => ({ date: expiry.date, kind: expiry.kind }));
+  } catch {
+    return [];
+  }
+}
+
+function lotSizeOf(symbol: string, today: IsoDate, expiry: string | null): number | undefined {
+  if (!isOptionUnderlying(symbol) || expiry === null) return undefined;
+  try {
+    return lotSize({ symbol, tradeDate: today, expiry: expiry as IsoDate });
+  } catch {
+    return undefined;
+  }
+}
+
+export interface PayoffLegFormProps {
+  readonly indices: readonly PayoffIndex[];
+  /** `replace`: the leg replaces every position of its index. */
+  readonly onAdd: (position: PayoffPosition, replace: boolean) => void;
+}
+
+export function PayoffLegForm({ indices, onAdd }: PayoffLegFormProps) {
+  const today = useMemo(() => istToday(), []);
+  const [indexId, setIndexId] = useState<string | null>(null);
+  const index = indices.find((row) => row.id === indexId) ?? indices[0];
+  const [expiry, setExpiry] = useState<string | null>(null);
+  const [strike, setStrike] = useState<number | string>('');
+  const [optionType, setOptionType] = useState<OptionRight>('CE');
+  const [side, setSide] = useState<'Buy' | 'Sell'>('Buy');
+  const [lots, setLots] = useState<number | string>(1);
+  const [premium, setPremium] = useState<number | string>('');
+  const [replace, setReplace] = useState(false);
+
+  const [listed] = useQuery<{ fno_expiries: Array<{ expiry: string; mode: string }> }>({
+    query: EXPIRIES_QUERY, variables: { instrument_id: index?.instrument_id ?? 0, today }, pause: index === undefined,
+  });
+  const listedExpiries = (listed.data?.fno_expiries ?? []).map((row) => ({ date: row.expiry, kind: row.mode }));
+  const fromRules = listed.data !== undefined && listedExpiries.length === 0;
+  const expiries = fromRules && index !== undefined ? ruleExpiries(index.value, today) : listedExpiries;
+  const chosenExpiry = expiries.some((option) => option.date === expiry) ? expiry : expiries[0]?.date ?? null;
+  const lot = index === undefined ? undefined : lotSizeOf(index.value, today, chosenExpiry);
+  const spot = lastPrice(index);
+  const atm = spot !== undefined && index !== undefined ? atmStrike(spot, index.oc_step) : undefined;
+  const strikeValue = typeof strike === 'number' ? strike : atm;
+  const lotsValue = typeof lots === 'number' ? lots : Number.NaN;
+  const premiumValue = typeof premium === 'number' ? premium : Number.NaN;
+  const valid = index !== undefined && chosenExpiry !== null && lot !== undefined && strikeValue !== undefined && strikeValue > 0
+    && Number.isInteger(lotsValue) && lotsValue > 0 && Number.isFinite(premiumValue) && premiumValue >= 0;
+
+  const add = (): void => {
+    if (!valid) return;
+    const quantity = (side === 'Buy' ? 1 : -1) * lotsValue * lot;
+    onAdd({ kind: 'option', optionType, strike: strikeValue, expiry: chosenExpiry, quantity, entryPrice: premiumValue, indice: index.name, timestamp: Date.now() }, replace);
+  };
+
+  return (
+    <Stack gap="sm">
+      <QueryError error={listed.error} title="Could not load the expiries" />
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <Select label="Index" w={170} allowDeselect={false} data={indices.map((row) => ({ value: row.id, label: row.name }))}
+          value={index?.id ?? null} onChange={(value) => { setIndexId(value); setExpiry(null); setStrike(''); }} />
+        <Select label="Expiry" w={200} allowDeselect={false} value={chosenExpiry} onChange={setExpiry}
+          data={expiries.map((option) => ({ value: option.date, label: `${option.date} (${option.kind})` }))} />
+        <NumberInput label="Strike" w={130} min={0} step={index?.oc_step ?? 50} value={strike} placeholder={atm === undefined ? '' : String(atm)} onChange={setStrike} />
+        <SegmentedControl data={['CE', 'PE']} value={optionType} onChange={(value) => setOptionType(value as OptionRight)} aria-label="Option type" />
+        <SegmentedControl data={['Buy', 'Sell']} value={side} onChange={(value) => setSide(value as 'Buy' | 'Sell')} aria-label="Side"
+          color={side === 'Buy' ? 'teal' : 'red'} />
+        <NumberInput label="Lots" w={90} min={1} step={1} allowDecimal={false} value={lots} onChange={setLots} />
+        <NumberInput label="Premium (₹ per unit)" w={170} min={0} decimalScale={2} value={premium} onChange={setPremium} />
+        <Button onClick={add} disabled={!valid}>{replace ? 'Replace' : 'Add leg'}</Button>
+      </Group>
+      <Group gap="md">
+        <Switch checked={replace} onChange={(event) => setReplace(event.currentTarget.checked)}
+          label={`Replace the saved ${index?.name ?? ''} positions with this leg`} />
+        {lot !== undefined && <Text size="xs" c="dimmed">Lot size {lot}{atm === undefined ? '' : ` · ATM strike ${atm} (last price ${spot?.toLocaleString('en-IN')})`}</Text>}
+      </Group>
+      {fromRules && expiries.length > 0 && (
+        <Text size="xs" c="dimmed">No expiries are listed for {index?.name} yet; these come from the exchange's expiry rules.</Text>
+      )}
+      {index !== undefined && chosenExpiry !== null && lot === undefined && (
+        <Alert color="yellow" variant="light">No lot size is known for {index.name} on this expiry.</Alert>
+      )}
+    </Stack>
+  );
+}

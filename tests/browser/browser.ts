@@ -1,0 +1,230 @@
+// Helpers for the browser tests: Debian's Chromium driven by playwright-core (never a browser of
+// Playwright's own: `playwright install` cannot work on these machines), a fresh context per test,
+// a console-error collector that fails the test, screenshots under .test-results/screenshots/,
+// sign-in as a demo user through the real sign-in page, and the mail inbox of the global setup.
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import type { ReceivedMail } from './global-setup';
+
+export type { ReceivedMail } from './global-setup';
+
+/** Debian's chromium package; CHROMIUM_PATH overrides it (another Chromium or Chrome on a laptop). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The flags this machine needs (machines/node.md): as root there is no sandbox, there is no GPU,
+ * and the network is closed, so everything Chromium would fetch in the background is turned off
+ * (otherwise it keeps trying, many connections at a time, and looks up Google's hosts at start).
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export const DEMO_PASSWORD = 'vyuha-demo-2026';
+export const DEMO_ROLES = ['trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', 'support'] as const;
+export type DemoRole = (typeof DEMO_ROLES)[number];
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+/** Where screenshots go (ignored by git through .test-results/). */
+export const SCREENSHOT_DIR = join(repoRoot, '.test-results', 'screenshots');
+
+/** Throws the global setup's failure (web build, PostgreSQL, server), if it failed. */
+export function assertSetupSucceeded(): void {
+  const failure = inject('browserSetupError');
+  if (failure) throw new Error(`the browser tests' global setup failed (tests/browser/global-setup.ts):\n${failure}`);
+}
+
+/** The server under test, without a trailing slash. */
+export function baseUrl(): string {
+  assertSetupSucceeded();
+  return inject('baseUrl');
+}
+
+/** An absolute URL on the server under test: `url('/dashboard')`. */
+export function url(path: string): string {
+  return new URL(path, `${baseUrl()}/`).toString();
+}
+
+/** Launches Debian's Chromium headless (Playwright gives it a new, empty profile of its own). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS] });
+}
+
+/** One console error or uncaught page error, with the page URL it happened on. */
+export interface PageProblem {
+  readonly kind: 'console.error' | 'pageerror';
+  readonly text: string;
+  readonly url: string;
+}
+
+/** Collects console errors and uncaught exceptions of every page of a context. */
+export class ConsoleErrors {
+  readonly problems: PageProblem[] = [];
+  private readonly allowed: RegExp[] = [];
+
+  /** Watches `context`: pages opened later (popups, new tabs) are watched too. */
+  watch(context: BrowserContext): void {
+    const watchPage = (page: Page): void => {
+      page.on('console', (message) => {
+        if (message.type() === 'error') this.problems.push({ kind: 'console.error', text: message.text(), url: page.url() });
+      });
+      page.on('pageerror', (error) => {
+        this.problems.push({ kind: 'pageerror', text: error.stack ?? error.message, url: page.url() });
+      });
+    };
+    context.pages().forEach(watchPage);
+    context.on('page', watchPage);
+  }
+
+  /**
+   * Tolerates problems whose text matches `pattern` for the rest of this test: only for an error
+   * the test provokes on purpose (say, the 401 Chromium logs for a wrong password).
+   */
+  allow(pattern: RegExp): void {
+    this.allowed.push(pattern);
+  }
+
+  /** The problems no `allow` pattern covers. */
+  unexpected(): PageProblem[] {
+    return this.problems.filter((problem) => !this.allowed.some((pattern) => pattern.test(problem.text)));
+  }
+
+  /** Throws, listing them, when there are unexpected problems. */
+  assertNone(): void {
+    const unexpected = this.unexpected();
+    if (unexpected.length === 0) return;
+    const lines = unexpected.map((problem) => `  [${problem.kind}] at ${problem.url}: ${problem.text}`);
+    throw new Error(`${unexpected.length} console error(s) or page error(s) (acceptance: none on any screen):\n${lines.join('\n')}`);
+  }
+}
+
+/** What a browser test works with; a new context, page and collector for every test. */
+export interface BrowserSession {
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly consoleErrors: ConsoleErrors;
+}
+
+export interface UseBrowserOptions {
+  /** Viewport of every page (default 1280 x 800). */
+  readonly viewport?: { readonly width: number; readonly height: number };
+}
+
+/**
+ * For the enclosing file or describe block: one Chromium, and for each test a fresh context (no
+ * cookies, no storage) with one page. After each test: a screenshot `failed-<test>.png` when it
+ * failed, then the test fails if any console error or page error was seen; the context closes.
+ * Returns a getter for the current test's session.
+ * @example const session = useBrowser(); it('...', async () => { const { page } = session(); ... });
+ */
+export function useBrowser(options: UseBrowserOptions = {}): () => BrowserSession {
+  let browser: Browser | undefined;
+  let current: BrowserSession | undefined;
+  beforeAll(async () => {
+    assertSetupSucceeded();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  beforeEach(async () => {
+    if (!browser) throw new Error('useBrowser: the browser did not start');
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
+    const consoleErrors = new ConsoleErrors();
+    consoleErrors.watch(context);
+    const page = await context.newPage();
+    current = { browser, context, page, consoleErrors };
+  });
+  afterEach(async (testContext) => {
+    const session = current;
+    current = undefined;
+    if (!session) return;
+    try {
+      if (testContext.task.result?.state === 'fail' && !session.page.isClosed()) {
+        await screenshot(session.page, `failed-${testContext.task.name}`).catch(() => undefined);
+      }
+      session.consoleErrors.assertNone();
+    } finally {
+      await session.context.close();
+    }
+  });
+  return () => {
+    if (!current) throw new Error('useBrowser: the session exists only inside a test of the block that called useBrowser()');
+    return current;
+  };
+}
+
+/** A file name from free text: letters, digits, dot, dash and underscore only. */
+function fileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'screenshot';
+}
+
+/** Saves a full-page PNG to .test-results/screenshots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(SCREENSHOT_DIR, `${fileName(name)}.png`);
+  await mkdir(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** The e-mail address of a demo user. */
+export function demoEmail(role: DemoRole): string {
+  return `${role}@demo.vyuha.in`;
+}
+
+/**
+ * Signs in as the demo user of `role` through the real sign-in page, and waits until the app has
+ * left /authenticate/ (wherever it lands: the dashboard, or the page a guard sent us from).
+ */
+export async function signIn(page: Page, role: DemoRole, options: { password?: string; timeoutMs?: number } = {}): Promise<void> {
+  const timeout = options.timeoutMs ?? 15_000;
+  await page.goto(url('/authenticate/signin'));
+  await page.getByTestId('signin-email').fill(demoEmail(role), { timeout });
+  await page.getByTestId('signin-password').fill(options.password ?? DEMO_PASSWORD, { timeout });
+  await page.getByTestId('signin-submit').click({ timeout });
+  await page.waitForURL((address) => !address.pathname.startsWith('/authenticate/'), { timeout });
+}
+
+/** Every mail the SMTP server received (for `to`, when given), oldest first. */
+export async function mails(to?: string): Promise<ReceivedMail[]> {
+  assertSetupSucceeded();
+  const address = new URL('/mails', inject('mailUrl'));
+  if (to !== undefined) address.searchParams.set('to', to);
+  const response = await fetch(address);
+  if (!response.ok) throw new Error(`mail inbox: HTTP ${response.status}`);
+  return (await response.json()) as ReceivedMail[];
+}
+
+/** Forgets every mail received so far. */
+export async function clearMails(): Promise<void> {
+  assertSetupSucceeded();
+  const response = await fetch(new URL('/mails', inject('mailUrl')), { method: 'DELETE' });
+  if (!response.ok) throw new Error(`mail inbox: HTTP ${response.status}`);
+}
+
+/**
+ * Waits for mail number `since + 1` to `to` (count the mails before the action that sends one,
+ * then pass that count), polling the inbox.
+ */
+export async function waitForMail(to: string, options: { since?: number; timeoutMs?: number } = {}): Promise<ReceivedMail> {
+  const since = options.since ?? 0;
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    const mail = (await mails(to))[since];
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no mail #${since + 1} to ${to} within the timeout`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+  }
+}
+
+/** The first http(s) link in a mail's text (verification, password reset, magic link). */
+export function linkIn(mail: ReceivedMail): URL {
+  const match = /https?:\/\/[^\s<>"]+/.exec(mail.text);
+  if (!match) throw new Error(`no link in the mail "${mail.subject}"`);
+  return new URL(match[0]);
+}

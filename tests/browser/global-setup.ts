@@ -1,0 +1,324 @@
+// The browser tests' world, made once per run: the web app built (or its build reused when fresh),
+// one Vyuha server on a free loopback port (embedded PostgreSQL, migrations, the demo world without
+// its synthetic history, auth, GraphQL, the backtest queue and workers, the web build), a real SMTP
+// server on loopback that keeps every mail, and a tiny HTTP inbox over those mails for the tests.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
+import type { TestProject } from 'vitest/node';
+import { readAuthConfig } from '../../packages/server/src/auth/config';
+import { createDatabaseIfMissing } from '../../packages/server/src/db/database';
+import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded-postgres';
+import { loadMigrations, migrate } from '../../packages/server/src/db/migrate';
+import { seedDemoWorld } from '../../packages/server/src/db/seed';
+import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
+import { buildApp } from '../../packages/server/src/http/app';
+import { startBacktestWorkers } from '../../packages/server/src/jobs/backtest-workers';
+import { createJobQueue } from '../../packages/server/src/jobs/job-queue';
+import { marketDataDir, migrationsDir, repoRoot, webDistDir } from '../../packages/server/src/paths';
+import { readDeployedVersion } from '../../packages/server/src/version';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Vyuha server under test, e.g. http://127.0.0.1:41234 (no trailing slash). */
+    baseUrl: string;
+    /** The mail inbox: GET `${mailUrl}/mails?to=ADDRESS` lists received mails as JSON, DELETE `${mailUrl}/mails` empties it. */
+    mailUrl: string;
+    /** The server's database (superuser), for a test that must look at or prepare rows directly. */
+    databaseUrl: string;
+    /** The GraphQL admin secret (`x-hasura-admin-secret`) the server accepts. */
+    adminSecret: string;
+    /**
+     * Why the setup failed (the web build, PostgreSQL, the server), or '' when it worked. A failed
+     * setup does not abort the whole Vitest run (the other projects' results still count): every
+     * browser test fails with this message instead (see browser.ts).
+     */
+    browserSetupError: string;
+  }
+}
+
+/** One mail the SMTP server received, as the inbox serves it. */
+export interface ReceivedMail {
+  readonly to: string;
+  readonly from: string;
+  readonly subject: string;
+  readonly text: string;
+  /** Epoch milliseconds. */
+  readonly receivedAt: number;
+}
+
+const WEB_DIR = join(repoRoot, 'packages', 'web');
+const DATABASE_NAME = 'vyuha';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Undone in reverse order, whether setup finishes or fails half-way.
+  const cleanups: (() => Promise<void>)[] = [];
+  let closing = false;
+  const teardown = async (): Promise<void> => {
+    closing = true;
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        process.stderr.write(`browser tests teardown: ${(error as Error).message}\n`);
+      }
+    }
+    cleanups.length = 0;
+  };
+  try {
+    // VYUHA_BROWSER_WEB_DIST: serve that finished build as it is (a CI artefact, another checkout's build).
+    const prebuilt = process.env.VYUHA_BROWSER_WEB_DIST?.trim();
+    const distDir = prebuilt ? resolve(prebuilt) : webDistDir;
+    if (prebuilt) {
+      if (!existsSync(join(distDir, 'index.html'))) throw new Error(`VYUHA_BROWSER_WEB_DIST: no index.html in ${distDir}`);
+    } else {
+      await buildWebAppIfStale();
+    }
+
+    const mail = await startMailServer();
+    cleanups.push(mail.close);
+
+    // In the system temp folder, not the checkout: as root, PostgreSQL runs as the postgres OS user.
+    const dataDir = await mkdtemp(join(tmpdir(), 'vyuha-browser-'));
+    await chmod(dataDir, 0o755);
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const postgres = await startEmbeddedPostgres({ dataDir, port: 0, durability: 'fast' });
+    cleanups.push(() => postgres.stop());
+    await createDatabaseIfMissing(postgres.urlFor('postgres'), DATABASE_NAME);
+    const databaseUrl = postgres.urlFor(DATABASE_NAME);
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+    // An idle connection dropped while PostgreSQL shuts down at teardown is expected; before, it is news.
+    pool.on('error', (error) => {
+      if (!closing) process.stderr.write(`browser tests database: ${error.message}\n`);
+    });
+    cleanups.push(() => pool.end());
+    await migrate(pool, await loadMigrations(migrationsDir));
+    // The demo world without its synthetic 1-minute history (minutes of work no screen test needs).
+    await seedDemoWorld(pool, { dataDir: marketDataDir });
+
+    const logger = pino({ level: 'warn' });
+    const jobLog = (message: string, details?: Record<string, unknown>): void => logger.info(details ?? {}, message);
+    const queue = createJobQueue({ connectionString: databaseUrl, log: jobLog });
+    await queue.start();
+    cleanups.push(() => queue.stop({ timeoutMs: 10_000 }));
+
+    // The auth service writes the port into e-mailed links, so the port is chosen before the app is built.
+    const port = await freePort();
+    // `localhost`, not 127.0.0.1: a WebAuthn relying party id must be a domain name, never an IP address.
+    const baseUrl = `http://localhost:${port}`;
+    // Security keys on (off by default, as in hasura-auth): the sign-up and sign-in tests use Chromium's virtual authenticator.
+    process.env.AUTH_WEBAUTHN_ENABLED = 'true';
+    process.env.AUTH_WEBAUTHN_RP_ID = 'localhost';
+    process.env.AUTH_WEBAUTHN_RP_ORIGINS = baseUrl;
+    const adminSecret = randomBytes(24).toString('hex');
+    const authConfig = readAuthConfig({
+      PORT: String(port),
+      AUTH_SERVER_URL: `${baseUrl}/v1/auth`,
+      AUTH_CLIENT_URL: baseUrl,
+      AUTH_ACCESS_CONTROL_ALLOWED_REDIRECT_URLS: baseUrl,
+      // Every test signs in from 127.0.0.1, often as the same demo user: the per-IP and per-account
+      // windows would refuse sign-ins a few tests in.
+      AUTH_RATE_LIMIT_ENABLE: 'false',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(mail.smtpPort),
+      SMTP_SECURE: 'false',
+      SMTP_SENDER: 'Vyuha <no-reply@vyuha.test>',
+    });
+    const app = await buildApp({
+      pool, version: prebuilt ? stampedVersion(distDir) : readDeployedVersion(), webDistDir: distDir, logLevel: 'warn',
+      auth: { config: authConfig },
+      graphql: { adminSecret, production: false, actions: backtestActions({ pool, queue }) },
+    });
+    // Undone in reverse: HTTP closes first, then the workers, the queue, the pool, PostgreSQL (startServer's order).
+    const workers = await startBacktestWorkers({ pool, queue, log: jobLog });
+    cleanups.push(() => workers.stop());
+    cleanups.push(() => app.close());
+    await app.listen({ host: '127.0.0.1', port });
+
+    project.provide('baseUrl', baseUrl);
+    project.provide('mailUrl', mail.inboxUrl);
+    project.provide('databaseUrl', databaseUrl);
+    project.provide('adminSecret', adminSecret);
+    project.provide('browserSetupError', '');
+  } catch (error) {
+    await teardown();
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`browser tests: the setup failed; every browser test will fail with:\n${message}\n`);
+    for (const key of ['baseUrl', 'mailUrl', 'databaseUrl', 'adminSecret'] as const) project.provide(key, '');
+    project.provide('browserSetupError', message);
+  }
+  return teardown;
+}
+
+/** The version a web build stamped into its version.json. */
+function stampedVersion(distDir: string): string {
+  const stamped = JSON.parse(readFileSync(join(distDir, 'version.json'), 'utf8')) as { version?: unknown };
+  if (typeof stamped.version !== 'string' || stamped.version === '') throw new Error(`no version in ${join(distDir, 'version.json')}`);
+  return stamped.version;
+}
+
+/** Newest modification time (ms) of a file or of anything under a folder; 0 when missing. */
+function newestModification(path: string): number {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestModification(join(path, entry))), info.mtimeMs);
+}
+
+/**
+ * The staleness rule of scripts/start.mjs: dist/version.json is the build's stamp, and the web
+ * app's inputs are its own sources and config plus the pure packages it bundles and the lockfile.
+ */
+async function buildWebAppIfStale(): Promise<void> {
+  const inputs = [
+    join(WEB_DIR, 'src'), join(WEB_DIR, 'public'), join(WEB_DIR, 'index.html'), join(WEB_DIR, 'vite.config.ts'), join(WEB_DIR, 'package.json'),
+    ...['core', 'market', 'engine'].map((name) => join(repoRoot, 'packages', name, 'src')),
+    join(repoRoot, 'package-lock.json'),
+  ];
+  const stamp = join(webDistDir, 'version.json');
+  const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+  if (builtAt >= Math.max(...inputs.map(newestModification))) return;
+  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: WEB_DIR, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, text: Buffer.concat(chunks).toString('utf8') }));
+  });
+  if (output.code !== 0 || !existsSync(stamp)) {
+    // The first errors say what is wrong; a broken tree can print thousands of lines after them.
+    const plain = output.text.replace(/\x1b\[[0-9;]*m/g, '');
+    const text = plain.length > 5000 ? `${plain.slice(0, 5000)}\n… (${plain.length - 5000} more characters)` : plain;
+    throw new Error(`browser tests: building the web app failed (vite build in packages/web, exit ${output.code}):\n${text}`);
+  }
+}
+
+/** A port free on 127.0.0.1 right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface MailServer {
+  readonly smtpPort: number;
+  readonly inboxUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 (no TLS, no auth) keeping every message, and an HTTP inbox on
+ * 127.0.0.1 over them: GET /mails (optionally ?to=ADDRESS, case-insensitive) answers the mails in
+ * arrival order as JSON; DELETE /mails forgets them all.
+ */
+async function startMailServer(): Promise<MailServer> {
+  const mails: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const parsed = parseMessage(Buffer.concat(chunks).toString('utf8'));
+        const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+        for (const recipient of session.envelope.rcptTo) {
+          mails.push({ to: recipient.address.toLowerCase(), from, ...parsed, receivedAt: Date.now() });
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    smtp.server.once('error', reject);
+    smtp.listen(0, '127.0.0.1', () => resolve());
+  });
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  const inbox = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/mails') {
+      response.writeHead(404).end();
+    } else if (request.method === 'GET') {
+      const to = url.searchParams.get('to')?.toLowerCase();
+      const body = JSON.stringify(to === undefined ? mails : mails.filter((mail) => mail.to === to));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    } else if (request.method === 'DELETE') {
+      mails.length = 0;
+      response.writeHead(204).end();
+    } else {
+      response.writeHead(405).end();
+    }
+  });
+  await listen(inbox);
+  const inboxUrl = `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`;
+  return {
+    smtpPort,
+    inboxUrl,
+    async close() {
+      inbox.closeAllConnections();
+      await new Promise<void>((resolve) => inbox.close(() => resolve()));
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    },
+  };
+}
+
+function listen(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+}
+
+/**
+ * Subject and text of a message. The auth service sends single-part text mails; for a multipart
+ * one the first text/plain part is taken. Quoted-printable and base64 bodies are decoded.
+ */
+function parseMessage(raw: string): { subject: string; text: string } {
+  const { head, body } = splitHead(raw);
+  const subject = headerOf(head, 'Subject');
+  const boundary = /boundary="?([^";]+)"?/i.exec(headerOf(head, 'Content-Type'))?.[1];
+  if (boundary !== undefined) {
+    for (const part of body.split(`--${boundary}`)) {
+      const inner = splitHead(part.replace(/^\r\n/, ''));
+      if (/^text\/plain/i.test(headerOf(inner.head, 'Content-Type'))) return { subject, text: decodeBody(inner.head, inner.body.replace(/\r\n$/, '')) };
+    }
+  }
+  return { subject, text: decodeBody(head, body) };
+}
+
+function splitHead(raw: string): { head: string; body: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  if (split < 0) return { head: raw.replace(/\r\n[ \t]+/g, ' '), body: '' };
+  return { head: raw.slice(0, split).replace(/\r\n[ \t]+/g, ' '), body: raw.slice(split + 4) };
+}
+
+function headerOf(head: string, name: string): string {
+  return new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
+}
+
+function decodeBody(head: string, body: string): string {
+  const encoding = headerOf(head, 'Content-Transfer-Encoding').toLowerCase();
+  const text = encoding === 'quoted-printable'
+    ? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8')
+    : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : body;
+  return text.replace(/\r\n/g, '\n');
+}
