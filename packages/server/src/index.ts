@@ -28,4 +28,6 @@ export { startBacktestWorkers } from './jobs/backtest-workers';
 export type { BacktestWorkers, BacktestWorkersOptions } from './jobs/backtest-workers';
 export { executeBacktestRun } from './jobs/backtest-run';
 export { backtestActions } from './graphql/actions/backtest-actions';
+export { brokerActions } from './graphql/actions/broker-secret-action';
+export { loadBrokerSecretKey } from './brokers/broker-secret-key';
 export { INSUFFICIENT_CREDITS } from './graphql/actions/run-backtest';

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino from 'pino';
 import { readAuthConfig } from './auth/config';
+import { describeBrokerSecretKey, loadBrokerSecretKey } from './brokers/broker-secret-key';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { buildApp } from './http/app';
 import { backtestActions } from './graphql/actions/backtest-actions';
+import { brokerActions } from './graphql/actions/broker-secret-action';
 import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { webDistDir } from './paths';
@@ -27,6 +29,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Validated before anything starts: a bad AUTH_* variable is a one-line error naming it.
   const authConfig = readAuthConfig(process.env);
   const logger = pino({ level: config.logLevel });
+  // Also before anything starts: a bad VYUHA_BROKER_SECRET_KEY or key file stops here.
+  const brokerKey = await loadBrokerSecretKey({ env: process.env, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
+  logger.info(describeBrokerSecretKey(brokerKey));
   const database = await openDatabase({ config, log: (message) => logger.info(message) });
   const version = readDeployedVersion();
   let app: FastifyInstance | undefined;
@@ -42,7 +47,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       pool: database.pool, version, webDistDir, logLevel: config.logLevel,
       ...(serveApi ? {
         auth: { config: authConfig },
-        graphql: { adminSecret: config.adminSecret, production: config.production, actions: backtestActions({ pool: database.pool, queue }) },
+        graphql: {
+          adminSecret: config.adminSecret, production: config.production,
+          actions: [...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key })],
+        },
       } : {}),
     });
     if (config.processRole !== 'api') workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });

@@ -1,8 +1,9 @@
 /**
  * The platform as an outside client meets it: a seeded database, `buildApp` with auth, GraphQL
- * and the backtest actions listening on 127.0.0.1:0, a pg-boss queue (and, when asked, real
- * backtest workers), demo users signed in through POST /v1/auth/signin/email-password, and small
- * clients for HTTP and WebSocket (graphql-transport-ws through the unchanged `graphql-ws` client).
+ * and the actions of start.ts (backtest; broker secret with a random key) listening on
+ * 127.0.0.1:0, a pg-boss queue (and, when asked, real backtest workers), demo users signed in
+ * through POST /v1/auth/signin/email-password, and small clients for HTTP and WebSocket
+ * (graphql-transport-ws through the unchanged `graphql-ws` client).
  * Shared by the acceptance tests of issue 6 (spec section 7, ra-data-hasura, backtest subscription).
  */
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,9 @@ import { readAuthConfig } from '../../src/auth/config';
 import type { SigningKeys } from '../../src/auth/context';
 import { createSigningKeys } from '../../src/auth/signing-keys';
 import { DEMO_PASSWORD, demoEmail, type DemoRole } from '../../src/db/seed/demo-users';
+import { generateBrokerSecretKey } from '../../src/brokers/broker-secrets';
 import { backtestActions } from '../../src/graphql/actions/backtest-actions';
+import { brokerActions } from '../../src/graphql/actions/broker-secret-action';
 import { buildApp } from '../../src/http/app';
 import { startBacktestWorkers, type BacktestWorkers } from '../../src/jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from '../../src/jobs/job-queue';
@@ -90,7 +93,10 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     app = await buildApp({
       pool: serverPool, version: '0.0.0+spec', webDistDir: '/nonexistent', logLevel: 'silent',
       auth: { config },
-      graphql: { adminSecret: SPEC_ADMIN_SECRET, production: false, actions: backtestActions({ pool: serverPool, queue }) },
+      graphql: {
+        adminSecret: SPEC_ADMIN_SECRET, production: false,
+        actions: [...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() })],
+      },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     if (options.workers) {
