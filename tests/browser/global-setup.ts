@@ -15,6 +15,8 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
 import { readAuthConfig } from '../../packages/server/src/auth/config';
+import { generateBrokerSecretKey } from '../../packages/server/src/brokers/broker-secrets';
+import { brokerActions } from '../../packages/server/src/graphql/actions/broker-secret-action';
 import { createDatabaseIfMissing } from '../../packages/server/src/db/database';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded-postgres';
 import { loadMigrations, migrate } from '../../packages/server/src/db/migrate';
@@ -135,7 +137,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const app = await buildApp({
       pool, version: prebuilt ? stampedVersion(distDir) : readDeployedVersion(), webDistDir: distDir, logLevel: 'warn',
       auth: { config: authConfig },
-      graphql: { adminSecret, production: false, actions: backtestActions({ pool, queue }) },
+      graphql: { adminSecret, production: false, actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: generateBrokerSecretKey() })] },
     });
     // Undone in reverse: HTTP closes first, then the workers, the queue, the pool, PostgreSQL (startServer's order).
     const workers = await startBacktestWorkers({ pool, queue, log: jobLog });

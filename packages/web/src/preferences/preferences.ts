@@ -71,7 +71,8 @@ export async function loadPreferences(client: Client, input: { userId: string; d
   };
   const toCreate = (['global', 'marketplace'] as const).filter((subcategory) => saved[subcategory] === undefined);
   if (toCreate.length > 0) {
-    const objects = toCreate.map((subcategory) => ({ user_id: input.userId, category: 'application', subcategory, meta_data: defaults[subcategory] }));
+    // user_id is the server's preset (the session's user); the client never sends it.
+    const objects = toCreate.map((subcategory) => ({ category: 'application', subcategory, meta_data: defaults[subcategory] }));
     const created = await client.mutation(INSERT_APP_CONFIGS, { objects }).toPromise();
     if (created.error) showToast('error', created.error.message);
     else showToast('success', 'Application preferences created successfully');

@@ -27,6 +27,21 @@ export function paperOnly(role: string | undefined): boolean {
   return (PAPER_ONLY_ROLES as readonly string[]).includes(role ?? '');
 }
 
+// One load per signed-in user and page: React runs effects twice in development, and a second
+// load racing the first would try to create the defaults twice.
+const loads = new Map<string, Promise<Awaited<ReturnType<typeof loadPreferences>>>>();
+
+function preferencesOnce(userId: string, load: () => ReturnType<typeof loadPreferences>): ReturnType<typeof loadPreferences> {
+  const known = loads.get(userId);
+  if (known) return known;
+  const started = load().finally(() => {
+    // Forget it once settled, so a later sign-in of the same user reloads.
+    setTimeout(() => loads.delete(userId), 0);
+  });
+  loads.set(userId, started);
+  return started;
+}
+
 export function useSessionSetup(userId: string | undefined, role: string | undefined): void {
   useEffect(() => {
     // Acting for a managed user, requests are that user's: the manager's own preferences were applied before the switch.
@@ -35,7 +50,7 @@ export function useSessionSetup(userId: string | undefined, role: string | undef
     let cancelled = false;
     const forcedPaper = paperOnly(role);
     void (async () => {
-      const loaded = await loadPreferences(client, { userId, dashboardMode: forcedPaper ? 'PAPER' : 'LIVE' });
+      const loaded = await preferencesOnce(userId, () => loadPreferences(client, { userId, dashboardMode: forcedPaper ? 'PAPER' : 'LIVE' }));
       if (cancelled || !loaded) return;
       const store = useAppStore.getState();
       const { global } = loaded;

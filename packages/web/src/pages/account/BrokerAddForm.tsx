@@ -1,12 +1,12 @@
 // Adds a broker account. The API secret is write-only: the GraphQL permissions hide the secret
-// columns from every role and leave them to a server action that encrypts (docs/DATA-MODEL.md,
-// "Broker secrets"). That action does not exist yet, so the field is shown but cannot be filled.
+// columns from every role; the `set_broker_secret` action encrypts it on the server
+// (docs/DATA-MODEL.md, "Broker secrets"), and nothing ever reads it back to the browser.
 import { Button, Checkbox, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { showToast } from '../../app/toast';
 import { SETTINGS_UPDATED, graphqlErrorMessage, todayInIndia } from './account-helpers';
-import { CLIENT_ID_PATTERN, INSERT_BROKER_MUTATION, rupeesToPaise, type BrokerOption } from './broker-accounts';
+import { CLIENT_ID_PATTERN, INSERT_BROKER_MUTATION, SET_BROKER_SECRET_MUTATION, rupeesToPaise, type BrokerOption } from './broker-accounts';
 
 export interface BrokerAddFormProps {
   readonly brokers: readonly BrokerOption[];
@@ -19,10 +19,12 @@ export function BrokerAddForm({ brokers, disabled, onAdded, onCancel }: BrokerAd
   const [broker, setBroker] = useState<string | null>(null);
   const [clientId, setClientId] = useState('');
   const [apiKey, setApiKey] = useState('');
+  const [apiSecret, setApiSecret] = useState('');
   const [investment, setInvestment] = useState<number | string>('');
   const [active, setActive] = useState(true);
   const [touched, setTouched] = useState(false);
-  const [state, insert] = useMutation(INSERT_BROKER_MUTATION);
+  const [state, insert] = useMutation<{ insert_user_brokers_one: { user_broker_id: string } | null }>(INSERT_BROKER_MUTATION);
+  const [secretState, setSecret] = useMutation(SET_BROKER_SECRET_MUTATION);
 
   const trimmedClientId = clientId.trim();
   const clientIdError = touched && !CLIENT_ID_PATTERN.test(trimmedClientId) ? '2 to 32 letters, digits, _ or -' : undefined;
@@ -46,6 +48,18 @@ export function BrokerAddForm({ brokers, disabled, onAdded, onCancel }: BrokerAd
     if (result.error) {
       showToast('error', graphqlErrorMessage(result.error));
       return;
+    }
+    const id = result.data?.insert_user_brokers_one?.user_broker_id;
+    const secret = apiSecret.trim();
+    if (id !== undefined && secret !== '') {
+      const stored = await setSecret({ id, secret });
+      setApiSecret('');
+      if (stored.error) {
+        // The account exists; only the secret is missing: say so and keep the account.
+        showToast('error', `The account was added, but its API secret was not stored: ${graphqlErrorMessage(stored.error)}`);
+        onAdded();
+        return;
+      }
     }
     showToast('success', SETTINGS_UPDATED);
     onAdded();
@@ -80,9 +94,11 @@ export function BrokerAddForm({ brokers, disabled, onAdded, onCancel }: BrokerAd
           />
           <PasswordInput
             label="API secret"
-            description="Write-only and stored encrypted by the server; entering it here is not available yet"
-            value=""
-            disabled
+            description="Write-only: stored encrypted by the server and never shown again"
+            value={apiSecret}
+            onChange={(event) => setApiSecret(event.currentTarget.value)}
+            autoComplete="off"
+            maxLength={256}
           />
           <NumberInput
             label="Investment (₹)"
@@ -98,7 +114,7 @@ export function BrokerAddForm({ brokers, disabled, onAdded, onCancel }: BrokerAd
           <Checkbox label="Active" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} mt="xl" />
         </SimpleGrid>
         <Group>
-          <Button type="submit" loading={state.fetching} disabled={disabled}>Add broker account</Button>
+          <Button type="submit" loading={state.fetching || secretState.fetching} disabled={disabled}>Add broker account</Button>
           <Button variant="default" onClick={onCancel}>Cancel</Button>
         </Group>
       </Stack>

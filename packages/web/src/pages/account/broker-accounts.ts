@@ -41,6 +41,11 @@ export const INSERT_BROKER_MUTATION = `mutation AccountAddBroker($object: user_b
   insert_user_brokers_one(object: $object) { user_broker_id }
 }`;
 
+/** The server encrypts the secret (AES-256-GCM) and never returns it. */
+export const SET_BROKER_SECRET_MUTATION = `mutation AccountSetBrokerSecret($id: uuid!, $secret: String!) {
+  set_broker_secret(user_broker_id: $id, api_secret: $secret) { user_broker_id key_id }
+}`;
+
 export const UPDATE_BROKER_MUTATION = `mutation AccountUpdateBroker($id: uuid!, $set: user_brokers_set_input!) {
   update_user_brokers_by_pk(pk_columns: { user_broker_id: $id }, _set: $set) { user_broker_id active investment_amt_paise investment_history }
 }`;

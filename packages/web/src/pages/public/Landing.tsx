@@ -19,7 +19,7 @@ const FEATURES: readonly Feature[] = [
   },
   {
     title: 'Charts',
-    body: 'Candles at 1 to 180 minutes or a day for NIFTY 50, NIFTY BANK, FINNIFTY, MIDCPNIFTY and SENSEX, with indicator groups and Horizontal Line and Ray drawings. The same indicators your algorithm uses are the ones you see.',
+    body: 'Candles at 1 to 180 minutes or a day for NIFTY 50, NIFTY BANK, FINNIFTY, MIDCPNIFTY and SENSEX. Indicator panes and Horizontal Line and Ray drawings, with the same indicators your algorithm uses, are being added.',
   },
   {
     title: 'Backtests that count the costs',
