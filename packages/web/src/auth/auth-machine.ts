@@ -63,7 +63,9 @@ const EMPTY: AuthContext = {
   smsPhoneNumber: undefined, importAttempts: 0, receivedAt: 0,
 };
 
-function withSession(context: AuthContext, session: AuthSession, now: number, pat = context.pat): AuthContext {
+function withSession(context: AuthContext, update: { session: AuthSession; now: number; pat?: boolean }): AuthContext {
+  const { session, now } = update;
+  const pat = update.pat ?? context.pat;
   const claims = readClaims(session.accessToken);
   return {
     ...context, session, mfa: undefined, error: undefined, pat, smsPhoneNumber: undefined, importAttempts: 0, receivedAt: now,
@@ -154,7 +156,7 @@ export function createAuthMachine(environment: AuthEnvironment) {
                   guard: ({ event }) => event.output.kind === 'session',
                   target: '#auth.signedIn',
                   actions: [
-                    assign(({ context, event }) => (event.output.kind === 'session' ? withSession(context, event.output.session, environment.now(), false) : context)),
+                    assign(({ context, event }) => (event.output.kind === 'session' ? withSession(context, { session: event.output.session, now: environment.now(), pat: false }) : context)),
                     ({ context }) => context.session && environment.sessionChanged(context.session),
                   ],
                 },
@@ -206,7 +208,7 @@ export function createAuthMachine(environment: AuthEnvironment) {
                   guard: ({ event }) => event.output.kind === 'session',
                   target: '#auth.signedIn',
                   actions: [
-                    assign(({ context, event }) => (event.output.kind === 'session' ? withSession(context, event.output.session, environment.now(), event.output.pat) : context)),
+                    assign(({ context, event }) => (event.output.kind === 'session' ? withSession(context, { session: event.output.session, now: environment.now(), pat: event.output.pat }) : context)),
                     ({ context }) => context.session && environment.sessionChanged(context.session),
                   ],
                 },
@@ -234,14 +236,14 @@ export function createAuthMachine(environment: AuthEnvironment) {
           SIGNOUT: '#auth.signedOut.signingOut',
           SESSION_UPDATE: {
             actions: [
-              assign(({ context, event }) => withSession(context, event.session, environment.now())),
+              assign(({ context, event }) => withSession(context, { session: event.session, now: environment.now() })),
               sendTo('refresher', ({ event }) => event),
               ({ event }) => environment.sessionChanged(event.session),
             ],
           },
           REFRESHED: {
             actions: [
-              assign(({ context, event }) => withSession(context, event.session, environment.now())),
+              assign(({ context, event }) => withSession(context, { session: event.session, now: environment.now() })),
               ({ event }) => environment.sessionChanged(event.session),
             ],
           },

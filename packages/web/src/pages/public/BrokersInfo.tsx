@@ -1,7 +1,7 @@
 import { Alert, Anchor, Code, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { currentBrand } from '../../app/brand';
+import { Section } from './Section';
 
 // The rows of the `brokers` table (migration 0003). The list in the account screen is read from
 // the database and is the one that counts; this page describes them for visitors.
@@ -9,15 +9,6 @@ const BROKERS: readonly string[] = [
   'Zerodha (Kite Connect)', 'Upstox', 'Angel One (SmartAPI)', 'Fyers', 'Dhan', 'ICICI Direct (Breeze)',
   'Kotak Neo', 'Alice Blue', '5paisa', 'Shoonya (Finvasia)', 'IIFL Securities', 'Motilal Oswal',
 ];
-
-function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
-  return (
-    <Stack gap="xs" component="section">
-      <Title order={2} size="h3">{title}</Title>
-      {children}
-    </Stack>
-  );
-}
 
 /** '/brokersInfo': which brokers, how an account is connected, and the rules live orders follow. */
 export function Component() {

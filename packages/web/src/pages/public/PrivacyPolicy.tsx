@@ -1,18 +1,9 @@
 import { Anchor, List, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { currentBrand } from '../../app/brand';
+import { Section } from './Section';
 
 const LAST_UPDATED = '24 November 2026';
-
-function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
-  return (
-    <Stack gap="xs" component="section">
-      <Title order={2} size="h3">{title}</Title>
-      {children}
-    </Stack>
-  );
-}
 
 /** '/privacy-policy': what the platform keeps about a user, why, where, for how long, and who else sees it. */
 export function Component() {

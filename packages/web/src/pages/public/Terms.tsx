@@ -1,18 +1,9 @@
 import { Alert, Anchor, List, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { currentBrand } from '../../app/brand';
+import { Section } from './Section';
 
 const LAST_UPDATED = '24 November 2026';
-
-function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
-  return (
-    <Stack gap="xs" component="section">
-      <Title order={2} size="h3">{title}</Title>
-      {children}
-    </Stack>
-  );
-}
 
 /** '/terms': the terms of use. */
 export function Component() {

@@ -1,6 +1,6 @@
 // Subscribe to a marketplace strategy: insert_subscriptions_one with a quantity and the capital
 // (investment_amt_paise). The server presets user_id and checks the strategy is published or own.
-import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { showToast } from '../../../app/toast';
