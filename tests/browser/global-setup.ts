@@ -191,7 +191,9 @@ async function buildWebAppIfStale(): Promise<void> {
   const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
   const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-      cwd: WEB_DIR, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      cwd: WEB_DIR, stdio: ['ignore', 'pipe', 'pipe'],
+      // Vitest sets NODE_ENV=test: that would build React's development bundles (larger, with dev warnings).
+      env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', FORCE_COLOR: '0' },
     });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
