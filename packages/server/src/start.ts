@@ -51,6 +51,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           adminSecret: config.adminSecret, production: config.production,
           actions: [...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key })],
         },
+        brokerLogin: { key: brokerKey.key },
       } : {}),
     });
     if (config.processRole !== 'api') workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });

@@ -5,6 +5,8 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { registerAuth, type AuthPluginOptions } from '../auth/plugin';
 import { createSigningKeys } from '../auth/signing-keys';
+import { brokerLoginRoutes } from '../brokers/broker-login-routes';
+import type { BrokerSecretKey } from '../brokers/broker-secrets';
 import { createGraphqlEngine } from '../graphql/engine';
 import type { ActionDeclaration } from '../graphql/metadata/types';
 import { vyuhaMetadata } from '../graphql/metadata';
@@ -25,6 +27,8 @@ export interface AppOptions {
     /** Custom root fields (the backtest actions) on top of the table metadata. */
     readonly actions: readonly ActionDeclaration[];
   };
+  /** Mounts GET /api/broker_login/:broker/:client_id; needs `auth` (the browser's token cookie is verified with its keys). */
+  readonly brokerLogin?: { readonly key: BrokerSecretKey | undefined };
 }
 
 /** Path prefixes that belong to APIs: a miss there is a JSON 404, never the web app. */
@@ -92,6 +96,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       log: app.log,
       claimsNamespace: config.jwt.claimsNamespace,
     });
+  }
+  if (options.auth && options.brokerLogin) {
+    const keys = createSigningKeys({ pool: options.pool, config: options.auth.config });
+    await app.register(brokerLoginRoutes, { pool: options.pool, verifyToken: (token) => keys.verify(token), claimsNamespace: options.auth.config.jwt.claimsNamespace, key: options.brokerLogin.key });
   }
   await registerWebApp(app, options.webDistDir);
   return app;

@@ -16,7 +16,7 @@ const OPERATORS = new Set([
 const SESSION_VARIABLES = new Set(['x-hasura-user-id', 'x-hasura-actor-id', 'x-hasura-w1m']);
 
 /** Tables the metadata deliberately leaves out (see metadata/index.ts and the permissions doc). */
-const NOT_EXPOSED = new Set(['audit_log', 'app_meta', 'vyuha_migrations']);
+const NOT_EXPOSED = new Set(['audit_log', 'app_meta', 'vyuha_migrations', 'broker_sessions']);
 
 const EXPECTED_TABLES = [
   'users', 'user_permissions', 'managers', 'user_app_configs', 'brokers', 'user_brokers', 'exchanges', 'holidays',

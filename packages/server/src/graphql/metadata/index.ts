@@ -5,7 +5,8 @@
  * Not exposed: the `auth` schema (hasura-auth's own tables: password and token hashes, MFA
  * secrets; served by the auth API), `audit_log` (the SEBI trail of who did what: a user reading
  * it would see staff actions and IP addresses; it is read with SQL for investigations),
- * `app_meta` (installation facts) and `vyuha_migrations`.
+ * `app_meta` (installation facts), `broker_sessions` (the day's broker access tokens, encrypted;
+ * only the server uses them) and `vyuha_migrations`.
  */
 import type { ActionDeclaration, Metadata, TableDeclaration } from './types';
 import { ACCOUNT_TABLES } from './tables-accounts';

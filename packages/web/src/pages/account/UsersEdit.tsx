@@ -2,7 +2,9 @@
 // acting user (the managed user while a manager acts for one); e-mail, password, two-factor,
 // security keys and access tokens belong to the signed-in account and go to the auth service.
 import { Alert, Stack, Tabs, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import { showToast } from '../../app/toast';
 import { useAppStore } from '../../stores/app-store';
 import { useActingUserId } from './account-helpers';
 import { BrokersSection } from './BrokersSection';
@@ -28,6 +30,15 @@ export function Component() {
   const userId = useActingUserId();
   const acting = useAppStore((state) => state.managedUserId !== undefined);
   const auth = useAuthUser();
+  // The broker login callback (/api/broker_login/...) comes back here with its outcome.
+  const brokerLogin = searchParams.get('broker_login');
+  const brokerMessage = searchParams.get('message');
+  useEffect(() => {
+    if (brokerLogin === null) return;
+    if (brokerLogin === 'ok') showToast('success', "Logged in to the broker: today's session is stored");
+    else showToast('error', `The broker login did not complete${brokerMessage ? `: ${brokerMessage}` : ''}`);
+    setSearchParams({ tab: 'brokers' }, { replace: true });
+  }, [brokerLogin, brokerMessage, setSearchParams]);
 
   if (!userId) return null;
 

@@ -1,0 +1,229 @@
+// GET /api/broker_login/:broker/:client_id: the daily broker login, started and finished by the
+// browser's own navigations (spec section 2). Without a request token it sends the browser to the
+// broker's login page; the broker sends it back here with one, and the server exchanges it for
+// the day's access token, stores that encrypted in broker_sessions, and returns the browser to the
+// brokers tab of /users/edit.
+//
+// The browser is identified by the `vyuhaAccessToken` cookie (spec section 7: the web app keeps
+// the access token there for navigations), verified exactly as GraphQL verifies a bearer token.
+// Only the signed-in user's own accounts can be logged in. Tokens, request tokens and secrets
+// never reach the log or the audit trail.
+import { isIP } from 'node:net';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type { AccessTokenClaims } from '../auth/jwt';
+import { BrokerSecretError, decryptBrokerSecret, encryptBrokerSecret, type BrokerSecretKey } from './broker-secrets';
+import { exchangeKiteRequestToken, kiteApiBaseUrl } from './kite/kite-http';
+import { kiteLoginUrl, kiteSessionExpiry, kiteSessionForm, parseKiteCallback } from './kite/kite-login';
+
+/** Must match the web app's ACCESS_TOKEN_COOKIE (packages/web/src/auth/token-storage.ts). */
+export const ACCESS_TOKEN_COOKIE = 'vyuhaAccessToken';
+export const SIGN_IN_PATH = '/authenticate/signin';
+const BROKERS_TAB = '/users/edit';
+
+export interface BrokerLoginOptions {
+  readonly pool: pg.Pool;
+  /** The verifier the GraphQL layer uses (createSigningKeys(...).verify). */
+  readonly verifyToken: (token: string) => Promise<AccessTokenClaims>;
+  /** Where the Hasura claims live in the token (auth config `jwt.claimsNamespace`). */
+  readonly claimsNamespace: string;
+  /** Decrypts API secrets and encrypts access tokens; undefined when none is configured. */
+  readonly key: BrokerSecretKey | undefined;
+  /** Kite API base URL; default from KITE_API_URL (kiteApiBaseUrl). */
+  readonly kiteApiUrl?: string;
+  /** Clock for session expiry; default Date.now. */
+  readonly now?: () => number;
+}
+
+interface AccountRow {
+  readonly broker: string;
+  readonly broker_name: string;
+  readonly user_broker_id: string | null;
+  readonly api_key: string | null;
+  readonly api_secret_ciphertext: Buffer | null;
+  readonly api_secret_nonce: Buffer | null;
+  readonly api_secret_key_id: string | null;
+}
+
+interface Params {
+  readonly broker: string;
+  readonly client_id: string;
+}
+
+const BROKER_ID = /^[a-z0-9]+$/;
+const CLIENT_ID = /^[A-Za-z0-9_-]{2,32}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Registers GET /api/broker_login/:broker/:client_id. */
+export const brokerLoginRoutes: FastifyPluginAsync<BrokerLoginOptions> = async (app, options) => {
+  const kiteApiUrl = options.kiteApiUrl ?? kiteApiBaseUrl(process.env);
+  const now = options.now ?? Date.now;
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>('/api/broker_login/:broker/:client_id', {
+    // The query string carries the broker's request token: request logs show the path only.
+    logSerializers: { req: (request: FastifyRequest) => ({ method: request.method, url: request.url.split('?')[0] }) },
+  }, async (request, reply) => {
+    void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    const userId = await signedInUser(request, options);
+    if (userId === undefined) return reply.redirect(SIGN_IN_PATH, 302);
+    const { broker, client_id: clientId } = request.params;
+    const account = BROKER_ID.test(broker) && CLIENT_ID.test(clientId)
+      ? await findAccount(options.pool, { broker, clientId, userId })
+      : undefined;
+    if (account === undefined) return reply.code(404).send({ error: 'not-found', message: `no broker ${broker}` });
+    // One case per built adapter; every other row of `brokers` is honest about it.
+    switch (account.broker) {
+      case 'zerodha': {
+        if (account.user_broker_id === null) return notYours(reply, { broker: account.broker, clientId });
+        return kiteLogin({ request, reply, context: { options, kiteApiUrl, now, userId, clientId, account: { ...account, user_broker_id: account.user_broker_id } } });
+      }
+      default:
+        return reply.code(501).send({ error: 'not-implemented', message: `logging in to ${account.broker_name} is not supported yet` });
+    }
+  });
+};
+
+interface KiteLoginContext {
+  readonly options: BrokerLoginOptions;
+  readonly kiteApiUrl: string;
+  readonly now: () => number;
+  readonly userId: string;
+  readonly clientId: string;
+  readonly account: AccountRow & { readonly user_broker_id: string };
+}
+
+async function kiteLogin(input: { request: FastifyRequest<{ Querystring: Record<string, unknown> }>; reply: FastifyReply; context: KiteLoginContext }): Promise<FastifyReply> {
+  const { request, reply, context } = input;
+  const { account, clientId } = context;
+  const callback = parseKiteCallback(request.query);
+  if (!callback.ok) return loginFailed(reply, { request, context, reason: callback.error });
+  // Both steps need the app's key: the login URL names it, the exchange checksums it.
+  if (account.api_key === null || account.api_key === '') {
+    return reply.code(400).send({ error: 'api-key-missing', message: `set the api_key of ${account.broker} account ${clientId} first (the broker app's API key)` });
+  }
+  if (callback.value.kind === 'start') return reply.redirect(kiteLoginUrl(account.api_key), 302);
+  if (account.api_secret_ciphertext === null || account.api_secret_nonce === null || account.api_secret_key_id === null) {
+    return reply.code(400).send({ error: 'api-secret-missing', message: `set the API secret of ${account.broker} account ${clientId} first (set_broker_secret)` });
+  }
+  const key = context.options.key;
+  if (key === undefined) {
+    return reply.code(500).send({ error: 'broker-secret-key-missing', message: 'no broker secret key is configured (VYUHA_BROKER_SECRET_KEY): the API secret cannot be read' });
+  }
+  let apiSecret: string;
+  try {
+    apiSecret = decryptBrokerSecret([key], { ciphertext: account.api_secret_ciphertext, nonce: account.api_secret_nonce, keyId: account.api_secret_key_id });
+  } catch (error) {
+    if (!(error instanceof BrokerSecretError)) throw error;
+    request.log.error({ broker: account.broker, clientId, reason: error.message }, 'broker login: the API secret cannot be decrypted');
+    return reply.code(500).send({ error: 'broker-secret-unreadable', message: error.message });
+  }
+  const form = kiteSessionForm({ apiKey: account.api_key, requestToken: callback.value.requestToken, apiSecret });
+  const session = await exchangeKiteRequestToken({ baseUrl: context.kiteApiUrl, form });
+  if (!session.ok) return loginFailed(reply, { request, context, reason: session.error });
+  // A Kite session belongs to whoever signed in at Kite: storing another client's under this
+  // account would trade in the wrong account.
+  if (session.value.userId.toUpperCase() !== clientId.toUpperCase()) {
+    return loginFailed(reply, { request, context, reason: `signed in to Kite as ${session.value.userId.slice(0, 32)}, not ${clientId}` });
+  }
+  const expiresAt = new Date(kiteSessionExpiry(context.now()));
+  await storeSession(context.options.pool, {
+    userBrokerId: account.user_broker_id,
+    token: encryptBrokerSecret(key, session.value.accessToken),
+    brokerUserId: session.value.userId,
+    expiresAt,
+    audit: { actor: context.userId, broker: account.broker, clientId, ip: isIP(request.ip) === 0 ? null : request.ip },
+  });
+  request.log.info({ broker: account.broker, clientId, expiresAt: expiresAt.toISOString() }, 'broker login: session stored');
+  return reply.redirect(`${BROKERS_TAB}?${new URLSearchParams({ tab: 'brokers', broker_login: 'ok' }).toString()}`, 302);
+}
+
+/** Someone else's account and a missing one answer alike: the owner is not revealed. */
+function notYours(reply: FastifyReply, account: { broker: string; clientId: string }): FastifyReply {
+  return reply.code(404).send({ error: 'not-found', message: `no ${account.broker} account ${account.clientId} of yours` });
+}
+
+/** Back to the brokers tab with a short reason; the log gets the same reason (never a token). */
+function loginFailed(reply: FastifyReply, failure: { request: FastifyRequest; context: KiteLoginContext; reason: string }): FastifyReply {
+  const { account, clientId } = failure.context;
+  failure.request.log.warn({ broker: account.broker, clientId, reason: failure.reason }, 'broker login failed');
+  const query = new URLSearchParams({ tab: 'brokers', broker_login: 'error', message: failure.reason.slice(0, 160) });
+  return reply.redirect(`${BROKERS_TAB}?${query.toString()}`, 302);
+}
+
+/** The user id of a valid `vyuhaAccessToken` cookie, else undefined. */
+async function signedInUser(request: FastifyRequest, options: BrokerLoginOptions): Promise<string | undefined> {
+  const token = readCookie(request.headers.cookie, ACCESS_TOKEN_COOKIE);
+  if (token === undefined) return undefined;
+  let claims: AccessTokenClaims;
+  try {
+    claims = await options.verifyToken(token);
+  } catch {
+    // Expired, forged, malformed: all mean "sign in again".
+    return undefined;
+  }
+  const hasura = claims[options.claimsNamespace];
+  if (typeof hasura !== 'object' || hasura === null) return undefined;
+  const userId = (hasura as Record<string, unknown>)['x-hasura-user-id'];
+  return typeof userId === 'string' && UUID.test(userId) ? userId.toLowerCase() : undefined;
+}
+
+/**
+ * One cookie's value from a Cookie header, URI-decoded as the web app encodes it.
+ * @example readCookie('a=1; vyuhaAccessToken=x%2Ey', 'vyuhaAccessToken') // 'x.y'
+ */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
+    const raw = part.slice(at + 1).trim();
+    try {
+      const value = decodeURIComponent(raw);
+      return value === '' ? undefined : value;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The broker row, joined with the user's own account at it (NULL columns when they have none); undefined for an unknown broker. */
+async function findAccount(pool: pg.Pool, where: { broker: string; clientId: string; userId: string }): Promise<AccountRow | undefined> {
+  const { rows } = await pool.query<AccountRow>(
+    `SELECT b.broker, b.name AS broker_name, ub.user_broker_id, ub.api_key,
+            ub.api_secret_ciphertext, ub.api_secret_nonce, ub.api_secret_key_id
+       FROM brokers b
+       LEFT JOIN user_brokers ub ON ub.broker = b.broker AND ub.client_id = $2 AND ub.user_id = $3::uuid
+      WHERE b.broker = $1`,
+    [where.broker, where.clientId, where.userId]);
+  return rows[0];
+}
+
+interface StoredSession {
+  readonly userBrokerId: string;
+  readonly token: { readonly ciphertext: Buffer; readonly nonce: Buffer; readonly keyId: string };
+  readonly brokerUserId: string;
+  readonly expiresAt: Date;
+  readonly audit: { readonly actor: string; readonly broker: string; readonly clientId: string; readonly ip: string | null };
+}
+
+/** Replaces the account's session and appends the audit row, in one statement (both or neither). */
+async function storeSession(pool: pg.Pool, session: StoredSession): Promise<void> {
+  await pool.query(
+    `WITH saved AS (
+       INSERT INTO broker_sessions (user_broker_id, access_token_ciphertext, access_token_nonce, access_token_key_id, broker_user_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (user_broker_id) DO UPDATE SET
+         access_token_ciphertext = EXCLUDED.access_token_ciphertext, access_token_nonce = EXCLUDED.access_token_nonce,
+         access_token_key_id = EXCLUDED.access_token_key_id, broker_user_id = EXCLUDED.broker_user_id,
+         created_at = now(), expires_at = EXCLUDED.expires_at
+       RETURNING user_broker_id, expires_at
+     )
+     INSERT INTO audit_log (actor_user_id, action, entity, entity_id, after, ip)
+     SELECT $7::uuid, 'broker.login', 'public.broker_sessions', user_broker_id::text,
+            jsonb_build_object('broker', $8::text, 'client_id', $9::text, 'broker_user_id', $5::text,
+                               'expires_at', expires_at, 'key_id', $4::text),
+            $10::inet
+       FROM saved`,
+    [session.userBrokerId, session.token.ciphertext, session.token.nonce, session.token.keyId, session.brokerUserId,
+      session.expiresAt, session.audit.actor, session.audit.broker, session.audit.clientId, session.audit.ip]);
+}
