@@ -155,3 +155,49 @@ describe('a new deployed version (spec section 4)', () => {
     await screenshot(page, 'version-notice');
   });
 });
+
+describe('a manager acting for a managed user (spec section 6)', () => {
+  const session = useBrowser();
+
+  it('switches to a managed user: requests carry x-hasura-managed-user-id, hide-in-mode entries go, and stopping brings them back', async () => {
+    const { page } = session();
+    const { rows } = await pool.query<{ name: string; user_id: string }>('SELECT name, user_id FROM users WHERE user_id = $1', [await userId('advanced')]);
+    const managed = rows[0];
+    if (!managed) throw new Error('no managed demo user');
+    await signIn(page, 'manager');
+    await page.getByTestId('side-menu').waitFor();
+    await page.getByTestId('show-all-users').check({ force: true });
+    await page.getByTestId('managed-user-switcher').click();
+    const header = page.waitForRequest((request) => request.url().endsWith('/v1/graphql') && request.headers()['x-hasura-managed-user-id'] === managed.user_id);
+    await page.getByRole('option', { name: managed.name }).click();
+    await header;
+    await page.getByTestId('stop-acting').waitFor();
+    const entries = (): Promise<string[]> => page.getByTestId('side-menu').locator('[data-testid^="menu-"]').evaluateAll(
+      (links) => links.map((link) => (link.getAttribute('data-testid') ?? '').slice('menu-'.length)).sort(),
+    );
+    await expect.poll(entries).toEqual(['baskets', 'dashboard', 'strategies', 'subscriptions']);
+    await screenshot(page, 'manager-acting');
+    await page.getByTestId('stop-acting').click();
+    await expect.poll(entries).toEqual(expectedMenu('manager'));
+    await pool.query(`UPDATE user_app_configs SET meta_data = meta_data || '{"showAllUsers":false}' WHERE user_id = $1 AND subcategory = 'global'`, [await userId('manager')]);
+  });
+});
+
+describe('another user signing in in another tab (spec section 2)', () => {
+  const session = useBrowser();
+
+  it('opens the session-refresh dialog in the first tab', async () => {
+    const { page, context } = session();
+    await signIn(page, 'basic');
+    await page.getByTestId('side-menu').waitFor();
+    const other = await context.newPage();
+    await other.goto(url('/dashboard'));
+    await other.getByTestId('side-menu').waitFor();
+    await other.getByTestId('account-menu').click();
+    await other.getByTestId('sign-out').click();
+    await page.waitForURL((address) => address.pathname === '/authenticate/signin', { timeout: 10_000 });
+    await signIn(other, 'trial');
+    await page.getByTestId('session-refresh').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'session-refresh-dialog');
+  });
+});
