@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
+import { startMailCatcher } from '../../packages/server/test/helpers/mail-catcher';
 import { readAuthConfig } from '../../packages/server/src/auth/config';
 import { generateBrokerSecretKey } from '../../packages/server/src/brokers/broker-secrets';
 import { brokerActions } from '../../packages/server/src/graphql/actions/broker-secret-action';
@@ -47,15 +47,7 @@ declare module 'vitest' {
   }
 }
 
-/** One mail the SMTP server received, as the inbox serves it. */
-export interface ReceivedMail {
-  readonly to: string;
-  readonly from: string;
-  readonly subject: string;
-  readonly text: string;
-  /** Epoch milliseconds. */
-  readonly receivedAt: number;
-}
+export type { ReceivedMail } from '../../packages/server/test/helpers/mail-catcher';
 
 const WEB_DIR = join(repoRoot, 'packages', 'web');
 const DATABASE_NAME = 'vyuha';
@@ -228,35 +220,13 @@ interface MailServer {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 (no TLS, no auth) keeping every message, and an HTTP inbox on
- * 127.0.0.1 over them: GET /mails (optionally ?to=ADDRESS, case-insensitive) answers the mails in
- * arrival order as JSON; DELETE /mails forgets them all.
+ * The shared SMTP catcher (packages/server/test/helpers/mail-catcher.ts) and an HTTP inbox on
+ * 127.0.0.1 over its mails: GET /mails (optionally ?to=ADDRESS, case-insensitive) answers the
+ * mails in arrival order as JSON; DELETE /mails forgets them all.
  */
 async function startMailServer(): Promise<MailServer> {
-  const mails: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const parsed = parseMessage(Buffer.concat(chunks).toString('utf8'));
-        const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
-        for (const recipient of session.envelope.rcptTo) {
-          mails.push({ to: recipient.address.toLowerCase(), from, ...parsed, receivedAt: Date.now() });
-        }
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    smtp.server.once('error', reject);
-    smtp.listen(0, '127.0.0.1', () => resolve());
-  });
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
-
+  const catcher = await startMailCatcher();
+  const { mails } = catcher;
   const inbox = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mails') {
@@ -275,12 +245,12 @@ async function startMailServer(): Promise<MailServer> {
   await listen(inbox);
   const inboxUrl = `http://127.0.0.1:${(inbox.address() as AddressInfo).port}`;
   return {
-    smtpPort,
+    smtpPort: catcher.port,
     inboxUrl,
     async close() {
       inbox.closeAllConnections();
       await new Promise<void>((resolve) => inbox.close(() => resolve()));
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await catcher.close();
     },
   };
 }
@@ -290,39 +260,4 @@ function listen(server: Server): Promise<void> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-}
-
-/**
- * Subject and text of a message. The auth service sends single-part text mails; for a multipart
- * one the first text/plain part is taken. Quoted-printable and base64 bodies are decoded.
- */
-function parseMessage(raw: string): { subject: string; text: string } {
-  const { head, body } = splitHead(raw);
-  const subject = headerOf(head, 'Subject');
-  const boundary = /boundary="?([^";]+)"?/i.exec(headerOf(head, 'Content-Type'))?.[1];
-  if (boundary !== undefined) {
-    for (const part of body.split(`--${boundary}`)) {
-      const inner = splitHead(part.replace(/^\r\n/, ''));
-      if (/^text\/plain/i.test(headerOf(inner.head, 'Content-Type'))) return { subject, text: decodeBody(inner.head, inner.body.replace(/\r\n$/, '')) };
-    }
-  }
-  return { subject, text: decodeBody(head, body) };
-}
-
-function splitHead(raw: string): { head: string; body: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  if (split < 0) return { head: raw.replace(/\r\n[ \t]+/g, ' '), body: '' };
-  return { head: raw.slice(0, split).replace(/\r\n[ \t]+/g, ' '), body: raw.slice(split + 4) };
-}
-
-function headerOf(head: string, name: string): string {
-  return new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-}
-
-function decodeBody(head: string, body: string): string {
-  const encoding = headerOf(head, 'Content-Transfer-Encoding').toLowerCase();
-  const text = encoding === 'quoted-printable'
-    ? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8')
-    : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : body;
-  return text.replace(/\r\n/g, '\n');
 }

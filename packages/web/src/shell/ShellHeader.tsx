@@ -75,6 +75,17 @@ function ManagedUserSwitcher({ userId }: { readonly userId: string }) {
   );
 }
 
+/** A header button that flips one preference (theme, density). */
+function HeaderToggle({ label, name, symbol, onToggle }: { readonly label: string; readonly name: string; readonly symbol: string; readonly onToggle: () => void }) {
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="default" aria-label={`Toggle ${name}`} data-testid={`${name}-toggle`} onClick={onToggle}>
+        {symbol}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
 export function ShellHeader({ role, userId }: { readonly role: string | undefined; readonly userId: string | undefined }) {
   const theme = useAppStore((state) => state.theme);
   const density = useAppStore((state) => state.density);
@@ -98,34 +109,26 @@ export function ShellHeader({ role, userId }: { readonly role: string | undefine
           data-testid="dashboard-mode"
         />
       </Tooltip>
-      <Tooltip label={density === 'cozy' ? 'Compact density' : 'Cozy density'}>
-        <ActionIcon
-          variant="default"
-          aria-label="Toggle density"
-          data-testid="density-toggle"
-          onClick={() => {
-            const next = density === 'cozy' ? 'compact' : 'cozy';
-            useAppStore.getState().setDensity(next);
-            save(userId, { density: next });
-          }}
-        >
-          {density === 'cozy' ? '▤' : '☰'}
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label={theme === 'dark' ? 'Light theme' : 'Dark theme'}>
-        <ActionIcon
-          variant="default"
-          aria-label="Toggle theme"
-          data-testid="theme-toggle"
-          onClick={() => {
-            const next = theme === 'dark' ? 'light' : 'dark';
-            useAppStore.getState().setTheme(next);
-            save(userId, { theme: next });
-          }}
-        >
-          {theme === 'dark' ? '☀' : '☾'}
-        </ActionIcon>
-      </Tooltip>
+      <HeaderToggle
+        label={density === 'cozy' ? 'Compact density' : 'Cozy density'}
+        name="density"
+        symbol={density === 'cozy' ? '▤' : '☰'}
+        onToggle={() => {
+          const next = density === 'cozy' ? 'compact' : 'cozy';
+          useAppStore.getState().setDensity(next);
+          save(userId, { density: next });
+        }}
+      />
+      <HeaderToggle
+        label={theme === 'dark' ? 'Light theme' : 'Dark theme'}
+        name="theme"
+        symbol={theme === 'dark' ? '☀' : '☾'}
+        onToggle={() => {
+          const next = theme === 'dark' ? 'light' : 'dark';
+          useAppStore.getState().setTheme(next);
+          save(userId, { theme: next });
+        }}
+      />
       <Menu position="bottom-end">
         <Menu.Target>
           <Button size="xs" variant="default" data-testid="account-menu">Account</Button>

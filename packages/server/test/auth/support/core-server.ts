@@ -1,86 +1,16 @@
 import { createServer } from 'node:net';
 import { createClient, type NhostClient } from '@nhost/nhost-js';
 import type { Session } from '@nhost/nhost-js/session';
-import { SMTPServer } from 'smtp-server';
 import type pg from 'pg';
 import { buildApp } from '../../../src/http/app';
 import { readAuthConfig } from '../../../src/auth/config';
 import { freshDatabase, type TestDatabase } from '../../helpers/db';
+import { startMailCatcher, type MailCatcher, type ReceivedMail } from '../../helpers/mail-catcher';
+
+export { startMailCatcher, type MailCatcher, type ReceivedMail };
 
 // The whole platform app (buildApp, as `vyuha start` builds it) with the auth service on a free
 // loopback port, and a real SMTP server on loopback that keeps every mail it receives.
-
-/** One received e-mail. */
-export interface ReceivedMail {
-  readonly to: string;
-  readonly subject: string;
-  readonly text: string;
-}
-
-export interface MailCatcher {
-  readonly port: number;
-  readonly mails: ReceivedMail[];
-  /** Waits for the next mail to `to` arriving after `since` mails had already been received for it. */
-  waitFor(to: string, options?: { since?: number; timeoutMs?: number }): Promise<ReceivedMail>;
-  countFor(to: string): number;
-  close(): Promise<void>;
-}
-
-/** An SMTP server on 127.0.0.1 (no TLS, no auth) that parses each message's subject and text. */
-export async function startMailCatcher(): Promise<MailCatcher> {
-  const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const parsed = parseMessage(Buffer.concat(chunks).toString('utf8'));
-        for (const recipient of session.envelope.rcptTo) mails.push({ to: recipient.address.toLowerCase(), ...parsed });
-        callback();
-      });
-    },
-  });
-  const port = await new Promise<number>((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.server.address();
-      resolve(typeof address === 'object' && address ? address.port : 0);
-    });
-  });
-  const countFor = (to: string): number => mails.filter((mail) => mail.to === to.toLowerCase()).length;
-  return {
-    port,
-    mails,
-    countFor,
-    async waitFor(to, options = {}) {
-      const since = options.since ?? 0;
-      const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-      while (Date.now() < deadline) {
-        const mine = mails.filter((mail) => mail.to === to.toLowerCase());
-        const mail = mine[since];
-        if (mail) return mail;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`no mail #${since + 1} to ${to} within the timeout`);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Headers and the text body of a single-part message, undoing quoted-printable or base64. */
-function parseMessage(raw: string): { subject: string; text: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
-  const header = (name: string): string => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  const text = encoding === 'quoted-printable'
-    ? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8')
-    : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : body;
-  return { subject: header('Subject'), text: text.replace(/\r\n/g, '\n') };
-}
 
 /** The first http(s) link in a mail. */
 export function linkIn(mail: ReceivedMail): URL {
