@@ -13,6 +13,8 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
+import type { IsoDate } from '@vyuha/core';
+import { writeSyntheticHistory } from '../../packages/server/test/graphql/actions-support';
 import { startMailCatcher } from '../../packages/server/test/helpers/mail-catcher';
 import { readAuthConfig } from '../../packages/server/src/auth/config';
 import { generateBrokerSecretKey } from '../../packages/server/src/brokers/broker-secrets';
@@ -50,6 +52,9 @@ declare module 'vitest' {
 export type { ReceivedMail } from '../../packages/server/test/helpers/mail-catcher';
 
 const WEB_DIR = join(repoRoot, 'packages', 'web');
+/** The synthetic 1-minute history the browser world stores (NSE sessions, both dates included). */
+export const BROWSER_HISTORY = { from: '2026-08-03' as IsoDate, to: '2026-10-30' as IsoDate };
+export const BROWSER_HISTORY_INDICES = ['NIFTY 50', 'NIFTY BANK', 'INDIA VIX'] as const;
 const DATABASE_NAME = 'vyuha';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -97,6 +102,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await migrate(pool, await loadMigrations(migrationsDir));
     // The demo world without its synthetic 1-minute history (minutes of work no screen test needs).
     await seedDemoWorld(pool, { dataDir: marketDataDir });
+    // Instead, three months of synthetic minutes for the indices the research screens use.
+    await writeSyntheticHistory(pool, BROWSER_HISTORY, BROWSER_HISTORY_INDICES);
 
     const logger = pino({ level: 'warn' });
     const jobLog = (message: string, details?: Record<string, unknown>): void => logger.info(details ?? {}, message);

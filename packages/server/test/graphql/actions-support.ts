@@ -4,6 +4,7 @@
 import type { IsoDate } from '@vyuha/core';
 import { algorithmFromExpressions } from '@vyuha/engine';
 import { generateSyntheticMarket, sessionOf, tradingDaysBetween } from '@vyuha/market';
+import type { SyntheticInstrument } from '@vyuha/market';
 import type pg from 'pg';
 import { postgresArrayLiteral } from '../../src/auth/claims';
 import { windowClaims } from '../../src/auth/tier-windows';
@@ -13,8 +14,17 @@ import { writeCandles } from '../../src/market-data/candle-store';
 export const HISTORY_FROM = '2024-05-02' as IsoDate;
 export const HISTORY_TO = '2024-06-28' as IsoDate;
 
-/** Writes synthetic minutes of NIFTY 50 and INDIA VIX for every NSE session in the range. */
-export async function writeSyntheticHistory(pool: pg.Pool, range: { from: IsoDate; to: IsoDate } = { from: HISTORY_FROM, to: HISTORY_TO }): Promise<void> {
+const START_LEVELS: Readonly<Record<string, number>> = { 'NIFTY 50': 22_500, 'NIFTY BANK': 48_000, 'INDIA VIX': 14 };
+
+/**
+ * Writes synthetic minutes of the indices (default NIFTY 50 and INDIA VIX) for every NSE session
+ * in the range.
+ */
+export async function writeSyntheticHistory(
+  pool: pg.Pool,
+  range: { from: IsoDate; to: IsoDate } = { from: HISTORY_FROM, to: HISTORY_TO },
+  instruments: readonly SyntheticInstrument[] = ['NIFTY 50', 'INDIA VIX'],
+): Promise<void> {
   const sessions = tradingDaysBetween('NSE', range.from, range.to).map((date) => {
     const session = sessionOf('NSE', date);
     if (session === undefined) throw new Error(`no session on ${date}`);
@@ -22,7 +32,8 @@ export async function writeSyntheticHistory(pool: pg.Pool, range: { from: IsoDat
   });
   const ids = new Map((await pool.query<{ name: string; instrument_id: number }>(`SELECT name, instrument_id FROM instruments WHERE kind = 'index'`)).rows
     .map((row) => [row.name, row.instrument_id]));
-  const months = generateSyntheticMarket({ sessions, seed: 'backtest-jobs-test', instruments: ['NIFTY 50', 'INDIA VIX'], startLevels: { 'NIFTY 50': 22_500, 'INDIA VIX': 14 } });
+  const months = generateSyntheticMarket({ sessions, seed: 'backtest-jobs-test', instruments: [...instruments],
+    startLevels: Object.fromEntries(instruments.map((name) => [name, START_LEVELS[name] ?? 10_000])) });
   for (const month of months) {
     for (const series of month.series) {
       const candles = { length: series.time.length, time: series.time, open: series.open, high: series.high, low: series.low, close: series.close, volume: series.volume };
