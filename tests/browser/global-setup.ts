@@ -23,6 +23,7 @@ import { createDatabaseIfMissing } from '../../packages/server/src/db/database';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded-postgres';
 import { loadMigrations, migrate } from '../../packages/server/src/db/migrate';
 import { seedDemoWorld } from '../../packages/server/src/db/seed';
+import { queueDemoBacktests } from '../../packages/server/src/db/seed/demo-research-backtests';
 import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
 import { buildApp } from '../../packages/server/src/http/app';
 import { startBacktestWorkers } from '../../packages/server/src/jobs/backtest-workers';
@@ -110,6 +111,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const queue = createJobQueue({ connectionString: databaseUrl, log: jobLog });
     await queue.start();
     cleanups.push(() => queue.stop({ timeoutMs: 10_000 }));
+    // As `npm start` does once its history is stored: one example backtest per user who may backtest.
+    await queueDemoBacktests({ pool, queue, range: BROWSER_HISTORY, log: (message) => logger.info(message) });
 
     // The auth service writes the port into e-mailed links, so the port is chosen before the app is built.
     const port = await freePort();

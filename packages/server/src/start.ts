@@ -1,3 +1,4 @@
+import { addDays } from '@vyuha/core';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino from 'pino';
@@ -68,7 +69,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     throw error;
   }
   const running = app;
-  const history = config.demoHistory ? startDemoHistory(database.pool, logger) : undefined;
+  const history = config.demoHistory ? startDemoHistory({ pool: database.pool, queue, logger }) : undefined;
   const address = running.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -89,18 +90,28 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   };
 }
 
+/** How far back the demo users' example backtests reach from the last finished session. */
+const DEMO_BACKTEST_DAYS = 91;
+
 /**
  * Fills the demo world's synthetic market history in the background: the server is ready first,
- * the history arrives month by month with progress in the log. Stopping waits for the month being
- * written to commit (seconds at most); the next start resumes.
+ * the history arrives month by month with progress in the log. Once it reaches the last finished
+ * session, each demo user who may backtest gets an example backtest of the last three months
+ * (queued once; later starts find it there). Stopping waits for the month being written to
+ * commit (seconds at most); the next start resumes.
  */
-function startDemoHistory(pool: pg.Pool, logger: pino.Logger): { stop(): Promise<void> } {
+function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pino.Logger }): { stop(): Promise<void> } {
+  const { pool, queue, logger } = options;
   const controller = new AbortController();
   const done = (async () => {
     const { lastFinishedSession, loadDemoHistory } = await import('./market-data/demo-history');
     const through = lastFinishedSession(Date.now());
     const result = await loadDemoHistory({ pool, through, log: (message) => logger.info(message), signal: controller.signal });
     if (result.monthsStored > 0) logger.info(`synthetic market history is ready through ${result.through ?? through} (${result.candlesStored} candles stored)`);
+    if (controller.signal.aborted || result.through === undefined || result.through < through) return;
+    const { queueDemoBacktests } = await import('./db/seed/demo-research-backtests');
+    await queueDemoBacktests({ pool, queue, range: { from: addDays(through, -DEMO_BACKTEST_DAYS), to: through }, log: (message) => logger.info(message) })
+      .catch((error: unknown) => logger.error({ err: error }, 'demo backtests: queueing failed (the next start tries again)'));
   })().catch((error: unknown) => logger.error({ err: error }, 'synthetic market history: generation failed'));
   return {
     async stop() {

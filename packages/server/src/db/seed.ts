@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { seedDemoAccounts } from './seed/demo-accounts';
 import type { AccountSeedCounts } from './seed/demo-accounts';
+import { seedExampleAlgorithms } from './seed/demo-research';
 import { DEMO_ROLES, seedDemoUsers } from './seed/demo-users';
 import { execute } from './seed/execute';
 import { seedMarketData } from './seed/market-data';
@@ -12,6 +13,8 @@ import type { MarketSeedCounts } from './seed/market-data';
  */
 export interface SeedSummary extends MarketSeedCounts, AccountSeedCounts {
   readonly users: number;
+  /** Published example algorithms (demo-research.ts). */
+  readonly exampleAlgorithms: number;
   readonly inserted: number;
 }
 
@@ -22,14 +25,15 @@ export interface SeedOptions {
 }
 
 /** Bumped when the demo world gains rows; recorded in app_meta for support questions. */
-const DEMO_WORLD_VERSION = 1;
+const DEMO_WORLD_VERSION = 2;
 // Any constant: two processes starting at once must not seed concurrently.
 const SEED_LOCK_KEY = 727_002;
 
 /**
  * Creates the demo world (users of every role, index instruments and configs, calendars, index
- * history, broker accounts, credits) in one transaction. Idempotent: rows are found by natural
- * or stable keys and never overwritten, so a second call inserts nothing.
+ * history, broker accounts, credits, example algorithms) in one transaction. Idempotent: rows are
+ * found by natural or stable keys and never overwritten (only the recorded world version and the
+ * credits-only runs' label are brought up to date), so a second call inserts nothing.
  */
 export async function seedDemoWorld(pool: pg.Pool, options: SeedOptions): Promise<SeedSummary> {
   const log = options.log ?? (() => undefined);
@@ -41,13 +45,16 @@ export async function seedDemoWorld(pool: pg.Pool, options: SeedOptions): Promis
     log(`demo world: ${market.counts.holidays} holidays, ${market.counts.indexConfigs} index configs`);
     const users = await seedDemoUsers(client);
     const accounts = await seedDemoAccounts(client, users.ids);
+    const examples = await seedExampleAlgorithms(client, users.ids);
+    // An older install records the version it was first seeded at; it now holds this one's rows too.
     const meta = await execute(client,
-      `INSERT INTO app_meta (key, value) VALUES ('demo_world', $1) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO app_meta (key, value) VALUES ('demo_world', $1)
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value WHERE app_meta.value IS DISTINCT FROM EXCLUDED.value`,
       [JSON.stringify({ version: DEMO_WORLD_VERSION })]);
     await client.query('COMMIT');
-    const inserted = market.inserted + users.inserted + accounts.inserted + meta;
-    log(`demo world: ${DEMO_ROLES.length} users, ${inserted} rows inserted`);
-    return { users: DEMO_ROLES.length, ...market.counts, ...accounts.counts, inserted };
+    const inserted = market.inserted + users.inserted + accounts.inserted + examples.inserted + meta;
+    log(`demo world: ${DEMO_ROLES.length} users, ${examples.count} example algorithms, ${inserted} rows inserted`);
+    return { users: DEMO_ROLES.length, ...market.counts, ...accounts.counts, exampleAlgorithms: examples.count, inserted };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

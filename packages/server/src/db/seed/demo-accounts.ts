@@ -45,7 +45,12 @@ interface CreditPlan {
   /** BACKTEST/CANDLES grant and the days until it expires. */
   readonly backtestCredits: number;
   readonly backtestDays: number;
-  /** Candles of the user's completed backtests = backtest credits used. */
+  /**
+   * BACKTEST credits used before the demo world's history begins, one COMPLETE run row each with
+   * no strategy, orders or results (the /backtest list shows runs by strategy, so these only count
+   * towards the credits). The demo users' real example backtests (demo-research-backtests.ts) come
+   * on top, once the synthetic history is stored.
+   */
   readonly runCandles: readonly number[];
   /** Strategy licence: deployable strategies, deployed ones, days until expiry. */
   readonly strategies?: { readonly available: number; readonly utilized: number; readonly days: number };
@@ -221,6 +226,9 @@ async function insertDeployed(client: pg.PoolClient, row: {
     [row.id, row.userId, row.available, row.utilized, row.days]);
 }
 
+/** What a credits-only run row says about itself (older installs stored a NIFTY 50 look-alike). */
+const CREDITS_ONLY_PARAMS = { demo: true, creditsOnly: true, note: 'BACKTEST credits used before the demo world began; no results are kept' };
+
 async function insertBacktestRun(client: pg.PoolClient, row: {
   id: string; userId: string; candles: number; daysAgo: number;
 }): Promise<number> {
@@ -229,6 +237,7 @@ async function insertBacktestRun(client: pg.PoolClient, row: {
      VALUES ($1, $2, 'BACKTEST', 'COMPLETE', 100, $3, $4,
              now() - make_interval(days => $5::integer),
              now() - make_interval(days => $5::integer) + interval '90 seconds')
-     ON CONFLICT (run_id) DO NOTHING`,
-    [row.id, row.userId, row.candles, JSON.stringify({ instrument: 'NIFTY 50', window: 5, demo: true }), row.daysAgo]);
+     ON CONFLICT (run_id) DO UPDATE SET params = EXCLUDED.params
+       WHERE strategy_runs.strategy_id IS NULL AND strategy_runs.params IS DISTINCT FROM EXCLUDED.params`,
+    [row.id, row.userId, row.candles, JSON.stringify(CREDITS_ONLY_PARAMS), row.daysAgo]);
 }
