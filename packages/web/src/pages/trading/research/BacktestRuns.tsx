@@ -1,6 +1,6 @@
-// The user's backtests: each backtest strategy with its BACKTEST runs, live through a
-// subscription on strategy_runs (status, progress bar while IN PROGRESS, candles used), and
-// cancel for a run still IN PROGRESS (the cancel_backtest action).
+// The user's backtests, below the form on /backtest: each backtest strategy with its BACKTEST
+// runs, live through a subscription on strategy_runs (status, progress bar while IN PROGRESS,
+// candles used), and cancel for a run still IN PROGRESS (the cancel_backtest action).
 import { Anchor, Button, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
@@ -89,7 +89,7 @@ function runLabel(params: unknown): string {
 function StrategyRuns({ group, onCancel, cancelDisabled }: { readonly group: StrategyGroup; readonly onCancel: (runId: string) => void; readonly cancelDisabled: boolean }) {
   const candles = group.runs.reduce((sum, run) => sum + run.candles, 0);
   return (
-    <Paper withBorder p="sm">
+    <Paper withBorder p="sm" data-testid={`bt-backtest-${group.strategyId}`}>
       <Group justify="space-between" mb="xs">
         <Anchor component={Link} to={`/backtest/${group.strategyId}`} fw={600}>{group.name}</Anchor>
         <Text size="sm" c="dimmed">Created {timestampText(group.createdAt)} · {group.runs.length} run{group.runs.length === 1 ? '' : 's'} · {candles.toLocaleString('en-IN')} candles</Text>
@@ -125,7 +125,7 @@ export function BacktestRuns({ userId }: { readonly userId: string }) {
   const groups = useMemo(() => groupByStrategy(result.data?.strategy_runs ?? []), [result.data]);
   const { cancel, cancelling } = useCancelRun();
   return (
-    <Stack gap="md">
+    <Stack gap="md" data-testid="bt-list">
       <QueryError error={result.error} title="Could not follow the backtest runs" />
       {result.data === undefined && result.error === undefined && <Loader size="sm" />}
       {result.data !== undefined && groups.length === 0 && <Text c="dimmed">No backtests yet.</Text>}
