@@ -1,8 +1,9 @@
 // A calendar heatmap drawn as plain SVG: one column per week (Monday on top), one cell per day,
-// coloured by the spec section 9 bands of the chosen metric; days without data stay empty.
+// coloured by the spec section 9 bands of the chosen metric (profit/loss, orders, or returns on
+// an investment), on the main or the alternate scale; days without data stay empty.
 import { Box, Group, ScrollArea, Stack, Text } from '@mantine/core';
 import { formatRupees } from '../../../format/format';
-import { bandColor, LEVELS, orderLevelLabels, ordersBand, pnlBand, pnlLevelLabels, type Band, type HeatmapMetric } from './heatmap-bands';
+import { bandColor, levelLabels, levelsOf, ordersBand, pnlBand, returnsBand, scaleFor, type Band, type BandChoice, type HeatmapMetric } from './heatmap-bands';
 import { addDays, daysBetween, weekdayIndex } from './ist-dates';
 
 export interface DayValue {
@@ -18,8 +19,10 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const EMPTY_FILL = 'var(--mantine-color-default-border)';
 const ZERO_FILL = 'var(--mantine-color-gray-5)';
 
-function bandOf(metric: HeatmapMetric, value: DayValue): Band {
-  return metric === 'pnl' ? pnlBand(value.pnlPaise) : ordersBand(value.orders);
+function bandOf(metric: HeatmapMetric, value: DayValue, options: { bands: BandChoice; capitalPaise: number | undefined }): Band {
+  if (metric === 'orders') return ordersBand(value.orders, options.bands);
+  if (metric === 'returns') return options.capitalPaise === undefined || options.capitalPaise <= 0 ? { tone: 'none', level: 0 } : returnsBand(value.pnlPaise, options.capitalPaise);
+  return pnlBand(value.pnlPaise, options.bands);
 }
 
 function dayTitle(date: string, value: DayValue | undefined): string {
@@ -36,28 +39,29 @@ function Swatch({ color, label }: { readonly color: string; readonly label: stri
   );
 }
 
-/** The bands the current metric uses, as a legend (losses darkest first, then profits). */
-export function HeatmapLegend({ metric }: { readonly metric: HeatmapMetric }) {
-  const levels = Array.from({ length: LEVELS }, (_, level) => level);
+/** The bands the current metric uses, as a legend (losses, then profits). */
+export function HeatmapLegend({ metric, bands = 'standard' }: { readonly metric: HeatmapMetric; readonly bands?: BandChoice }) {
+  const count = levelsOf(scaleFor(metric, bands));
+  const levels = Array.from({ length: count }, (_, level) => level);
+  const labels = levelLabels(metric, bands);
   if (metric === 'orders') {
-    const labels = orderLevelLabels();
     return (
       <Group gap="sm">
         <Text size="xs" c="dimmed">Orders per day:</Text>
-        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'orders', level }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
+        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'orders', level, levels: count }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
       </Group>
     );
   }
-  const labels = pnlLevelLabels();
+  const unit = metric === 'returns' ? '' : ' ₹';
   return (
     <Stack gap={4}>
       <Group gap="sm">
-        <Text size="xs" c="dimmed" w={48}>Loss ₹</Text>
-        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'loss', level }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
+        <Text size="xs" c="dimmed" w={48}>Loss{unit}</Text>
+        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'loss', level, levels: count }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
       </Group>
       <Group gap="sm">
-        <Text size="xs" c="dimmed" w={48}>Profit ₹</Text>
-        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'profit', level }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
+        <Text size="xs" c="dimmed" w={48}>Profit{unit}</Text>
+        {levels.map((level) => <Swatch key={level} color={bandColor({ tone: 'profit', level, levels: count }) ?? EMPTY_FILL} label={labels[level] ?? ''} />)}
       </Group>
     </Stack>
   );
@@ -68,7 +72,13 @@ export interface CalendarHeatmapProps {
   readonly to: string;
   readonly days: ReadonlyMap<string, DayValue>;
   readonly metric: HeatmapMetric;
+  /** The spec's main bands (default) or its alternates. */
+  readonly bands?: BandChoice;
+  /** The investment the 'returns' metric divides by, paise. */
+  readonly capitalPaise?: number;
 }
+
+const METRIC_WORDS: Record<HeatmapMetric, string> = { pnl: 'daily profit and loss', orders: 'daily order counts', returns: 'daily returns on the investment' };
 
 /** Bigger cells for short ranges so a quarter fills the card; a year stays about 850 px wide. */
 function cellSize(weeks: number): number {
@@ -91,7 +101,7 @@ function monthLabels(input: { from: string; to: string; start: string; step: num
   });
 }
 
-export function CalendarHeatmap({ from, to, days, metric }: CalendarHeatmapProps) {
+export function CalendarHeatmap({ from, to, days, metric, bands = 'standard', capitalPaise }: CalendarHeatmapProps) {
   const start = addDays(from, -weekdayIndex(from));
   const total = daysBetween(from, to) + 1;
   const weeks = Math.ceil((daysBetween(start, to) + 1) / 7);
@@ -105,7 +115,7 @@ export function CalendarHeatmap({ from, to, days, metric }: CalendarHeatmapProps
     const column = Math.floor(daysBetween(start, date) / 7);
     const row = weekdayIndex(date);
     const value = days.get(date);
-    const band = value ? bandOf(metric, value) : undefined;
+    const band = value ? bandOf(metric, value, { bands, capitalPaise }) : undefined;
     const fill = band === undefined ? EMPTY_FILL : bandColor(band) ?? ZERO_FILL;
     cells.push(
       <rect key={date} x={LEFT + column * step} y={TOP + row * step} width={cell} height={cell} rx={2} style={{ fill }} data-date={date}>
@@ -119,7 +129,7 @@ export function CalendarHeatmap({ from, to, days, metric }: CalendarHeatmapProps
         width={width}
         height={height}
         role="img"
-        aria-label={`Calendar heatmap of ${metric === 'pnl' ? 'daily profit and loss' : 'daily order counts'} from ${from} to ${to}`}
+        aria-label={`Calendar heatmap of ${METRIC_WORDS[metric]} from ${from} to ${to}`}
       >
         {WEEKDAYS.map((label, row) => label && (
           <text key={label} x={0} y={TOP + row * step + cell / 2 + 4} fontSize={10} style={{ fill: 'var(--mantine-color-dimmed)' }}>{label}</text>

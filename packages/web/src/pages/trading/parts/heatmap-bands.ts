@@ -1,39 +1,63 @@
-// The calendar heatmap bands of spec section 9: profit/loss in rupees 500, 1000, 2000, 4000, 8000,
-// 16000, 32000, 64000, 132000 on each side of zero; order counts in bands of 2 up to above 18.
+// The calendar heatmap bands of spec section 9, on the engine's scales (metrics/heatmap-bands.ts,
+// whose reading is in the engine's metrics/README.md: a band is (lower, upper], the last one
+// open-ended): profit/loss in rupees 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 132000 on
+// each side of zero (alternate: by 2000 up to 18000); order counts in bands of 2 up to above 18
+// (alternate: by 1); returns on the investment in tenths of a percent up to plus or minus 1.
+import { orderBand, pnlBand as enginePnlBand, returnBand, ORDER_BANDS, ORDER_BANDS_BY_ONE, PNL_BANDS, PNL_BANDS_BY_2000, RETURN_PERCENT_BANDS } from '@vyuha/engine';
+import type { BandScale } from '@vyuha/engine';
 
-export type HeatmapMetric = 'pnl' | 'orders';
+export type HeatmapMetric = 'pnl' | 'orders' | 'returns';
+/** The spec's main bands, or its alternates (P&L by 2000, orders by 1; returns have none). */
+export type BandChoice = 'standard' | 'alternate';
 
-/** Spec section 9, in rupees. */
-export const PNL_BAND_RUPEES: readonly number[] = [500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 132000];
-/** Upper bounds of the order bands (1-2, 3-4, ... 17-18); above 18 is the last band. */
-export const ORDER_BAND_LIMITS: readonly number[] = [2, 4, 6, 8, 10, 12, 14, 16, 18];
+/** The engine scale a metric is banded on. @example scaleFor('orders', 'alternate').edges.length // 18 */
+export function scaleFor(metric: HeatmapMetric, choice: BandChoice = 'standard'): BandScale {
+  if (metric === 'returns') return RETURN_PERCENT_BANDS;
+  if (metric === 'orders') return choice === 'alternate' ? ORDER_BANDS_BY_ONE : ORDER_BANDS;
+  return choice === 'alternate' ? PNL_BANDS_BY_2000 : PNL_BANDS;
+}
 
-/** Levels per side: below the first threshold, between each pair, and at or above the last. */
-export const LEVELS = PNL_BAND_RUPEES.length + 1;
+/** Levels of a scale: one per band above zero, the open-ended last one included. */
+export function levelsOf(scale: BandScale): number {
+  return scale.edges.length + 1;
+}
+
+/** Levels of the standard P&L and order scales (both 10). */
+export const LEVELS = levelsOf(PNL_BANDS);
 
 export interface Band {
-  /** 'none' for no data or a zero value. */
+  /** 'none' for a zero value. */
   readonly tone: 'profit' | 'loss' | 'orders' | 'none';
-  /** 0 .. LEVELS-1, darker with the magnitude. */
+  /** 0 .. levels-1, darker with the magnitude. */
   readonly level: number;
+  /** How many levels the scale has (for the colour ramp); defaults to LEVELS. */
+  readonly levels?: number;
+}
+
+function signed(index: number, levels: number): Band {
+  if (index === 0) return { tone: 'none', level: 0, levels };
+  return { tone: index > 0 ? 'profit' : 'loss', level: Math.abs(index) - 1, levels };
 }
 
 /**
  * The band of a day's P&L in paise.
- * @example pnlBand(-150_000) -> { tone: 'loss', level: 2 } (₹1,500 is between 1000 and 2000)
+ * @example pnlBand(-150_000) -> { tone: 'loss', level: 2, levels: 10 } (₹1,500 is in 1000 to 2000)
  */
-export function pnlBand(pnlPaise: number): Band {
-  if (pnlPaise === 0) return { tone: 'none', level: 0 };
-  const rupees = Math.abs(pnlPaise) / 100;
-  const level = PNL_BAND_RUPEES.filter((threshold) => rupees >= threshold).length;
-  return { tone: pnlPaise > 0 ? 'profit' : 'loss', level };
+export function pnlBand(pnlPaise: number, choice: BandChoice = 'standard'): Band {
+  const scale = scaleFor('pnl', choice);
+  return signed(enginePnlBand(Math.round(pnlPaise), scale).index, levelsOf(scale));
 }
 
-/** The band of a day's order count. @example ordersBand(19) -> { tone: 'orders', level: 9 } */
-export function ordersBand(orders: number): Band {
-  if (orders <= 0) return { tone: 'none', level: 0 };
-  const index = ORDER_BAND_LIMITS.findIndex((limit) => orders <= limit);
-  return { tone: 'orders', level: index === -1 ? ORDER_BAND_LIMITS.length : index };
+/** The band of a day's order count. @example ordersBand(19) -> { tone: 'orders', level: 9, levels: 10 } */
+export function ordersBand(orders: number, choice: BandChoice = 'standard'): Band {
+  const scale = scaleFor('orders', choice);
+  const index = orderBand(Math.max(0, Math.round(orders)), scale).index;
+  return index === 0 ? { tone: 'none', level: 0, levels: levelsOf(scale) } : { tone: 'orders', level: index - 1, levels: levelsOf(scale) };
+}
+
+/** The band of a day's return on the investment. @example returnsBand(-25_000, 10_000_000) -> { tone: 'loss', level: 2, levels: 11 } (-0.25%) */
+export function returnsBand(pnlPaise: number, capitalPaise: number): Band {
+  return signed(returnBand(Math.round(pnlPaise), Math.round(capitalPaise)).index, levelsOf(RETURN_PERCENT_BANDS));
 }
 
 // Light to dark ends of each scale, mixed in RGB; the lightest still differs from "no data".
@@ -56,20 +80,39 @@ function mix(light: string, dark: string, weight: number): string {
 export function bandColor(band: Band): string | undefined {
   if (band.tone === 'none') return undefined;
   const [light, dark] = SCALES[band.tone];
-  return mix(light, dark, band.level / (LEVELS - 1));
+  return mix(light, dark, band.level / ((band.levels ?? LEVELS) - 1));
 }
 
-/** Legend labels of the P&L levels, in rupees. @example pnlLevelLabels()[0] -> '< 500' */
-export function pnlLevelLabels(): string[] {
-  const format = (rupees: number): string => rupees.toLocaleString('en-IN');
+const grouped = (value: number): string => value.toLocaleString('en-IN', { maximumFractionDigits: 1 });
+
+/**
+ * Legend labels of a scale's levels (magnitudes; the sign is the tone).
+ * @example levelLabels('pnl')[0] -> '≤ 500' ; levelLabels('pnl')[9] -> '> 1,32,000'
+ * @example levelLabels('orders')[0] -> '1–2' ; levelLabels('returns')[0] -> '≤ 0.1%'
+ */
+export function levelLabels(metric: HeatmapMetric, choice: BandChoice = 'standard'): string[] {
+  const { edges } = scaleFor(metric, choice);
+  const suffix = metric === 'returns' ? '%' : '';
+  const last = `> ${grouped(edges[edges.length - 1] ?? 0)}${suffix}`;
+  if (metric === 'orders') {
+    return [...edges.map((upper, index) => {
+      const lower = index === 0 ? 1 : (edges[index - 1] as number) + 1;
+      return lower === upper ? String(upper) : `${lower}–${upper}`;
+    }), last];
+  }
   return [
-    `< ${format(PNL_BAND_RUPEES[0] ?? 0)}`,
-    ...PNL_BAND_RUPEES.slice(1).map((upper, index) => `${format(PNL_BAND_RUPEES[index] ?? 0)}–${format(upper)}`),
-    `≥ ${format(PNL_BAND_RUPEES[PNL_BAND_RUPEES.length - 1] ?? 0)}`,
+    `≤ ${grouped(edges[0] ?? 0)}${suffix}`,
+    ...edges.slice(1).map((upper, index) => `${grouped(edges[index] as number)}–${grouped(upper)}${suffix}`),
+    last,
   ];
 }
 
-/** Legend labels of the order levels. @example orderLevelLabels()[9] -> '> 18' */
+/** Legend labels of the standard P&L levels, in rupees. */
+export function pnlLevelLabels(): string[] {
+  return levelLabels('pnl');
+}
+
+/** Legend labels of the standard order levels. */
 export function orderLevelLabels(): string[] {
-  return [...ORDER_BAND_LIMITS.map((upper) => `${upper - 1}–${upper}`), `> ${ORDER_BAND_LIMITS[ORDER_BAND_LIMITS.length - 1] ?? 0}`];
+  return levelLabels('orders');
 }
