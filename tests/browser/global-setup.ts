@@ -142,7 +142,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       graphql: { adminSecret, production: false, actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: generateBrokerSecretKey() })] },
     });
     // Undone in reverse: HTTP closes first, then the workers, the queue, the pool, PostgreSQL (startServer's order).
-    const workers = await startBacktestWorkers({ pool, queue, log: jobLog });
+    // Every progress step is written (no 250 ms throttle), so a test can watch a short run's bar move.
+    const workers = await startBacktestWorkers({ pool, queue, log: jobLog, progressIntervalMs: 0 });
     cleanups.push(() => workers.stop());
     cleanups.push(() => app.close());
     await app.listen({ host: '127.0.0.1', port });
