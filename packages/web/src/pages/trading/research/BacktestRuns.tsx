@@ -4,15 +4,14 @@
 import { Anchor, Button, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useSubscription } from 'urql';
-import { confirm } from '../../../app/confirm';
-import { showToast } from '../../../app/toast';
+import { useSubscription } from 'urql';
 import { useReadOnly } from '../../../app/update-mode';
 import { formatRupees } from '../../../format/format';
 import { timestampText } from './display';
-import { errorMessage, QueryError } from './query-feedback';
+import { QueryError } from './query-feedback';
 import { runCell } from './run-metrics';
 import { RunStatus } from './RunStatus';
+import { useCancelRun } from '../backtest/results/use-cancel-run';
 
 /** Most runs the list follows live (the newest). */
 const RUN_LIMIT = 500;
@@ -23,11 +22,6 @@ const RUNS_SUBSCRIPTION = `
       run_id strategy_id status progress candles error params started_at finished_at
       strategy { name created_at }
     }
-  }`;
-
-const CANCEL_MUTATION = `
-  mutation CancelBacktest($run_id: uuid!) {
-    cancel_backtest(run_id: $run_id) { run_id status cancelled }
   }`;
 
 interface RunRow {
@@ -65,19 +59,6 @@ function groupByStrategy(runs: readonly RunRow[]): StrategyGroup[] {
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }
 
-function useCancelRun(): { cancel: (runId: string) => Promise<void>; cancelling: boolean } {
-  const [state, cancelBacktest] = useMutation<{ cancel_backtest: { status: string; cancelled: boolean } }>(CANCEL_MUTATION);
-  const cancel = async (runId: string): Promise<void> => {
-    const accepted = await confirm({ title: 'Cancel backtest run', message: 'Stop this run? It ends in ERROR and its reserved credits are given back.', acceptLabel: 'Cancel run', rejectLabel: 'Keep running', danger: true });
-    if (!accepted) return;
-    const result = await cancelBacktest({ run_id: runId });
-    if (result.error) showToast('error', errorMessage(result.error));
-    else if (result.data?.cancel_backtest.cancelled) showToast('success', 'Backtest run cancelled');
-    else if (result.data) showToast('info', `The run had already ended (${result.data.cancel_backtest.status})`);
-  };
-  return { cancel, cancelling: state.fetching };
-}
-
 function runLabel(params: unknown): string {
   const cell = runCell(params);
   const parts = [cell.algorithm, cell.from !== undefined && cell.to !== undefined ? `${cell.from} to ${cell.to}` : undefined,
@@ -102,7 +83,7 @@ function StrategyRuns({ group, onCancel, cancelDisabled }: { readonly group: Str
           {group.runs.map((run) => (
             <Table.Tr key={run.run_id}>
               <Table.Td>{runLabel(run.params)}</Table.Td>
-              <Table.Td><RunStatus status={run.status} progress={run.progress} error={run.error} /></Table.Td>
+              <Table.Td><RunStatus status={run.status} progress={run.progress} error={run.error} runId={run.run_id} /></Table.Td>
               <Table.Td>{run.candles.toLocaleString('en-IN')}</Table.Td>
               <Table.Td>{timestampText(run.started_at)}</Table.Td>
               <Table.Td>
