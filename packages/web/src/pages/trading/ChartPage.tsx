@@ -1,116 +1,198 @@
-// /chart (spec sections 2 and 9): an index, an interval (default 5 minutes) and a date range
-// (default the 90 days to yesterday, never before the tier's earliest date for the interval),
-// loaded through the candle_series action and drawn as an SVG candlestick chart. Lightweight
-// charts and indicators come with the research workflow issue.
+// /chart (spec sections 2, 3 and 9): any index or contract at every interval of section 9 (default
+// 5 minutes) over a date-range preset (default the 90 days to yesterday, IST) or picked dates, never
+// before the tier's earliest date for the interval. Candles come from the candle_series action and
+// are drawn by chart/PriceChart (lightweight-charts); indicator groups and an algorithm's signals
+// are computed in a Web Worker; Horizontal Line and Ray drawings are saved per user and instrument;
+// indices with greeks get an option chain around ATM priced by the engine.
 import { Alert, Badge, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { INTERVAL_MINUTES, DEFAULT_INTERVAL_MINUTES, type IntervalMinutes } from '@vyuha/market';
-import { addDays, type IsoDate } from '@vyuha/core';
-import { useMemo, useState } from 'react';
-import { useQuery } from 'urql';
-import { CandlestickChart, type CandleColumns } from './research/CandlestickChart';
-import { asIsoDate, defaultDateRange, istMidnightMs, istToday } from './research/ist-dates';
+import type { IsoDate } from '@vyuha/core';
+import { isOptionUnderlying, type IntervalMinutes } from '@vyuha/market';
+import { useCallback, useMemo, useState } from 'react';
+import { useQuery, type CombinedError } from 'urql';
+import { useReadOnly } from '../../app/update-mode';
+import { candleIndexAt } from './chart/chart-candles';
+import { checkRange, initialChartForm, INTERVAL_OPTIONS, intervalLabel, presetOf, presetRange, RANGE_PRESETS, type ChartForm } from './chart/chart-form';
+import {
+  CHART_CONTRACTS, CHART_INDICES, INDICATOR_GROUPS, SIGNAL_ALGORITHMS,
+  type AlgorithmRow, type IndicatorGroupRow, type InstrumentRow,
+} from './chart/chart-queries';
+import { drawingFromClick, type DrawingTool } from './chart/drawings';
+import { DrawingsPanel } from './chart/DrawingsPanel';
+import { IndicatorGroupControl } from './chart/IndicatorGroupControl';
+import { optionChain } from './chart/option-chain';
+import { OptionChainPanel } from './chart/OptionChainPanel';
+import { PriceChart } from './chart/PriceChart';
+import { useAlgorithmSignals } from './chart/use-algorithm-signals';
+import { useChartCandles } from './chart/use-chart-candles';
+import { useChartDrawings } from './chart/use-chart-drawings';
+import { useIndicatorLines } from './chart/use-indicator-lines';
+import { istDateOf, istMidnightMs, istToday } from './research/ist-dates';
 import { QueryError } from './research/query-feedback';
-import { useWindowStarts } from './research/use-window-starts';
+import { useActingUserId, useWindowStarts } from './research/use-window-starts';
 
 /** Spec section 9: the base instrument. */
 const BASE_INSTRUMENT = 'NIFTY 50';
+const VIX_INSTRUMENT = 'INDIA VIX';
+/** 15:30 IST after midnight IST, in ms: the latest moment a day's last candle can speak for. */
+const MARKET_CLOSE_MS = (15 * 60 + 30) * 60_000;
 
-const INDICES_QUERY = `
-  query ChartIndices {
-    instruments(where: { kind: { _eq: "index" } }, order_by: { index_config: { sort_order: asc } }) {
-      instrument_id name trading_symbol exchange
-    }
-  }`;
+function instrumentLabel(row: InstrumentRow): string {
+  return row.kind === 'index' ? row.name : `${row.trading_symbol} (${row.exchange})`;
+}
 
-const CANDLES_QUERY = `
-  query ChartCandles($instrument_id: Int!, $interval: Int!, $from: String!, $to: String!) {
-    candle_series(instrument_id: $instrument_id, interval: $interval, from: $from, to: $to) {
-      count truncated time open high low close
-    }
-  }`;
-
-// candle_series does not say where its candles came from; the 1-minute rows carry `source`.
-const SYNTHETIC_QUERY = `
-  query ChartSynthetic($instrument_id: Int!, $from: timestamptz!, $to: timestamptz!) {
-    candles(where: { instrument_id: { _eq: $instrument_id }, ts: { _gte: $from, _lt: $to }, source: { _eq: "synthetic" } }, limit: 1) { ts }
-  }`;
-
-interface IndexRow { readonly instrument_id: number; readonly name: string; readonly trading_symbol: string; readonly exchange: string }
-interface CandleSeries extends CandleColumns { readonly count: number; readonly truncated: boolean }
-
-const intervalLabel = (minutes: number): string => (minutes === 1440 ? '1 day' : minutes >= 60 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} min`);
-const INTERVAL_OPTIONS = INTERVAL_MINUTES.map((minutes) => ({ value: String(minutes), label: intervalLabel(minutes) }));
-
-/** The range to load: the user's dates, the start raised to the tier's earliest date. */
-function effectiveRange(input: { from: string; to: string; minimum: string | undefined }): { from: IsoDate; to: IsoDate; raised: boolean } | string {
-  const from = asIsoDate(input.from);
-  const to = asIsoDate(input.to);
-  if (from === undefined || to === undefined) return 'Enter both dates.';
-  const minimum = input.minimum === undefined ? undefined : asIsoDate(input.minimum);
-  const start = minimum !== undefined && from < minimum ? minimum : from;
-  if (to < start) return `The range ends before it starts (${start}).`;
-  return { from: start, to, raised: start !== from };
+/** The instrument picker: indices always, contracts found by their trading symbol (3 letters or more, not an index's name). */
+function useInstrumentChoices(search: string): { indices: readonly InstrumentRow[]; contracts: readonly InstrumentRow[]; error: CombinedError | undefined } {
+  const [indices] = useQuery<{ instruments: InstrumentRow[] }>({ query: CHART_INDICES });
+  const text = search.trim();
+  const isIndexName = (indices.data?.instruments ?? []).some((row) => row.name === text);
+  const pattern = text.length >= 3 && !isIndexName ? `%${text}%` : '';
+  const [contracts] = useQuery<{ instruments: InstrumentRow[] }>({ query: CHART_CONTRACTS, variables: { pattern }, pause: pattern === '' });
+  return { indices: indices.data?.instruments ?? [], contracts: pattern === '' ? [] : contracts.data?.instruments ?? [], error: indices.error };
 }
 
 export function Component() {
+  const readOnly = useReadOnly();
+  const userId = useActingUserId();
   const windowStarts = useWindowStarts();
-  const initial = useMemo(() => defaultDateRange(), []);
-  const [instrumentId, setInstrumentId] = useState<number | undefined>(undefined);
-  const [interval, setIntervalMinutes] = useState<IntervalMinutes>(DEFAULT_INTERVAL_MINUTES);
-  const [from, setFrom] = useState<string>(initial.from);
-  const [to, setTo] = useState<string>(initial.to);
+  const today = useMemo(() => istToday(), []);
+  const [form, setForm] = useState<ChartForm>(() => initialChartForm(today));
+  const [dates, setDates] = useState<{ from: string; to: string }>(form.dateRanges);
+  const [search, setSearch] = useState('');
+  const [contract, setContract] = useState<InstrumentRow | undefined>(undefined);
+  const [algorithmId, setAlgorithmId] = useState<string | undefined>(undefined);
+  const [tool, setTool] = useState<DrawingTool | undefined>(undefined);
+  const [savedGroups, setSavedGroups] = useState<readonly IndicatorGroupRow[]>([]);
 
-  const [indices] = useQuery<{ instruments: IndexRow[] }>({ query: INDICES_QUERY });
-  const rows = indices.data?.instruments ?? [];
-  const selected = rows.find((row) => row.instrument_id === instrumentId) ?? rows.find((row) => row.name === BASE_INSTRUMENT) ?? rows[0];
-  const minimum = windowStarts[interval];
-  const range = effectiveRange({ from, to, minimum });
-  const rangeOk = typeof range !== 'string';
+  const choices = useInstrumentChoices(search);
+  const selected = (contract !== undefined && contract.instrument_id === form.selectedInstrument ? contract : undefined)
+    ?? choices.indices.find((row) => row.instrument_id === form.selectedInstrument)
+    ?? choices.indices.find((row) => row.name === BASE_INSTRUMENT) ?? choices.indices[0];
+  const earliest = windowStarts[form.window];
+  const range = checkRange(dates, earliest);
+  const loaded = useChartCandles({ instrumentId: selected?.instrument_id, interval: form.window, range: range.ok ? range.range : undefined });
+  const { candles } = loaded;
 
-  const candleVariables = { instrument_id: selected?.instrument_id ?? 0, interval, from: rangeOk ? range.from : '', to: rangeOk ? range.to : '' };
-  const [candles] = useQuery<{ candle_series: CandleSeries }>({ query: CANDLES_QUERY, variables: candleVariables, pause: selected === undefined || !rangeOk });
-  const [synthetic] = useQuery<{ candles: Array<{ ts: string }> }>({
-    query: SYNTHETIC_QUERY,
-    variables: {
-      instrument_id: selected?.instrument_id ?? 0,
-      from: rangeOk ? new Date(istMidnightMs(range.from)).toISOString() : '',
-      to: rangeOk ? new Date(istMidnightMs(addDays(range.to, 1))).toISOString() : '',
-    },
-    pause: selected === undefined || !rangeOk,
+  const [groupsResult] = useQuery<{ indicator_configs: IndicatorGroupRow[] }>({ query: INDICATOR_GROUPS });
+  const groups = useMemo(() => {
+    const fetched = groupsResult.data?.indicator_configs ?? [];
+    const known = new Set(fetched.map((row) => row.indicator_config_id));
+    return [...fetched, ...savedGroups.filter((row) => !known.has(row.indicator_config_id))];
+  }, [groupsResult.data, savedGroups]);
+  const group = groups.find((row) => row.indicator_config_id === form.selectedIndicatorGroup);
+  const indicatorState = useIndicatorLines(group?.indicators, candles);
+
+  const [algorithms] = useQuery<{ algorithms: AlgorithmRow[] }>({ query: SIGNAL_ALGORITHMS, variables: { userId: userId ?? '' }, pause: userId === undefined });
+  const algorithmSignals = useAlgorithmSignals(algorithmId, candles);
+  const signals = algorithmSignals.signals.status === 'done' ? algorithmSignals.signals.signals : undefined;
+
+  const drawings = useChartDrawings({ userId, instrumentId: selected?.instrument_id });
+  const onPriceClick = useCallback((point: { time: number; price: number }) => {
+    if (tool === undefined) return;
+    drawings.add(drawingFromClick({ tool, time: point.time, price: point.price, id: `${tool}-${Date.now().toString(36)}` }));
+    setTool(undefined);
+  }, [tool, drawings]);
+
+  const vixRow = choices.indices.find((row) => row.name === VIX_INSTRUMENT);
+  const chainConfig = selected?.index_config;
+  const chainWanted = chainConfig !== undefined && chainConfig !== null && chainConfig.oc_enabled && chainConfig.oc_greeks && isOptionUnderlying(chainConfig.value);
+  const lastTime = candles !== undefined && candles.time.length > 0 ? candles.time[candles.time.length - 1] as number : undefined;
+  const lastDate = lastTime === undefined ? undefined : istDateOf(lastTime);
+  const vix = useChartCandles({
+    instrumentId: chainWanted ? vixRow?.instrument_id : undefined, interval: form.window, range: lastDate === undefined ? undefined : { from: lastDate, to: lastDate },
   });
-  const series = candles.data?.candle_series;
-  const isSynthetic = (synthetic.data?.candles.length ?? 0) > 0;
+  const chain = useMemo(() => {
+    if (!chainWanted || candles === undefined || lastTime === undefined || lastDate === undefined || vix.candles === undefined || vix.candles.time.length === 0) return undefined;
+    const vixClose = vix.candles.close[candleIndexAt(vix.candles, lastTime)] as number;
+    const spot = candles.close[candles.time.length - 1] as number;
+    const at = Math.min(lastTime + form.window * 60_000, istMidnightMs(lastDate) + MARKET_CLOSE_MS);
+    const priced = optionChain({ underlying: chainConfig.value as Parameters<typeof optionChain>[0]['underlying'], spot, vix: vixClose, at, step: chainConfig.oc_step });
+    return priced === undefined ? undefined : { chain: priced, spot, vix: vixClose, at };
+  }, [chainWanted, chainConfig, candles, lastTime, lastDate, vix.candles, form.window]);
+
+  const instrumentData = [
+    { group: 'Indices', items: choices.indices.map((row) => ({ value: String(row.instrument_id), label: instrumentLabel(row) })) },
+    ...(choices.contracts.length > 0 ? [{ group: 'Contracts', items: choices.contracts.map((row) => ({ value: String(row.instrument_id), label: instrumentLabel(row) })) }] : []),
+    ...(contract !== undefined && !choices.contracts.some((row) => row.instrument_id === contract.instrument_id)
+      ? [{ group: 'Chosen contract', items: [{ value: String(contract.instrument_id), label: instrumentLabel(contract) }] }] : []),
+  ];
+  const chooseInstrument = (value: string | null): void => {
+    if (value === null) return;
+    const id = Number(value);
+    const found = choices.contracts.find((row) => row.instrument_id === id);
+    if (found !== undefined) setContract(found);
+    setForm({ ...form, selectedInstrument: id });
+  };
+  const preset = range.ok ? presetOf({ from: dates.from as IsoDate, to: dates.to as IsoDate }, today) : undefined;
+  const choosePreset = (key: string | null): void => {
+    const next = key === null ? undefined : presetRange(key, today);
+    if (next === undefined) return;
+    setDates(next);
+    setForm({ ...form, dateRanges: next });
+  };
+  const setDate = (field: 'from' | 'to', value: string): void => {
+    const next = { ...dates, [field]: value };
+    setDates(next);
+    const checked = checkRange(next, earliest);
+    if (checked.ok) setForm({ ...form, dateRanges: checked.range });
+  };
+  const algorithmRows = algorithms.data?.algorithms ?? [];
 
   return (
     <Stack gap="md">
       <Title order={2}>Chart</Title>
-      <QueryError error={indices.error} title="Could not load the indices" />
+      <QueryError error={choices.error} title="Could not load the instruments" />
       <Group align="flex-end" gap="md" wrap="wrap">
-        <Select label="Index" w={220} allowDeselect={false} data={rows.map((row) => ({ value: String(row.instrument_id), label: row.name }))}
-          value={selected === undefined ? null : String(selected.instrument_id)} onChange={(value) => value !== null && setInstrumentId(Number(value))} />
-        <Select label="Interval" w={130} allowDeselect={false} data={INTERVAL_OPTIONS} value={String(interval)}
-          onChange={(value) => value !== null && setIntervalMinutes(Number(value) as IntervalMinutes)} />
-        <TextInput label="From" type="date" w={170} value={from} min={minimum} max={to} onChange={(event) => setFrom(event.currentTarget.value)} />
-        <TextInput label="To" type="date" w={170} value={to} min={minimum} max={istToday()} onChange={(event) => setTo(event.currentTarget.value)} />
-        {candles.fetching && <Loader size="sm" />}
+        <Select label="Instrument" w={260} allowDeselect={false} searchable data={instrumentData} onSearchChange={setSearch}
+          nothingFoundMessage={search.trim().length < 3 ? 'Type 3 letters of a contract' : 'No such instrument'}
+          value={selected === undefined ? null : String(selected.instrument_id)} onChange={chooseInstrument} data-testid="chart-instrument" />
+        <Select label="Interval" w={120} allowDeselect={false} data={INTERVAL_OPTIONS} value={String(form.window)}
+          onChange={(value) => value !== null && setForm({ ...form, window: Number(value) as IntervalMinutes })} data-testid="chart-interval" />
+        <Select label="Range" w={160} data={RANGE_PRESETS.map((entry) => ({ value: entry.key, label: entry.label }))} value={preset ?? null}
+          placeholder="Custom" onChange={choosePreset} data-testid="chart-range-preset" />
+        <TextInput label="From" type="date" w={160} value={dates.from} min={earliest} max={dates.to} onChange={(event) => setDate('from', event.currentTarget.value)} data-testid="chart-from" />
+        <TextInput label="To" type="date" w={160} value={dates.to} min={earliest} max={today} onChange={(event) => setDate('to', event.currentTarget.value)} data-testid="chart-to" />
+        {loaded.fetching && <Loader size="sm" />}
       </Group>
-      {minimum !== undefined && <Text size="xs" c="dimmed">Your tier charts {intervalLabel(interval)} candles from {minimum}.</Text>}
-      {typeof range === 'string' && <Alert color="yellow" variant="light">{range}</Alert>}
-      {rangeOk && range.raised && <Alert color="yellow" variant="light">The range starts on {range.from}, the earliest date your tier may chart at this interval.</Alert>}
-      <QueryError error={candles.error} title="Could not load the candles" />
-      {series !== undefined && selected !== undefined && (
+      {earliest !== undefined && <Text size="xs" c="dimmed">Your tier charts {intervalLabel(form.window)} candles from {earliest}.</Text>}
+      {!range.ok && <Alert color="yellow" variant="light">{range.message}</Alert>}
+      {range.ok && range.raised && <Alert color="yellow" variant="light">The range starts on {range.range.from}, the earliest date your tier may chart at this interval.</Alert>}
+      <Group align="flex-end" gap="lg" wrap="wrap">
+        <IndicatorGroupControl groups={groups} value={form.selectedIndicatorGroup} onChange={(id) => setForm({ ...form, selectedIndicatorGroup: id })}
+          onSaved={(row) => { setSavedGroups([...savedGroups, row]); setForm({ ...form, selectedIndicatorGroup: row.indicator_config_id }); }} />
+        <Select label="Signals of" placeholder="No algorithm" w={240} clearable searchable value={algorithmId ?? null} onChange={(value) => setAlgorithmId(value ?? undefined)}
+          data={algorithmRows.map((row) => ({ value: row.algorithm_id, label: row.user_id === userId ? row.name : `${row.name} (published)` }))} data-testid="chart-algorithm" />
+        <DrawingsPanel tool={tool} onToolChange={setTool} drawings={drawings.drawings} onRemove={drawings.remove} disabled={readOnly || selected === undefined} />
+      </Group>
+      <QueryError error={loaded.error} title="Could not load the candles" />
+      {indicatorState.status === 'failed' && <Alert color="red" variant="light" title="The indicator group could not be drawn">{indicatorState.error}</Alert>}
+      {algorithmSignals.signals.status === 'failed' && <Alert color="red" variant="light" title="The algorithm's signals could not be computed">{algorithmSignals.signals.error}</Alert>}
+      {candles !== undefined && selected !== undefined && (
         <Paper withBorder p="sm">
           <Group justify="space-between" mb="xs">
-            <Text fw={500}>{selected.name} · {intervalLabel(interval)} · {series.count.toLocaleString('en-IN')} candles (IST)</Text>
+            <Text fw={500} data-testid="chart-summary">
+              {instrumentLabel(selected)} · {intervalLabel(form.window)} · <span data-testid="chart-candle-count">{(loaded.count ?? 0).toLocaleString('en-IN')}</span> candles (IST)
+            </Text>
             <Group gap="xs">
-              {isSynthetic && <Badge color="orange" variant="light" title="Generated history, not market data">Synthetic data</Badge>}
-              {series.truncated && <Badge color="gray" variant="light">Latest {series.count.toLocaleString('en-IN')} candles only</Badge>}
+              {signals !== undefined && <Badge variant="light" color="blue" data-testid="chart-signal-count">{signals.length} signals</Badge>}
+              {(indicatorState.status === 'computing' || algorithmSignals.signals.status === 'computing') && <Loader size="xs" />}
+              {loaded.synthetic && <Badge color="orange" variant="light" title="Generated history, not market data" data-testid="chart-synthetic">Synthetic data</Badge>}
+              {loaded.truncated && <Badge color="gray" variant="light">Latest {(loaded.count ?? 0).toLocaleString('en-IN')} candles only</Badge>}
             </Group>
           </Group>
-          {series.count === 0
+          {candles.time.length === 0
             ? <Text c="dimmed">No candles in this range.</Text>
-            : <CandlestickChart candles={series} daily={interval === 1440} />}
+            : (
+              <PriceChart candles={candles} daily={form.window === 1440} indicators={indicatorState.lines} signals={signals}
+                drawings={drawings.drawings} onPriceClick={tool === undefined ? undefined : onPriceClick}
+                height={460 + 140 * new Set(indicatorState.lines.filter((line) => line.pane > 0).map((line) => line.pane)).size} />
+            )}
         </Paper>
+      )}
+      {chain !== undefined && selected !== undefined && (
+        <OptionChainPanel chain={chain.chain} name={selected.name} spot={chain.spot} vix={chain.vix} at={chain.at} synthetic={loaded.synthetic} />
+      )}
+      {chainWanted && candles !== undefined && candles.time.length > 0 && vix.candles !== undefined && vix.candles.time.length === 0 && (
+        <Text size="sm" c="dimmed">No INDIA VIX candles on {lastDate}: the option chain cannot be priced.</Text>
       )}
     </Stack>
   );
