@@ -8,7 +8,7 @@ import { isoDate } from '@vyuha/core';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { demoEmail, screenshot, signIn, url, useBrowser } from './browser';
+import { chooseOption, demoEmail, screenshot, signIn, url, useBrowser } from './browser';
 
 /** A month inside BROWSER_HISTORY (global-setup.ts: 2026-08-03 .. 2026-10-30). */
 const RANGE = { from: '2026-09-01', to: '2026-09-30' } as const;
@@ -36,15 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
 });
-
-/** Picks an option of a Mantine select or multi-select found by its test id. */
-async function choose(page: Page, testId: string, option: { type?: string; name: string | RegExp }): Promise<void> {
-  const input = page.getByTestId(testId);
-  await input.click();
-  if (option.type !== undefined) await input.fill(option.type);
-  await page.getByRole('option', { name: option.name }).click();
-  await page.keyboard.press('Escape');
-}
 
 async function fillRange(page: Page, index: number, range: { from: string; to: string }): Promise<void> {
   await page.getByTestId(`bt-range-from-${index}`).fill(range.from);
@@ -77,8 +68,8 @@ describe('the backtest form', () => {
     await page.getByTestId('bt-form').waitFor();
 
     await page.getByTestId('bt-name').fill(BACKTEST_NAME);
-    await choose(page, 'bt-algos', { type: 'bt-form crossover', name: new RegExp(ALGORITHM_NAME) });
-    await choose(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
+    await chooseOption(page, 'bt-algos', { type: 'bt-form crossover', name: new RegExp(ALGORITHM_NAME) });
+    await chooseOption(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
     await fillRange(page, 0, RANGE);
     await page.getByTestId('bt-interval-0').selectOption('5');
     await page.getByTestId('bt-investment-0').fill('200000');
@@ -151,8 +142,8 @@ describe('the backtest form', () => {
     await page.getByTestId('bt-form').waitFor();
     const name = `${BACKTEST_NAME} legs`;
     await page.getByTestId('bt-name').fill(name);
-    await choose(page, 'bt-algos', { type: 'bt-form crossover', name: new RegExp(ALGORITHM_NAME) });
-    await choose(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
+    await chooseOption(page, 'bt-algos', { type: 'bt-form crossover', name: new RegExp(ALGORITHM_NAME) });
+    await chooseOption(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
     await fillRange(page, 0, { from: '2026-10-05', to: '2026-10-09' });
     await page.getByTestId('bt-trade-mode').getByText('Option legs').click();
 

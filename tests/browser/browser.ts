@@ -164,6 +164,15 @@ function fileName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'screenshot';
 }
 
+/** Picks an option of a Mantine select or multi-select found by its test id (optionally typing to filter first). */
+export async function chooseOption(page: Page, testId: string, option: { type?: string; name: string | RegExp }): Promise<void> {
+  const input = page.getByTestId(testId);
+  await input.click();
+  if (option.type !== undefined) await input.fill(option.type);
+  await page.getByRole('option', { name: option.name }).click();
+  await page.keyboard.press('Escape');
+}
+
 /** Saves a full-page PNG to .test-results/screenshots/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${fileName(name)}.png`);

@@ -165,4 +165,57 @@ describe('the chart screen', () => {
     await expect.poll(() => chartData(page, 'drawings'), WAIT).toBe('0');
     await expect.poll(async () => (await savedDrawings()).length, WAIT).toBe(0);
   });
+
+  it('selects option-chain instruments, nets their greeks and opens them in payoff', async () => {
+    const { page } = session();
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await signIn(page, 'advanced');
+    await page.goto(url('/chart'));
+    await expect.poll(() => page.getByTestId('chart-instrument').inputValue(), WAIT).toBe('NIFTY 50');
+    await setRange(page);
+    await page.getByTestId('option-chain').waitFor(WAIT);
+    const atm = page.locator('[data-testid="option-chain-row"][data-atm="true"]');
+    const sellCe = atm.locator('[data-testid^="oc-sell-CE-"]');
+    const strike = Number((await sellCe.getAttribute('data-testid'))?.replace('oc-sell-CE-', ''));
+    expect(strike % 50).toBe(0);
+    // The chain's expiry is the first NIFTY expiry after 30 Oct 2026: a 65-unit lot (market lot rules).
+    const lot = 65;
+
+    // A short straddle at ATM: one lot of each, sold.
+    await page.getByTestId(`oc-sell-CE-${strike}`).click();
+    await page.getByTestId(`oc-sell-PE-${strike}`).click();
+    const selected = page.getByTestId('oc-selected').getByTestId('oc-selected-row');
+    await expect.poll(() => selected.count(), WAIT).toBe(2);
+    const symbols = await selected.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-symbol') ?? ''));
+    expect(symbols[0]).toMatch(new RegExp(`^NIFTY26.+${strike}CE$`));
+    expect(symbols[1]).toMatch(new RegExp(`^NIFTY26.+${strike}PE$`));
+    expect(await selected.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-quantity')))).toEqual([String(-lot), String(-lot)]);
+
+    // The CE goes to two lots; a zero is refused with a reason and changes nothing.
+    const ceLots = page.getByTestId(`oc-selected-qty-${symbols[0] ?? ''}`);
+    await ceLots.fill('0');
+    await page.getByText('Quantity must not be zero: remove the instrument instead').waitFor(WAIT);
+    expect(await selected.first().getAttribute('data-quantity')).toBe(String(-lot));
+    await ceLots.fill('2');
+    await expect.poll(() => selected.first().getAttribute('data-quantity'), WAIT).toBe(String(-2 * lot));
+
+    // Net greeks of a short straddle: short gamma and vega, long theta.
+    const greeks = page.getByTestId('oc-net-greeks');
+    await greeks.waitFor(WAIT);
+    expect(await greeks.locator('[data-greek="gamma"]').textContent()).toMatch(/^Gamma -\d/);
+    expect(await greeks.locator('[data-greek="vega"]').textContent()).toMatch(/^Vega -₹/);
+    expect(await greeks.locator('[data-greek="theta"]').textContent()).toMatch(/^Theta ₹[\d,]+\.\d\d\/day$/);
+    await screenshot(page, 'chart-option-selection');
+
+    // Open in payoff: the two legs under NIFTY 50, both sold, 130 and 65 units.
+    await page.getByTestId('oc-open-payoff').click();
+    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/payoff');
+    await page.getByText(/^NIFTY 50 · expiry 2026-/).waitFor(WAIT);
+    const legs = page.getByRole('row').filter({ hasText: String(strike.toLocaleString('en-IN')) }).filter({ hasText: 'Sell' });
+    await expect.poll(() => legs.count(), WAIT).toBe(2);
+    const legTexts = await legs.allTextContents();
+    expect(legTexts.some((text) => text.includes('CE') && text.includes(String(2 * lot)))).toBe(true);
+    expect(legTexts.some((text) => text.includes('PE') && text.includes(String(lot)))).toBe(true);
+    await screenshot(page, 'chart-option-selection-payoff');
+  });
 });

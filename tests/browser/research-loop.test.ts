@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CHARGES, seriesOf } from '../../packages/server/src/commands/backtest';
 import { loadRunCandles } from '../../packages/server/src/jobs/run-candles';
 import { formatRupees } from '../../packages/web/src/format/format';
-import { screenshot, signIn, url, useBrowser } from './browser';
+import { chooseOption, screenshot, signIn, url, useBrowser } from './browser';
 
 const TIMEOUT = 20_000;
 /** Inside BROWSER_HISTORY (global-setup.ts: 2026-08-03 .. 2026-10-30). */
@@ -37,15 +37,6 @@ afterAll(async () => {
 
 async function setExpression(page: Page, nodeId: string, expression: string): Promise<void> {
   await page.getByTestId(`algo-expression-${nodeId}`).fill(expression, { timeout: TIMEOUT });
-}
-
-/** Picks an option of a Mantine combobox found by its test id. */
-async function choose(page: Page, testId: string, option: { type?: string; name: string | RegExp }): Promise<void> {
-  const input = page.getByTestId(testId);
-  await input.click();
-  if (option.type !== undefined) await input.fill(option.type);
-  await page.getByRole('option', { name: option.name }).click();
-  await page.keyboard.press('Escape');
 }
 
 /**
@@ -109,8 +100,8 @@ describe('the research loop', () => {
     await page.goto(url('/backtest'));
     await page.getByTestId('bt-form').waitFor({ timeout: TIMEOUT });
     await page.getByTestId('bt-name').fill(`${NAME} backtest`);
-    await choose(page, 'bt-algos', { type: NAME, name: new RegExp(NAME) });
-    await choose(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
+    await chooseOption(page, 'bt-algos', { type: NAME, name: new RegExp(NAME) });
+    await chooseOption(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
     await page.getByTestId('bt-range-from-0').fill(RANGE.from);
     await page.getByTestId('bt-range-to-0').fill(RANGE.to);
     await page.getByTestId('bt-interval-0').selectOption(String(INTERVAL));

@@ -16,7 +16,8 @@ const ALGORITHMS_QUERY = `
     }
   }`;
 
-interface AlgorithmRow {
+/** An algorithm as the list and the editor read it. */
+export interface AlgorithmRow {
   readonly algorithm_id: string;
   readonly name: string;
   readonly description: string;

@@ -12,6 +12,7 @@ import { QueryError } from '../research/query-feedback';
 import { useActorId } from '../research/use-window-starts';
 import { AlgoEditor, type EditorStart } from './AlgoEditor';
 import { exitRulesOf } from './ExitRulesForm';
+import type { AlgorithmRow } from './AlgoList';
 import { documentToFlow, readStoredGraph, type FlowGraph } from './graph-model';
 import { copyName, EDITOR_CONFIG, editorFlags } from './save-requests';
 import { VersionHistory } from './VersionHistory';
@@ -31,16 +32,6 @@ const VERSION_QUERY = `
     algorithms_by_pk(algorithm_id: $algorithm_id) { name description }
     algorithm_versions_by_pk(algorithm_id: $algorithm_id, version: $version) { version graph }
   }`;
-
-interface AlgorithmRow {
-  readonly algorithm_id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly published: boolean;
-  readonly latest_version: number | null;
-  readonly user_id: string;
-  readonly updated_at: string;
-}
 
 interface ConfigRows { readonly user_app_configs: readonly { readonly meta_data: unknown }[] }
 interface VersionData {

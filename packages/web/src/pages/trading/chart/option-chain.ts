@@ -90,3 +90,10 @@ export function optionChain(input: OptionChainInput): OptionChain | undefined {
     rows: strikes.map((strike) => ({ strike, atm: strike === atm, ce: cells({ ...base, strike, type: 'CE' }), pe: cells({ ...base, strike, type: 'PE' }) })),
   };
 }
+
+/** The chain's quote of one contract, or undefined when the chain does not price it (another expiry or strike). */
+export function chainQuote(chain: OptionChain, contract: { strike: number; expiry: string; optionType: 'CE' | 'PE' }): OptionQuoteCells | undefined {
+  if (contract.expiry !== chain.expiry) return undefined;
+  const row = chain.rows.find((candidate) => candidate.strike === contract.strike);
+  return row === undefined ? undefined : contract.optionType === 'CE' ? row.ce : row.pe;
+}

@@ -20,7 +20,12 @@ export function paiseToRupeesText(paise: number): string {
 
 /** Hands a text file to the browser as a download. */
 export function downloadText(fileName: string, text: string, mimeType = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+  downloadBlob(fileName, new Blob([text], { type: mimeType }));
+}
+
+/** Hands any file (a CSV, a chart's PNG) to the browser as a download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

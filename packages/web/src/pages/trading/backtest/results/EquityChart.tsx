@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { showToast } from '../../../../app/toast';
 import { downloadFileName } from '../../../../format/format';
 import type { CurvePoint } from './performance';
+import { downloadBlob } from '../../parts/csv';
 
 /** Distinct colours for up to eight runs side by side (then they repeat). */
 export const SERIES_COLORS = ['#228be6', '#fa5252', '#40c057', '#fab005', '#be4bdb', '#15aabf', '#fd7e14', '#868e96'];
@@ -40,15 +41,7 @@ function downloadCanvas(canvas: HTMLCanvasElement, fileName: string): void {
       showToast('error', 'The chart could not be turned into an image');
       return;
     }
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // Revoked on the next turn: the browser reads the URL after click() returns.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    downloadBlob(fileName, blob);
   }, 'image/png');
 }
 
