@@ -7,6 +7,7 @@ import { clearStoredRefreshToken } from '../auth/token-storage';
 import { restartGraphqlClients } from '../graphql/graphql-client';
 import { useAppStore } from '../stores/app-store';
 import { useAuthStore } from '../stores/auth-store';
+import { runSignOutResets } from '../stores/sign-out-resets';
 
 /** Spec section 9: sign-out cleanup delay 100 ms. */
 export const SIGN_OUT_CLEANUP_MS = 100;
@@ -17,6 +18,7 @@ export const HOLIDAY_NOTICE_DISMISSED_KEY = 'vyuha-holiday-notice-dismissed';
 export function clearLocalSession(): void {
   useAppStore.getState().reset();
   useAuthStore.getState().reset();
+  runSignOutResets();
   useAppStore.getState().setTimeZone(undefined);
   localStorage.removeItem(HOLIDAY_NOTICE_DISMISSED_KEY);
   restartGraphqlClients();

@@ -18,6 +18,7 @@ import { netGreeks, SYNTHETIC_RATE, type NetGreeks, type PayoffPosition } from '
 import type { OptionType } from '@vyuha/market';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { resetOnSignOut } from '../../../stores/sign-out-resets';
 
 export type OrderSide = 'Buy' | 'Sell';
 
@@ -148,3 +149,5 @@ export const useOptionSelectionStore = create<OptionSelectionState>()(
     { name: OPTION_SELECTION_STORAGE_KEY, storage: createJSONStorage(() => sessionStorage), partialize: (state) => ({ byUnderlying: state.byUnderlying }) },
   ),
 );
+
+resetOnSignOut(() => useOptionSelectionStore.setState({ byUnderlying: {} }));

@@ -5,6 +5,7 @@
 import type { IsoDate } from '@vyuha/core';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { resetOnSignOut } from '../../../../stores/sign-out-resets';
 import { defaultFormState } from './form-state';
 import type { BacktestFormState } from './form-state';
 
@@ -55,3 +56,5 @@ export const useBacktestFormStore = create<BacktestFormStore>()(
     },
   ),
 );
+
+resetOnSignOut(() => useBacktestFormStore.setState({ ownerId: undefined, form: undefined }));
