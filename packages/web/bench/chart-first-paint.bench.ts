@@ -68,7 +68,7 @@ async function measure(browser: Browser, target: { origin: string; mode: Mode; c
     const page = await context.newPage();
     await page.goto(`${origin}/?mode=${mode}&count=${count}`);
     // The page's global (bench/chart-first-paint/main.tsx declares its type).
-    const handle = await page.waitForFunction(() => (window as unknown as { __benchResult?: unknown }).__benchResult, undefined, { timeout: 60_000 });
+    const handle = await page.waitForFunction(() => (globalThis as unknown as { __benchResult?: unknown }).__benchResult, undefined, { timeout: 60_000 });
     const result = await handle.jsonValue() as Measurement | { error: string };
     if ('error' in result) throw new Error(`${mode}: ${result.error}`);
     return result;
