@@ -112,6 +112,19 @@ describe('sessions', () => {
     await expect.poll(() => other.evaluate(() => localStorage.getItem('nhostRefreshToken'))).toBeNull();
   });
 
+  it('signing out and leaving at once leaves no refresh token to try on the next page', async () => {
+    const { page } = session();
+    await signIn(page, 'basic');
+    await page.getByTestId('side-menu').waitFor();
+    await page.getByTestId('account-menu').click();
+    await page.getByTestId('sign-out').click();
+    // A navigation right after the click ends the page before the 100 ms cleanup runs: the revoked
+    // token must already be gone, or the next page tries it (a refused POST /token, a console error).
+    await page.goto(url('/authenticate/signin'));
+    await page.getByTestId('signin-email').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('nhostRefreshToken'))).toBeNull();
+  });
+
   it('a session whose refresh token is refused goes to sign-in with the spec message', async () => {
     const { page, consoleErrors } = session();
     // Chromium logs the refused refresh (HTTP 401) as a console error: that is the point of the test.

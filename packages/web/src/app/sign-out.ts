@@ -28,6 +28,10 @@ export function clearLocalSession(): void {
 export function signOut(options: { all?: boolean } = {}): Promise<void> {
   clearLocalSession();
   authActor.send({ type: 'SIGNOUT', ...(options.all ? { all: true } : {}) });
+  // The machine sends the sign-out with the token it holds; the stored copy goes now as well as in
+  // the cleanup below, because a page that navigates away within the 100 ms never runs the
+  // cleanup, and the next page would try the revoked token (a refused POST /token).
+  clearStoredRefreshToken();
   return new Promise((resolve) => {
     setTimeout(() => {
       clearStoredRefreshToken();
