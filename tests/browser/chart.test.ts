@@ -8,6 +8,7 @@ import { algorithmFromExpressions } from '@vyuha/engine';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROGRESSIVE_ABOVE } from '../../packages/web/src/pages/trading/chart/chart-candles';
 import { demoEmail, screenshot, signIn, url, useBrowser } from './browser';
 
 /** October 2026, inside BROWSER_HISTORY. */
@@ -103,6 +104,14 @@ describe('the chart screen', () => {
     expect(await page.getByTestId('chart-synthetic').textContent()).toContain('Synthetic');
 
     // Another interval re-aggregates on the server.
+    await choose(page, 'chart-interval', { name: '15 min' });
+    await expect.poll(() => chartData(page, 'candles'), WAIT).toBe(String(minuteCount / 15));
+
+    // A long series (1-minute bars, more than PriceChart's PROGRESSIVE_ABOVE) paints its latest
+    // candles first and then reaches the library whole.
+    expect(minuteCount).toBeGreaterThan(PROGRESSIVE_ABOVE);
+    await choose(page, 'chart-interval', { name: '1 min' });
+    await expect.poll(() => chartData(page, 'candles'), WAIT).toBe(String(minuteCount));
     await choose(page, 'chart-interval', { name: '15 min' });
     await expect.poll(() => chartData(page, 'candles'), WAIT).toBe(String(minuteCount / 15));
 

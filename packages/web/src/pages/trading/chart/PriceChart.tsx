@@ -1,7 +1,8 @@
 // A self-contained candlestick chart on lightweight-charts 5: candles, optional algorithm signal
 // markers, indicator lines (over the price or in panes of their own) and drawings. The data path
-// is built for 100k candles: columns in, one loop to the library's array, one setData; React
-// renders only the container, and every chart update happens in effects keyed on its input.
+// is built for 100k candles: columns in, one loop to the library's array, one setData (a long
+// series first paints its latest candles, then loads whole: PROGRESSIVE_ABOVE); React renders
+// only the container, and every chart update happens in effects keyed on its input.
 // Times are shifted to IST (chart-candles.ts) because the library labels its axis in UTC.
 import { Box, useComputedColorScheme } from '@mantine/core';
 import {
@@ -9,8 +10,10 @@ import {
   type CandlestickData, type IChartApi, type IPriceLine, type ISeriesApi, type ISeriesMarkersPluginApi,
   type LineData, type SeriesMarker, type Time, type UTCTimestamp, type WhitespaceData,
 } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
-import { candleIndexAt, chartSeconds, epochMsOfChartSeconds, type ChartCandles, type SignalMark } from './chart-candles';
+import { useEffect, useRef, useState } from 'react';
+import {
+  candleIndexAt, chartSeconds, epochMsOfChartSeconds, PROGRESSIVE_ABOVE, PROGRESSIVE_FIRST, type ChartCandles, type SignalMark,
+} from './chart-candles';
 import { RaysPrimitive } from './drawing-primitive';
 import type { ChartDrawing } from './drawings';
 import type { IndicatorLine } from './indicator-groups';
@@ -44,34 +47,34 @@ const MARKER_STYLE = {
   exit: { position: 'aboveBar', shape: 'circle', color: '#868e96', text: 'X' },
 } as const;
 
-/** The library's candle array: the only per-candle loop between the columns and the canvas. */
-export function candlestickData(candles: ChartCandles): CandlestickData<Time>[] {
+/** The library's candle array from candle `from` on: the only per-candle loop between the columns and the canvas. */
+export function candlestickData(candles: ChartCandles, from = 0): CandlestickData<Time>[] {
   const { time, open, high, low, close } = candles;
-  const data = new Array<CandlestickData<Time>>(time.length);
-  for (let i = 0; i < time.length; i += 1) {
-    data[i] = { time: chartSeconds(time[i] as number) as UTCTimestamp, open: open[i] as number, high: high[i] as number, low: low[i] as number, close: close[i] as number };
+  const data = new Array<CandlestickData<Time>>(time.length - from);
+  for (let i = from; i < time.length; i += 1) {
+    data[i - from] = { time: chartSeconds(time[i] as number) as UTCTimestamp, open: open[i] as number, high: high[i] as number, low: low[i] as number, close: close[i] as number };
   }
   return data;
 }
 
 /** An indicator line as library data: warm-up bars are whitespace so the line starts where it is defined. */
-function lineData(candles: ChartCandles, values: Float64Array): Array<LineData<Time> | WhitespaceData<Time>> {
-  const data = new Array<LineData<Time> | WhitespaceData<Time>>(values.length);
-  for (let i = 0; i < values.length; i += 1) {
+function lineData(candles: ChartCandles, values: Float64Array, from: number): Array<LineData<Time> | WhitespaceData<Time>> {
+  const data = new Array<LineData<Time> | WhitespaceData<Time>>(Math.max(0, values.length - from));
+  for (let i = from; i < values.length; i += 1) {
     const time = chartSeconds(candles.time[i] as number) as UTCTimestamp;
     const value = values[i] as number;
-    data[i] = Number.isFinite(value) ? { time, value } : { time };
+    data[i - from] = Number.isFinite(value) ? { time, value } : { time };
   }
   return data;
 }
 
 /** Markers at the bars the signals fall on (a signal between bars goes to the bar containing it). */
-function markersOf(candles: ChartCandles, signals: readonly SignalMark[]): SeriesMarker<Time>[] {
+function markersOf(candles: ChartCandles, signals: readonly SignalMark[], from: number): SeriesMarker<Time>[] {
   if (candles.time.length === 0) return [];
-  return [...signals].sort((a, b) => a.time - b.time).map((signal) => ({
-    time: chartSeconds(candles.time[candleIndexAt(candles, signal.time)] as number) as UTCTimestamp,
-    ...MARKER_STYLE[signal.kind],
-  }));
+  return [...signals].sort((a, b) => a.time - b.time)
+    .map((signal) => ({ index: candleIndexAt(candles, signal.time), signal }))
+    .filter(({ index }) => index >= from)
+    .map(({ index, signal }) => ({ time: chartSeconds(candles.time[index] as number) as UTCTimestamp, ...MARKER_STYLE[signal.kind] }));
 }
 
 interface ChartParts {
@@ -83,6 +86,8 @@ interface ChartParts {
   readonly rays: RaysPrimitive;
   lines: ISeriesApi<'Line'>[];
   priceLines: IPriceLine[];
+  /** The first candle the library holds (0 once the whole series is loaded). */
+  loadedFrom: number;
 }
 
 /** The chart, as wide as its container. */
@@ -103,7 +108,7 @@ export function PriceChart(props: PriceChartProps) {
     const series = chart.addSeries(CandlestickSeries, { priceLineVisible: false });
     const rays = new RaysPrimitive();
     series.attachPrimitive(rays);
-    const parts: ChartParts = { container, chart, candles: series, markers: createSeriesMarkers(series, []), rays, lines: [], priceLines: [] };
+    const parts: ChartParts = { container, chart, candles: series, markers: createSeriesMarkers(series, []), rays, lines: [], priceLines: [], loadedFrom: 0 };
     partsRef.current = parts;
     // DOM clicks rather than the library's subscribeClick: the library holds back a second click
     // that comes within its double-click window (half a second) anywhere else on the pane, and a
@@ -150,20 +155,46 @@ export function PriceChart(props: PriceChartProps) {
     partsRef.current?.chart.applyOptions({ timeScale: { timeVisible: !daily, secondsVisible: false } });
   }, [daily]);
 
+  // Bumped when the whole series has reached the library, so markers and lines cover it too.
+  const [loadedVersion, setLoadedVersion] = useState(0);
+
   useEffect(() => {
     const parts = partsRef.current;
-    if (parts === undefined) return;
-    parts.candles.setData(candlestickData(candles));
+    if (parts === undefined) return undefined;
+    const total = candles.time.length;
+    parts.loadedFrom = total > PROGRESSIVE_ABOVE ? total - PROGRESSIVE_FIRST : 0;
+    parts.candles.setData(candlestickData(candles, parts.loadedFrom));
     parts.chart.timeScale().scrollToRealTime();
     parts.container.dataset.candles = String(parts.candles.data().length);
+    if (parts.loadedFrom === 0) return undefined;
+    // Once the first frame is on screen (the library draws in the next animation frame; one more
+    // frame later it has been presented): the whole series, keeping the bars in view where they are.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        timer = setTimeout(() => {
+          const shift = parts.loadedFrom;
+          const range = parts.chart.timeScale().getVisibleLogicalRange();
+          parts.loadedFrom = 0;
+          parts.candles.setData(candlestickData(candles));
+          if (range !== null) parts.chart.timeScale().setVisibleLogicalRange({ from: range.from + shift, to: range.to + shift });
+          parts.container.dataset.candles = String(parts.candles.data().length);
+          setLoadedVersion((version) => version + 1);
+        }, 0);
+      });
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
   }, [candles]);
 
   useEffect(() => {
     const parts = partsRef.current;
     if (parts === undefined) return;
-    parts.markers.setMarkers(markersOf(candles, signals ?? []));
+    parts.markers.setMarkers(markersOf(candles, signals ?? [], parts.loadedFrom));
     parts.container.dataset.markers = String(parts.markers.markers().length);
-  }, [candles, signals]);
+  }, [candles, signals, loadedVersion]);
 
   useEffect(() => {
     const parts = partsRef.current;
@@ -175,13 +206,13 @@ export function PriceChart(props: PriceChartProps) {
       const series = chart.addSeries(LineSeries, {
         color: line.color, lineWidth: 1, title: line.label, priceLineVisible: false, lastValueVisible: true, crosshairMarkerVisible: false,
       }, line.pane);
-      series.setData(lineData(candles, line.values));
+      series.setData(lineData(candles, line.values, parts.loadedFrom));
       return series;
     });
     // The price pane keeps most of the height; each oscillator pane gets a strip.
     chart.panes().forEach((pane, index) => pane.setStretchFactor(index === 0 ? 3 : 1));
     parts.container.dataset.panes = String(chart.panes().length);
-  }, [candles, indicators]);
+  }, [candles, indicators, loadedVersion]);
 
   useEffect(() => {
     const parts = partsRef.current;

@@ -92,3 +92,12 @@ export function candleIndexAt(candles: ChartCandles, epochMs: number): number {
   }
   return Math.max(0, low);
 }
+
+/**
+ * Above this many candles the chart paints the latest PROGRESSIVE_FIRST at once and hands the
+ * library the whole series right after that first frame. The library's load of 100k candles takes
+ * over a second on a slow machine (mostly its garbage collection); the trader sees the latest
+ * candles in about the time of a small chart instead of a blank box, and the rest follows.
+ */
+export const PROGRESSIVE_ABOVE = 5_000;
+export const PROGRESSIVE_FIRST = 500;
