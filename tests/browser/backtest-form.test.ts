@@ -8,7 +8,7 @@ import { isoDate } from '@vyuha/core';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chooseOption, demoEmail, screenshot, signIn, url, useBrowser } from './browser';
+import { chooseOption, demoEmail, screenshot, setTheme, signIn, url, useBrowser } from './browser';
 
 /** A month inside BROWSER_HISTORY (global-setup.ts: 2026-08-03 .. 2026-10-30). */
 const RANGE = { from: '2026-09-01', to: '2026-09-30' } as const;
@@ -40,12 +40,6 @@ afterAll(async () => {
 async function fillRange(page: Page, index: number, range: { from: string; to: string }): Promise<void> {
   await page.getByTestId(`bt-range-from-${index}`).fill(range.from);
   await page.getByTestId(`bt-range-to-${index}`).fill(range.to);
-}
-
-/** The theme the page shows; the toggle in the header flips it (and saves the preference). */
-async function setTheme(page: Page, theme: 'dark' | 'light'): Promise<void> {
-  if (await page.evaluate(() => document.documentElement.dataset.theme) !== theme) await page.getByTestId('theme-toggle').click();
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
 }
 
 /** Sets a native select of the form. */

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import type { ReceivedMail } from './global-setup';
 
 export type { ReceivedMail } from './global-setup';
@@ -162,6 +162,13 @@ export function useBrowser(options: UseBrowserOptions = {}): () => BrowserSessio
 /** A file name from free text: letters, digits, dot, dash and underscore only. */
 function fileName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'screenshot';
+}
+
+/** Sets the page's theme through the header's toggle (which also saves it to the account). */
+export async function setTheme(page: Page, theme: 'dark' | 'light', timeoutMs = 10_000): Promise<void> {
+  const current = (): Promise<string | undefined> => page.evaluate(() => document.documentElement.dataset.theme);
+  if (await current() !== theme) await page.getByTestId('theme-toggle').click();
+  await expect.poll(current, { timeout: timeoutMs }).toBe(theme);
 }
 
 /** Picks an option of a Mantine select or multi-select found by its test id (optionally typing to filter first). */

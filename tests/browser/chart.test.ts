@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROGRESSIVE_ABOVE } from '../../packages/web/src/pages/trading/chart/chart-candles';
-import { demoEmail, screenshot, signIn, url, useBrowser } from './browser';
+import { chooseOption, demoEmail, screenshot, setTheme, signIn, url, useBrowser } from './browser';
 
 /** October 2026, inside BROWSER_HISTORY. */
 const RANGE = { from: '2026-10-01', to: '2026-10-30' } as const;
@@ -48,14 +48,6 @@ afterAll(async () => {
   await pool?.end();
 });
 
-/** Picks an option of a Mantine select found by its test id. */
-async function choose(page: Page, testId: string, option: { type?: string; name: string | RegExp }): Promise<void> {
-  const input = page.getByTestId(testId);
-  await input.click();
-  if (option.type !== undefined) await input.fill(option.type);
-  await page.getByRole('option', { name: option.name }).click();
-}
-
 async function setRange(page: Page): Promise<void> {
   await page.getByTestId('chart-from').fill(RANGE.from);
   await page.getByTestId('chart-to').fill(RANGE.to);
@@ -69,11 +61,6 @@ async function clickPricePane(page: Page, point: { share: number; y: number }): 
   const box = await chart.boundingBox();
   if (box === null) throw new Error('the chart has no box');
   await chart.click({ position: { x: Math.round(box.width * point.share), y: point.y } });
-}
-
-async function setTheme(page: Page, theme: 'dark' | 'light'): Promise<void> {
-  if (await page.evaluate(() => document.documentElement.dataset.theme) !== theme) await page.getByTestId('theme-toggle').click();
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), WAIT).toBe(theme);
 }
 
 async function savedDrawings(): Promise<unknown[]> {
@@ -104,20 +91,20 @@ describe('the chart screen', () => {
     expect(await page.getByTestId('chart-synthetic').textContent()).toContain('Synthetic');
 
     // Another interval re-aggregates on the server.
-    await choose(page, 'chart-interval', { name: '15 min' });
+    await chooseOption(page, 'chart-interval', { name: '15 min' });
     await expect.poll(() => chartData(page, 'candles'), WAIT).toBe(String(minuteCount / 15));
 
     // A long series (1-minute bars, more than PriceChart's PROGRESSIVE_ABOVE) paints its latest
     // candles first and then reaches the library whole.
     expect(minuteCount).toBeGreaterThan(PROGRESSIVE_ABOVE);
-    await choose(page, 'chart-interval', { name: '1 min' });
+    await chooseOption(page, 'chart-interval', { name: '1 min' });
     await expect.poll(() => chartData(page, 'candles'), WAIT).toBe(String(minuteCount));
-    await choose(page, 'chart-interval', { name: '15 min' });
+    await chooseOption(page, 'chart-interval', { name: '15 min' });
     await expect.poll(() => chartData(page, 'candles'), WAIT).toBe(String(minuteCount / 15));
 
     // An oscillator group opens a pane per indicator (RSI and MACD below the price pane).
     expect(await chartData(page, 'panes')).toBe('1');
-    await choose(page, 'indicator-group', { name: 'Momentum' });
+    await chooseOption(page, 'indicator-group', { name: 'Momentum' });
     await expect.poll(() => chartData(page, 'panes'), WAIT).toBe('3');
 
     // A horizontal line and a ray, saved for the user and the instrument.
@@ -146,18 +133,18 @@ describe('the chart screen', () => {
     expect(await page.getByTestId('option-chain').textContent()).toContain('Synthetic');
 
     // Signals of the test's algorithm, marked on the chart.
-    await choose(page, 'chart-algorithm', { type: 'chart crossover', name: ALGORITHM_NAME });
+    await chooseOption(page, 'chart-algorithm', { type: 'chart crossover', name: ALGORITHM_NAME });
     await page.getByTestId('chart-signal-count').waitFor(WAIT);
     const badge = await page.getByTestId('chart-signal-count').textContent();
     const signalCount = Number(/^(\d+) signals$/.exec(badge ?? '')?.[1]);
     expect(signalCount).toBeGreaterThan(0);
     await expect.poll(() => chartData(page, 'markers'), WAIT).toBe(String(signalCount));
 
-    await setTheme(page, 'dark');
+    await setTheme(page, 'dark', WAIT.timeout);
     await screenshot(page, 'chart-dark');
-    await setTheme(page, 'light');
+    await setTheme(page, 'light', WAIT.timeout);
     await screenshot(page, 'chart-light');
-    await setTheme(page, 'dark');
+    await setTheme(page, 'dark', WAIT.timeout);
 
     // After a reload the drawings are still there.
     await page.reload();
