@@ -1,5 +1,7 @@
-// The engine's public surface: option math, payoff and synthetic option quotes so far; the
-// algorithm language and the kernel arrive with the issue "Algorithm language and the backtest engine".
+// The engine's one entry point (no deep imports): option math, payoff, synthetic option quotes,
+// indicators, the expression language and rule graphs, the backtest kernel and its traders
+// (underlying, option legs), metrics and backtest requests. Named exports only; what each folder
+// holds is in the package README.
 export type { SyntheticOptionQuoteInput, SyntheticOptionQuote } from './synthetic/option-quote';
 export { syntheticOptionQuote, relativeHalfSpread, SYNTHETIC_RATE } from './synthetic/option-quote';
 export type { SurfacePoint } from './synthetic/volatility-surface';
@@ -37,14 +39,14 @@ export { BollingerBands, DonchianChannel } from './indicators/bands';
 export { AverageTrueRange, SuperTrend, AverageDirectionalIndex } from './indicators/trend';
 export { StochasticOscillator, CommodityChannelIndex } from './indicators/oscillators';
 export { HeikinAshi, OnBalanceVolume } from './indicators/price-transforms';
-export { VolumeWeightedAveragePrice, PreviousDayOhlc, PivotPoints, OpeningRange, istDayNumber } from './indicators/sessions';
+export { VolumeWeightedAveragePrice, PreviousDayOhlc, PivotPoints, OpeningRange } from './indicators/sessions';
 export type { BarSeries, PositionContext, Signal, SignalProgram } from './algorithm/program';
 export { SIGNAL_NONE, SIGNAL_BUY, SIGNAL_SELL, SIGNAL_EXIT } from './algorithm/program';
 export type { Expression, BareExpression, SourcePosition, SourceSpan, BinaryOperator, UnaryOperator } from './language/ast';
 export { withoutSpans } from './language/ast';
 export type { ExpressionError } from './language/expression-error';
 export { formatExpressionError } from './language/expression-error';
-export { parseExpression } from './language/parser';
+export { parseExpression, MAX_EXPRESSION_DEPTH } from './language/parser';
 export { printExpression } from './language/printer';
 export type { ValueType, CheckedExpression, CheckedNode } from './language/checked';
 export type { CheckOptions } from './language/checker';
@@ -99,7 +101,7 @@ export { specialDayPerformance, TRADED_SPECIAL_DAY_KINDS } from './metrics/speci
 export type { BandScale, Band } from './metrics/heatmap-bands';
 export { bandOf, bandAt, pnlBand, returnBand, orderBand, RETURN_PERCENT_BANDS, ORDER_BANDS, ORDER_BANDS_BY_ONE, PNL_BANDS, PNL_BANDS_BY_2000 } from './metrics/heatmap-bands';
 export type { HeatmapDay } from './metrics/heatmap-csv';
-export { heatmapDays, heatmapCsv, paiseToRupeesText } from './metrics/heatmap-csv';
+export { heatmapDays, heatmapCsv } from './metrics/heatmap-csv';
 export type { StrategyType, AlgorithmReference, DateRange, FrequencyAndInvestment, BacktestRequest, RequestIssue } from './backtest-request/backtest-request';
 export { parseBacktestRequest, overlappingRanges, formatRequestIssues, STRATEGY_TYPES, MAX_RUNS_PER_REQUEST } from './backtest-request/backtest-request';
 export type { BacktestRun } from './backtest-request/expand-request';
@@ -122,6 +124,15 @@ export type { Sizing, SizingRequest } from './kernel/sizing';
 export { entryQuantity } from './kernel/sizing';
 export type { TradeDirection, FillModel, UnderlyingTraderOptions } from './kernel/underlying-trader';
 export { UnderlyingTrader } from './kernel/underlying-trader';
+export type { ContractChain, ContractSizingRequest } from './kernel/contract-chain';
+export type { FuturesContractRun, ContractScheduleRequest } from './futures/contract-schedule';
+export { futuresContractRuns, FuturesPlanError } from './futures/contract-schedule';
+export type { PricedContractRun, FuturesPricesRequest } from './futures/futures-prices';
+export { futuresPrices, FUTURES_MODEL_RATE, FUTURES_TICK_PAISE } from './futures/futures-prices';
+export type { FuturesSizing, FuturesChainOptions, LotCost } from './futures/futures-chain';
+export { FuturesChain, futuresLotCost } from './futures/futures-chain';
+export type { InstrumentFacts, TradedInstrument } from './futures/traded-instrument';
+export { tradedInstrumentOf, futuresRangeIssue } from './futures/traded-instrument';
 export type { SessionRules, KernelOptions } from './kernel/kernel';
 export { Kernel } from './kernel/kernel';
 export type { BacktestConfig, BacktestConfigInput, ConfigIssue } from './backtest/config';
