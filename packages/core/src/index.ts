@@ -1,12 +1,19 @@
 export type { Result } from './result';
 export { ok, err } from './result';
-export type { Paise } from './money';
-export { paise, rupeesToPaise, InvalidMoneyError } from './money';
+export type { Paise, ParseRupeesOptions } from './money';
+export { paise, rupeesToPaise, paiseToRupees, parseRupees, InvalidMoneyError } from './money';
+export type { RupeeFormatOptions } from './money-format';
+export { formatRupees, formatRupeesAmount, formatPrice, paiseToRupeesText, groupIndianDigits, MISSING_VALUE } from './money-format';
 export type { Rng } from './rng';
 export { createRng, createRngFromState, InvalidSeedError } from './rng';
 export type { IsoDate, Weekday, CivilDate, IstParts } from './time';
 export {
   isoDate, isIsoDate, dateFromParts, dateParts, daysInMonth, addDays, daysBetween, weekday, lastWeekdayOfMonth,
   secondsOfDay, minuteOfDay, formatMinuteOfDay, istEpochMs, istParts, formatIstDateTime, parseIstDateTime,
-  InvalidTimeError, IST_OFFSET_MS,
+  epochDayOf, dateOfEpochDay, InvalidTimeError, IST_OFFSET_MS,
 } from './time';
+export type { IsoDateRange } from './ist-dates';
+export {
+  istDate, istEpochDay, istMinuteOfDay, istYesterday, daysEndingYesterday, weekStart, monthStart, istMidnightMs,
+  formatIstDate, formatIstTime,
+} from './ist-dates';

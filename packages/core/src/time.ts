@@ -93,8 +93,8 @@ export function dateParts(date: IsoDate): CivilDate {
   return { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) };
 }
 
-/** Days since 1970-01-01 (negative before it). */
-function epochDayOf(date: IsoDate): number {
+/** Days since 1970-01-01 (negative before it). @example epochDayOf(isoDate('1970-01-02')) // 1 */
+export function epochDayOf(date: IsoDate): number {
   const { year, month, day } = dateParts(date);
   // Count years from March so that the leap day is the last day of the counted year.
   const marchYear = month <= 2 ? year - 1 : year;
@@ -105,8 +105,8 @@ function epochDayOf(date: IsoDate): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-/** The inverse of `epochDayOf`. */
-function dateOfEpochDay(epochDay: number): IsoDate {
+/** The inverse of `epochDayOf`. @example dateOfEpochDay(19_723) // '2024-01-01' */
+export function dateOfEpochDay(epochDay: number): IsoDate {
   const shifted = epochDay + 719_468;
   const era = Math.floor(shifted / 146_097);
   const dayOfEra = shifted - era * 146_097;

@@ -1,5 +1,6 @@
+import { formatRupees } from '@vyuha/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chargesCommand, formatRupees } from '../src/commands/charges';
+import { chargesCommand } from '../src/commands/charges';
 import { UsageError } from '../src/commands/command';
 
 const BASE = ['--exchange', 'NSE', '--instrument', 'option', '--side', 'sell', '--premium', '120.5', '--quantity', '75', '--date', '2024-10-15'];
@@ -101,7 +102,7 @@ describe('vyuha charges', () => {
   });
 });
 
-describe('formatRupees', () => {
+describe('formatRupees (core\'s, as the charges report writes amounts)', () => {
   it('groups in lakhs and crores with two decimals', () => {
     expect(formatRupees(0)).toBe('₹0.00');
     expect(formatRupees(5)).toBe('₹0.05');

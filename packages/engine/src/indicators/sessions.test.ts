@@ -1,29 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { istEpochMs, istParts } from '@vyuha/core';
+import { istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import type { IndicatorBar } from './indicator';
 import { createIndicator, indicatorWarmup } from './factory';
-import { istDayNumber, OpeningRange, PivotPoints, PreviousDayOhlc, VolumeWeightedAveragePrice } from './sessions';
+import { OpeningRange, PivotPoints, PreviousDayOhlc, VolumeWeightedAveragePrice } from './sessions';
 
 /** A bar at `date time` IST. */
 function bar(at: string, prices: { open?: number; high: number; low: number; close: number; volume?: number }): IndicatorBar {
   const [date, time] = at.split(' ') as [string, string];
   return { time: istEpochMs(date as IsoDate, time), open: prices.open ?? prices.close, high: prices.high, low: prices.low, close: prices.close, volume: prices.volume ?? 0 };
 }
-
-describe('istDayNumber', () => {
-  it('changes at IST midnight (18:30 UTC), not UTC midnight', () => {
-    expect(istDayNumber(Date.UTC(2024, 0, 1, 18, 29, 59, 999))).toBe(istDayNumber(Date.UTC(2024, 0, 1, 0, 0)));
-    expect(istDayNumber(Date.UTC(2024, 0, 1, 18, 30))).toBe(istDayNumber(Date.UTC(2024, 0, 1, 0, 0)) + 1);
-  });
-
-  it('agrees with istParts on the date for a spread of times', () => {
-    for (let time = Date.UTC(2023, 11, 30); time < Date.UTC(2024, 0, 3); time += 7 * 60_000 + 13_000) {
-      const parts = istParts(time);
-      expect(istDayNumber(time)).toBe(Math.round(Date.parse(`${parts.date}T00:00:00Z`) / 86_400_000));
-    }
-  });
-});
 
 describe('VWAP', () => {
   it('weights typical prices by volume and restarts on a new IST date', () => {

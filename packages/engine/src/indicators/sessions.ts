@@ -1,18 +1,8 @@
-import { IST_OFFSET_MS } from '@vyuha/core';
+import { istEpochDay } from '@vyuha/core';
 import type { Indicator, IndicatorBar } from './indicator';
 import { requirePeriod } from './moving-averages';
 
-const MS_PER_DAY = 86_400_000;
 const MS_PER_MINUTE = 60_000;
-
-/**
- * The IST calendar day of an epoch-millisecond time, as days since 1970-01-01 (IST is a fixed
- * UTC+05:30, so this is `istParts(time).date` without building an object per bar).
- * @example istDayNumber(Date.UTC(2024, 0, 1, 18, 30)) // 19724 (2024-01-02 00:00 IST)
- */
-export function istDayNumber(time: number): number {
-  return Math.floor((time + IST_OFFSET_MS) / MS_PER_DAY);
-}
 
 /**
  * Volume-weighted average price of the IST session: sum(typical price * volume) / sum(volume)
@@ -32,7 +22,7 @@ export class VolumeWeightedAveragePrice implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    const day = istDayNumber(bar.time);
+    const day = istEpochDay(bar.time);
     if (day !== this.day) {
       this.day = day;
       this.weightedSum = 0;
@@ -71,7 +61,7 @@ export class PreviousDayOhlc implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    const day = istDayNumber(bar.time);
+    const day = istEpochDay(bar.time);
     if (day !== this.day) {
       if (this.day === this.day) this.closeDay();
       this.day = day;
@@ -158,7 +148,7 @@ export class OpeningRange implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    const day = istDayNumber(bar.time);
+    const day = istEpochDay(bar.time);
     if (day !== this.day) {
       this.day = day;
       this.rangeEnd = bar.time + this.durationMs;

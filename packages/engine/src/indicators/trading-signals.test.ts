@@ -9,7 +9,7 @@ import {
 import type { Indicator, IndicatorBar } from './indicator';
 import { agrees, randomBars } from './indicator-test-support';
 import { createIndicator } from './factory';
-import { istDayNumber } from './sessions';
+import { istEpochDay } from '@vyuha/core';
 
 const BARS = randomBars({ count: 12_000, seed: 'trading-signals' });
 const CONTINUOUS_BARS = randomBars({ count: 12_000, seed: 'continuous', paise: false });
@@ -163,8 +163,8 @@ describe('bar indicators against trading-signals', () => {
     const compared = compare(BARS, [{
       ours: (bar) => step(bar).output(0),
       reference: (bar) => {
-        if (istDayNumber(bar.time) !== day) {
-          day = istDayNumber(bar.time);
+        if (istEpochDay(bar.time) !== day) {
+          day = istEpochDay(bar.time);
           reference = new VWAP();
         }
         return reference.add(bar);

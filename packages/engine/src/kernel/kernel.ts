@@ -20,7 +20,7 @@
 //   g2. trader.onBarClose(i) when the trader has one (options settle at their expiry's close).
 //   h. equity[i] = cash + open positions at this close, and the deepest fall below its running peak so far
 //      (the drawdown curve itself is derived from equity when read: `drawdownCurve`).
-import type { IsoDate } from '@vyuha/core';
+import { paiseToRupees, type IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
 import type { Ledger } from './ledger';
@@ -248,7 +248,7 @@ export class Kernel {
     // bar and again only when the signal or a square-off filled something.
     const changesBefore = ledger.changes;
     const openValue = trader.markToMarket(index);
-    position.dayPnl = (ledger.cash + openValue - this.dayStartEquity) / 100;
+    position.dayPnl = paiseToRupees(ledger.cash + openValue - this.dayStartEquity);
     const signal = this.program.onBar(index, position);
     if (signal !== NO_SIGNAL) trader.onSignal(index, signal);
     if (lastOfDay) this.squareOffAtClose(index, lastOfData);

@@ -1,29 +1,15 @@
-// IST calendar arithmetic for the hot loop: epoch day and minute of day from epoch milliseconds
-// with two divisions, no Date and no allocation (the date text is made once per day).
-import { IST_OFFSET_MS, istParts } from '@vyuha/core';
-import type { IsoDate } from '@vyuha/core';
+// The kernel's session clock: bar length, bar close times and the session end, on @vyuha/core's
+// IST calendar (epoch day and minute of day with two divisions, no Date and no allocation; the
+// date text is made once per day). The IST helpers are re-exported for the kernel's modules.
+import { IST_OFFSET_MS, istEpochDay } from '@vyuha/core';
 import type { BarSeries } from '../algorithm/program';
+
+export { istDate, istEpochDay, istMinuteOfDay } from '@vyuha/core';
 
 export const MS_PER_MINUTE = 60_000;
 export const MS_PER_DAY = 86_400_000;
 /** 15:30 IST: the end of the NSE/BSE normal market. */
 export const SESSION_END_MINUTE = 15 * 60 + 30;
-
-/** Days since 1970-01-01 in IST. */
-export function istEpochDay(epochMs: number): number {
-  return Math.floor((epochMs + IST_OFFSET_MS) / MS_PER_DAY);
-}
-
-/** Minutes since IST midnight. */
-export function istMinuteOfDay(epochMs: number): number {
-  const local = epochMs + IST_OFFSET_MS;
-  return Math.floor((local - Math.floor(local / MS_PER_DAY) * MS_PER_DAY) / MS_PER_MINUTE);
-}
-
-/** The IST date of an instant. */
-export function istDate(epochMs: number): IsoDate {
-  return istParts(Math.floor(epochMs)).date;
-}
 
 /**
  * A bar's length: the smallest gap between two consecutive bars of one IST day, or Infinity when

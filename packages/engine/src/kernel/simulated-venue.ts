@@ -1,6 +1,6 @@
 // The simulated matching engine: the backtest's venue, and paper trading's, unchanged.
 //
-// Rules, per bar (prices are the bar's, in paise: Math.round(rupees x 100)):
+// Rules, per bar (prices are the bar's, in paise: @vyuha/core's rupeesToPaise):
 // - A market order fills at the bar's open or close, with adverse slippage.
 // - Protective levels are checked in the order a bar's prices can happen without knowing the path
 //   between its high and low: the open comes first, so a gap through the stop fills at the open
@@ -9,17 +9,12 @@
 //   target, the stop wins (the conservative reading). A touched stop fills at the stop level, a
 //   touched target at the target level.
 // - Stops become market orders when triggered and take slippage; targets are limit orders and do not.
-import type { Paise } from '@vyuha/core';
+import { rupeesToPaise, type Paise } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 import type { BarSeries } from '../algorithm/program';
 import type { ProtectiveCheck, ProtectiveExit, Venue } from './ports';
 import { slippedPrice } from './slippage';
 import type { SlippageModel } from './slippage';
-
-/** Rupees (index points) of a bar column to paise. */
-export function toPaiseValue(rupees: number): number {
-  return Math.round(rupees * 100);
-}
 
 export class SimulatedVenue implements Venue {
   private readonly series: BarSeries;
@@ -35,15 +30,15 @@ export class SimulatedVenue implements Venue {
   /** Market order at the bar's open or close, slippage applied. */
   marketPrice(request: { readonly side: TradeSide; readonly index: number; readonly moment: 'open' | 'close' }): Paise {
     const column = request.moment === 'open' ? this.series.open : this.series.close;
-    const reference = toPaiseValue(column[request.index] as number);
+    const reference = rupeesToPaise(column[request.index] as number);
     return slippedPrice(request.side === 'buy' ? this.buySlippage : this.sellSlippage, reference) as Paise;
   }
 
   /** Stop and target inside one bar; see the rules at the top of this file. */
   checkProtectiveExit(check: ProtectiveCheck, out: ProtectiveExit): void {
-    const open = toPaiseValue(this.series.open[check.index] as number);
-    const high = toPaiseValue(this.series.high[check.index] as number);
-    const low = toPaiseValue(this.series.low[check.index] as number);
+    const open = rupeesToPaise(this.series.open[check.index] as number);
+    const high = rupeesToPaise(this.series.high[check.index] as number);
+    const low = rupeesToPaise(this.series.low[check.index] as number);
     // Signed distances: with d = +1 for a long and -1 for a short, a price p is at or beyond the
     // stop when d x (p - stop) <= 0 and at or beyond the target when d x (p - target) >= 0.
     const d = check.direction > 0 ? 1 : -1;

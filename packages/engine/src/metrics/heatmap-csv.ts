@@ -1,7 +1,7 @@
 // The calendar heatmap's data as CSV: `date,pnl,orders`, one row per day. Plain numbers (pnl in
 // rupees with exactly two decimals, written from integer paise without floating point); en-IN
 // grouping and the rupee sign are for display only.
-import type { IsoDate } from '@vyuha/core';
+import { paiseToRupeesText, type IsoDate } from '@vyuha/core';
 import { MetricsInputError } from './metrics-input';
 import type { DailyResult } from './metrics-input';
 
@@ -10,15 +10,6 @@ export interface HeatmapDay {
   readonly date: IsoDate;
   readonly netPnl: number;
   readonly orders: number;
-}
-
-/** Rupees text of whole paise: 12345 -> "123.45", -5 -> "-0.05". */
-export function paiseToRupeesText(value: number): string {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`paise must be a whole number, got ${value}`);
-  const magnitude = Math.abs(value);
-  const rupees = Math.floor(magnitude / 100);
-  const fraction = String(magnitude % 100).padStart(2, '0');
-  return `${value < 0 ? '-' : ''}${rupees}.${fraction}`;
 }
 
 /**

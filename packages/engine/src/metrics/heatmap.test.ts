@@ -1,7 +1,7 @@
 import { isoDate, paise } from '@vyuha/core';
 import { describe, expect, it } from 'vitest';
 import { bandAt, bandOf, ORDER_BANDS, ORDER_BANDS_BY_ONE, orderBand, PNL_BANDS, PNL_BANDS_BY_2000, pnlBand, returnBand } from './heatmap-bands';
-import { heatmapCsv, heatmapDays, paiseToRupeesText } from './heatmap-csv';
+import { heatmapCsv, heatmapDays } from './heatmap-csv';
 
 describe('heatmap bands (spec section 9)', () => {
   it('profit/loss: an edge belongs to the band it closes', () => {
@@ -58,8 +58,9 @@ describe('heatmap CSV', () => {
     expect(heatmapCsv(rows)).toBe('date,pnl,orders\n2024-01-01,0.00,0\n2024-01-02,1500.50,4\n');
   });
 
-  it('formats paise as rupees without floating point', () => {
-    expect([0, 5, -5, 100, -12_345_678, 9_007_199_254_740_991].map(paiseToRupeesText)).toEqual(['0.00', '0.05', '-0.05', '1.00', '-123456.78', '90071992547409.91']);
+  it('writes any safe whole number of paise without floating point, and refuses fractions', () => {
+    const rows = [-5, 9_007_199_254_740_991].map((netPnl) => ({ date: isoDate('2024-01-01'), netPnl, orders: 0 }));
+    expect(heatmapCsv(rows)).toBe('date,pnl,orders\n2024-01-01,-0.05,0\n2024-01-01,90071992547409.91,0\n');
     expect(() => heatmapCsv([{ date: isoDate('2024-01-01'), netPnl: 0.5, orders: 0 }])).toThrow(/days\[0\]\.netPnl/);
   });
 });

@@ -6,6 +6,7 @@
 //   names the entry, the legs' sides name what is traded.
 // - Percent stops and targets are of the leg's own entry premium; points are premium points.
 // - Money limits are typed in rupees (as the form shows them) and converted to paise by the trader.
+import { paiseToRupees, rupeesToPaise } from '@vyuha/core';
 import { OPTION_UNDERLYINGS, isOptionUnderlying } from '@vyuha/market';
 import type { OptionUnderlying } from '@vyuha/market';
 
@@ -126,7 +127,7 @@ function numberAbove(value: unknown, options: { field: string; min: number; max:
 /** Rupee amounts and premium points are at most 2 decimals (paise), so they convert exactly. */
 function rupees(value: unknown, options: { field: string; max: number }): number {
   const amount = numberAbove(value, { ...options, min: 0 });
-  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) throw new OptionsLegsConfigError(options.field, `must have at most 2 decimals (whole paise), got ${amount}`);
+  if (paiseToRupees(rupeesToPaise(amount)) !== amount) throw new OptionsLegsConfigError(options.field, `must have at most 2 decimals (whole paise), got ${amount}`);
   return amount;
 }
 
@@ -236,7 +237,7 @@ export function parseOptionsLegsConfig(input: unknown): OptionsLegsConfig {
  */
 export function dailyLimitsOf(config: OptionsLegsConfig): { dailyMaxLoss?: number; dailyMaxProfit?: number } {
   return {
-    ...(config.dailyMaxLossRupees === undefined ? {} : { dailyMaxLoss: Math.round(config.dailyMaxLossRupees * 100) }),
-    ...(config.dailyMaxProfitRupees === undefined ? {} : { dailyMaxProfit: Math.round(config.dailyMaxProfitRupees * 100) }),
+    ...(config.dailyMaxLossRupees === undefined ? {} : { dailyMaxLoss: rupeesToPaise(config.dailyMaxLossRupees) }),
+    ...(config.dailyMaxProfitRupees === undefined ? {} : { dailyMaxProfit: rupeesToPaise(config.dailyMaxProfitRupees) }),
   };
 }

@@ -7,7 +7,7 @@
 //
 // Each slice is an order with exit reason `expiry`, settled through `Ledger.settle`: the run's
 // charge model prices the event, and the day's charges and orders columns count it.
-import { paise } from '@vyuha/core';
+import { paise, rupeesToPaise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeEvent, TradeSide } from '@vyuha/market';
 import type { FillId, Ledger } from '../kernel/ledger';
@@ -32,7 +32,7 @@ export interface ExpirySettlement {
  */
 export function intrinsicPaise(contract: { readonly option: 'CE' | 'PE'; readonly strike: number }, spot: number): Paise {
   const value = contract.option === 'CE' ? spot - contract.strike : contract.strike - spot;
-  return paise(Math.max(0, Math.round(value * 100)));
+  return paise(Math.max(0, rupeesToPaise(value)));
 }
 
 /** Settles the slices of one leg at expiry in the ledger (one `expiry` order per slice); returns what happened. */

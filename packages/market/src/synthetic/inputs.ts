@@ -1,3 +1,4 @@
+import { epochDayOf, isIsoDate, IST_OFFSET_MS } from '@vyuha/core';
 import { SYNTHETIC_INSTRUMENTS } from './types';
 import type { SyntheticAnchor, SyntheticInstrument, SyntheticSession } from './types';
 import { tradingSymbolOf } from './model';
@@ -8,9 +9,6 @@ export class SyntheticInputError extends Error {
 }
 
 const MILLISECONDS_PER_MINUTE = 60_000;
-const MILLISECONDS_PER_DAY = 86_400_000;
-/** IST is UTC+05:30 all year (no daylight saving). */
-const IST_OFFSET_MINUTES = 330;
 
 /** A validated session with what the generator derives from it once. */
 export interface PlannedSession {
@@ -35,20 +33,11 @@ export interface AnchorTable {
   readonly firstLevel: ReadonlyMap<SyntheticInstrument, number>;
 }
 
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTH_PATTERN = /^(\d{4})-(\d{2})$/;
 
 /** Whole days since 1970-01-01 of a `YYYY-MM-DD` date, or undefined when it is not a real date. */
 export function dayNumberOf(date: string): number | undefined {
-  const match = DATE_PATTERN.exec(date);
-  if (!match) return undefined;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  const milliseconds = Date.UTC(year, month - 1, day);
-  const check = new Date(milliseconds);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
-  return milliseconds / MILLISECONDS_PER_DAY;
+  return isIsoDate(date) ? epochDayOf(date) : undefined;
 }
 
 /**
@@ -84,7 +73,7 @@ function planSession(session: SyntheticSession, field: string): PlannedSession {
   if (session.closeMinute <= session.openMinute) {
     throw new SyntheticInputError(`${field}.closeMinute (${session.closeMinute}) must be after openMinute (${session.openMinute})`);
   }
-  const firstBarTime = (dayNumber * 1440 + session.openMinute - IST_OFFSET_MINUTES) * MILLISECONDS_PER_MINUTE;
+  const firstBarTime = (dayNumber * 1440 + session.openMinute) * MILLISECONDS_PER_MINUTE - IST_OFFSET_MS;
   return { date: session.date, minutes: session.closeMinute - session.openMinute, firstBarTime, dayNumber };
 }
 

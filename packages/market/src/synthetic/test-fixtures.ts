@@ -1,4 +1,5 @@
 // Test-only fixtures for the synthetic market's tests (not exported from the package).
+import { istDate } from '@vyuha/core';
 import type { SyntheticAnchor, SyntheticSeries, SyntheticSession } from './types';
 
 /** NSE weekday trading holidays of 2020 (data/market/holidays.csv). */
@@ -56,7 +57,7 @@ export function istMinuteOf(time: number): number {
 
 /** IST date (YYYY-MM-DD) of an epoch-ms bar time. */
 export function istDateOf(time: number): string {
-  return new Date(time + 330 * 60_000).toISOString().slice(0, 10);
+  return istDate(time);
 }
 
 /** Daily closes and the indices of each day's first and last bar. */

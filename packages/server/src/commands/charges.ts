@@ -1,4 +1,4 @@
-import { istParts, paise } from '@vyuha/core';
+import { formatRupees, istDate, paise, paiseToRupeesText, rupeesToPaise } from '@vyuha/core';
 import type { Paise } from '@vyuha/core';
 import { chargesFor, DEFAULT_BROKERAGE_PLAN, InvalidChargesInputError, ratePercentText } from '@vyuha/market';
 import type { BrokeragePlan, ChargeBreakdown, ChargeComponents, ChargeScheduleRow, ChargesInput } from '@vyuha/market';
@@ -60,12 +60,11 @@ const LABELS: ReadonlyArray<readonly [keyof ChargeComponents, string, ChargeSche
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** Rupees as typed (`120.5`, `20`) to paise, by string arithmetic so no binary fraction creeps in. */
+/** Rupees as typed (`120.5`, `20`), at most 2 decimals, to paise (read as decimal text: no binary fraction creeps in). */
 function rupeesOption(values: Values, name: string): Paise {
   const text = requireOption(values, name);
-  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match) throw new UsageError(`--${name} must be rupees with at most 2 decimals, got "${text}"`);
-  return paise(Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')));
+  if (!/^\d{1,13}(?:\.\d{1,2})?$/.test(text)) throw new UsageError(`--${name} must be rupees with at most 2 decimals, got "${text}"`);
+  return rupeesToPaise(text);
 }
 
 function quantityOption(values: Values): number {
@@ -89,7 +88,7 @@ function chargesInput(values: Values): ChargesInput {
   if (premium <= 0 && !settling) throw new UsageError(`--premium must be above 0, got "${String(values.premium)}"`);
   const settlement = values.settlement === undefined ? {} : { settlementPrice: rupeesOption(values, 'settlement') };
   return {
-    date: typeof values.date === 'string' ? values.date : istParts(Date.now()).date,
+    date: typeof values.date === 'string' ? values.date : istDate(Date.now()),
     exchange: requireOption(values, 'exchange').toUpperCase() as ChargesInput['exchange'],
     instrument: requireOption(values, 'instrument') as ChargesInput['instrument'],
     side: requireOption(values, 'side') as ChargesInput['side'],
@@ -99,25 +98,6 @@ function chargesInput(values: Values): ChargesInput {
     ...(typeof values.event === 'string' ? { event: values.event as NonNullable<ChargesInput['event']> } : {}),
     ...settlement,
   };
-}
-
-/**
- * Paise as rupees with en-IN grouping (lakh, crore) and two decimals.
- * @example formatRupees(12_345_678) // '₹1,23,456.78'
- */
-export function formatRupees(amount: number): string {
-  const digits = String(Math.abs(amount)).padStart(3, '0');
-  const whole = digits.slice(0, -2);
-  // Indian grouping: the last three digits, then pairs.
-  const lastThree = whole.slice(-3);
-  const rest = whole.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',');
-  return `${amount < 0 ? '-' : ''}₹${rest === '' ? lastThree : `${rest},${lastThree}`}.${digits.slice(-2)}`;
-}
-
-/** Paise as a plain rupee string with two decimals (`903750` -> `9037.50`), for JSON. */
-function rupeeText(amount: number): string {
-  const digits = String(Math.abs(amount)).padStart(3, '0');
-  return `${amount < 0 ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 function rateText(rates: readonly ChargeScheduleRow[], component: ChargeScheduleRow['component'] | undefined, plan: BrokeragePlan): string {
@@ -145,7 +125,7 @@ function textReport(input: ChargesInput, result: ChargeBreakdown): string {
 }
 
 function jsonReport(input: ChargesInput, result: ChargeBreakdown): string {
-  const money = (amount: number) => ({ paise: amount, rupees: rupeeText(amount) });
+  const money = (amount: number) => ({ paise: amount, rupees: paiseToRupeesText(amount) });
   const components = Object.fromEntries(LABELS.map(([key]) => [key, money(result.components[key])]));
   return JSON.stringify({
     date: input.date, exchange: input.exchange, instrument: input.instrument, side: input.side, event: input.event ?? 'trade',

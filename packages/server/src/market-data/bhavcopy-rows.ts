@@ -1,7 +1,7 @@
 // Bhavcopy contracts -> rows of the import's staging table (COPY text), with the names and
 // symbols of the instruments that may have to be created.
 
-import { isIsoDate } from '@vyuha/core';
+import { isIsoDate, paiseToRupees } from '@vyuha/core';
 import { buildTradingSymbol, isOptionUnderlying, TradingSymbolError, type BhavcopyContract, type DerivativeContract } from '@vyuha/market';
 import { copyNumber, copyText } from './copy-stream';
 
@@ -19,7 +19,7 @@ export const STAGING_COLUMNS = [
 ];
 
 function rupees(paise: number): string {
-  return (paise / 100).toString();
+  return paiseToRupees(paise).toString();
 }
 
 /**
@@ -44,7 +44,7 @@ function kiteIndexSymbol(contract: Pick<BhavcopyContract, 'symbol' | 'expiry' | 
   if (!isIsoDate(contract.expiry)) return undefined;
   const derivative: DerivativeContract = contract.strike === null || contract.optionType === null
     ? { kind: 'future', underlying: contract.symbol, expiry: contract.expiry }
-    : { kind: 'option', underlying: contract.symbol, expiry: contract.expiry, strike: contract.strike / 100, optionType: contract.optionType };
+    : { kind: 'option', underlying: contract.symbol, expiry: contract.expiry, strike: paiseToRupees(contract.strike), optionType: contract.optionType };
   try {
     return buildTradingSymbol(derivative);
   } catch (error) {

@@ -7,7 +7,7 @@
 // per IST calendar day stamped 09:15; open = first, close = last, high = max, low = min,
 // volume = sum, oi = last. A bar's time is the start of its bucket, not of its first candle.
 
-import { IST_OFFSET_MS } from '@vyuha/core';
+import { istEpochDay, IST_OFFSET_MS } from '@vyuha/core';
 import type { CandleColumns } from '@vyuha/market';
 
 const MS_PER_DAY = 86_400_000;
@@ -22,7 +22,7 @@ const DAILY_MINUTES = 1440;
  * @example barStart(Date.UTC(2024, 0, 5, 6, 0), 120) // 11:30 IST -> 11:15 IST = Date.UTC(2024, 0, 5, 5, 45)
  */
 export function barStart(time: number, intervalMinutes: number): number {
-  const istDay = Math.floor((time + IST_OFFSET_MS) / MS_PER_DAY);
+  const istDay = istEpochDay(time);
   const sessionOpen = istDay * MS_PER_DAY - IST_OFFSET_MS + SESSION_OPEN_MS;
   if (intervalMinutes >= DAILY_MINUTES) return sessionOpen;
   const width = intervalMinutes * MS_PER_MINUTE;

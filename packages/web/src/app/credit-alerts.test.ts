@@ -24,6 +24,12 @@ describe('licence alerts (spec section 4)', () => {
       .toMatchObject({ percentUtilized: 33.33, percentDaysElapsed: 59.34 });
   });
 
+  it('regression: an activation after 18:30 UTC counts from its IST date, not the UTC date before it', () => {
+    // 2026-10-01T20:00:00Z is 2026-10-02 01:30 IST: 90 days to 2026-12-31, 53 of them elapsed on 2026-11-24.
+    expect(licenceStatus({ totalCredits: 3, utilizedCredits: 1, expireOn: '2026-12-31', activatedOn: '2026-10-01T20:00:00Z' }, '2026-11-24'))
+      .toMatchObject({ percentDaysElapsed: 58.89 });
+  });
+
   it('has no status without a live licence, and the notice is the worst of both', () => {
     expect(licenceStatus({ totalCredits: 0, utilizedCredits: 0, expireOn: undefined, activatedOn: undefined }, '2026-11-24')).toBeUndefined();
     const warning = licenceStatus(licence(800, '2027-06-30'), '2026-11-24');

@@ -3,6 +3,9 @@
 // fewer. The notice shows when either licence (backtest, strategy) warns; it is styled as an error
 // when any is critical. Deviation (documented in ARCHITECTURE.md): the spec's client checks the
 // backtest licence's days against the strategy licence's days left; we use each licence's own.
+// Days are IST dates (@vyuha/core's calendar): an activation at 01:30 IST counts from that date.
+import { epochDayOf, isIsoDate, istEpochDay } from '@vyuha/core';
+import { parseTimestamp } from '../format/format';
 
 export interface Licence {
   /** Credits bought (backtest: candles; strategy: deployable strategies). */
@@ -25,10 +28,11 @@ export interface LicenceStatus {
   readonly percentDaysElapsed: number;
 }
 
-const DAY_MS = 86_400_000;
-
-function dayNumber(date: string): number {
-  return Math.floor(Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date) / DAY_MS);
+/** The IST day number of a date (`YYYY-MM-DD`) or of a timestamp's IST date; NaN for neither. */
+function dayNumber(value: string): number {
+  if (isIsoDate(value)) return epochDayOf(value);
+  const epochMs = parseTimestamp(value);
+  return epochMs === undefined ? Number.NaN : istEpochDay(epochMs);
 }
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;

@@ -1,44 +1,14 @@
-// The display formats of spec section 9: rupees (en-IN grouping, from integer paise), dates and
-// times in Asia/Kolkata, percentages and download file names. Pure functions: the caller passes
-// the clock. India keeps one offset all year (UTC+05:30, no daylight saving), so IST dates and
-// times come from @vyuha/core's fixed-offset arithmetic rather than Intl time-zone data.
-import { IST_OFFSET_MS, daysInMonth, istParts } from '@vyuha/core';
+// The display formats of docs/PRODUCT.md section 9 as the web app uses them: rupees (from @vyuha/core's one
+// money formatter), dates and times in Asia/Kolkata (core's IST calendar; here a missing or
+// non-finite instant shows a dash), timestamps as GraphQL and files write them, percentages and
+// download file names. Pure functions: the caller passes the clock.
+import {
+  IST_OFFSET_MS, MISSING_VALUE, dateFromParts, daysInMonth, epochDayOf, formatIstDate, formatIstDateTime, formatIstTime, istParts,
+} from '@vyuha/core';
 
-/** What a formatter shows for a value that is not a finite number. */
-export const MISSING_VALUE = '—';
+export { MISSING_VALUE, formatRupees, formatRupeesAmount, type RupeeFormatOptions } from '@vyuha/core';
 
-const RUPEE = '₹';
 const MS_PER_DAY = 86_400_000;
-
-// Whole rupees with Indian grouping (lakh, crore): 1234567 -> '12,34,567'.
-const GROUPED_WHOLE = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0, useGrouping: true });
-// Node 20 / ICU 78 and Chromium: 123456 -> '1.23L', 12345678 -> '1.23Cr', 12345678901 -> '1.23KCr'.
-const COMPACT = new Intl.NumberFormat('en-IN', { notation: 'compact', maximumFractionDigits: 2 });
-
-export interface RupeeFormatOptions {
-  /** Thousands (K), lakhs (L) and crores (Cr) with at most two decimals, as Intl's en-IN compact notation writes them. */
-  readonly compact?: boolean;
-}
-
-/**
- * Rupees from integer paise (a fraction of a paisa is rounded to the nearest paisa).
- * @example formatRupees(123456789) // '₹12,34,567.89'
- * @example formatRupees(-5) // '-₹0.05'
- * @example formatRupees(1234567800, { compact: true }) // '₹1.23Cr'
- */
-export function formatRupees(paise: number, options: RupeeFormatOptions = {}): string {
-  if (!Number.isFinite(paise)) return MISSING_VALUE;
-  const magnitude = Math.round(Math.abs(paise));
-  // A negative amount that rounds to zero paise shows no sign.
-  const sign = paise < 0 && magnitude > 0 ? '-' : '';
-  if (options.compact === true) {
-    // Exact for every safe integer of paise: the division only moves the decimal point.
-    return `${sign}${RUPEE}${COMPACT.format(magnitude / 100)}`;
-  }
-  const rupees = Math.floor(magnitude / 100);
-  const remainder = magnitude - rupees * 100;
-  return `${sign}${RUPEE}${GROUPED_WHOLE.format(rupees)}.${String(remainder).padStart(2, '0')}`;
-}
 
 function pad2(value: number): string {
   return String(value).padStart(2, '0');
@@ -54,23 +24,19 @@ function wholeMs(epochMs: number): number | undefined {
 /** The IST calendar date of an instant. @example formatDate(Date.UTC(2026, 10, 24, 18, 30)) // '2026-11-25' */
 export function formatDate(epochMs: number): string {
   const whole = wholeMs(epochMs);
-  return whole === undefined ? MISSING_VALUE : istParts(whole).date;
+  return whole === undefined ? MISSING_VALUE : formatIstDate(whole);
 }
 
 /** The IST date and time, whole seconds (dropped, never rounded up). @example formatDateTime(1704080700000) // '2024-01-01 09:15:00' */
 export function formatDateTime(epochMs: number): string {
   const whole = wholeMs(epochMs);
-  if (whole === undefined) return MISSING_VALUE;
-  const parts = istParts(whole);
-  return `${parts.date} ${pad2(parts.hh)}:${pad2(parts.mm)}:${pad2(parts.ss)}`;
+  return whole === undefined ? MISSING_VALUE : formatIstDateTime(whole);
 }
 
 /** The IST time of day in hours and minutes. @example formatTime(1704080700000) // '09:15' */
 export function formatTime(epochMs: number): string {
   const whole = wholeMs(epochMs);
-  if (whole === undefined) return MISSING_VALUE;
-  const parts = istParts(whole);
-  return `${pad2(parts.hh)}:${pad2(parts.mm)}`;
+  return whole === undefined ? MISSING_VALUE : formatIstTime(whole);
 }
 
 // Spec section 5. `T`, `t` or a space between date and time; seconds, a fraction of any length
@@ -89,15 +55,6 @@ function zoneOffsetMs(zone: string | undefined): number | undefined {
   return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes) * 60_000;
 }
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (month 1-12), integer arithmetic only. */
-function epochDay(year: number, month: number, day: number): number {
-  const marchYear = month <= 2 ? year - 1 : year;
-  const era = Math.floor(marchYear / 400);
-  const yearOfEra = marchYear - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
-}
-
 function parseIsoTimestamp(text: string): number | undefined {
   const match = ISO_TIMESTAMP.exec(text);
   if (!match) return undefined;
@@ -108,13 +65,13 @@ function parseIsoTimestamp(text: string): number | undefined {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s ?? 0);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const offsetMs = zoneOffsetMs(zone);
   if (offsetMs === undefined) return undefined;
   // Milliseconds only: digits past the third (micro- and nanoseconds) are dropped.
   const millisecond = fraction === undefined ? 0 : Number(fraction.slice(0, 3).padEnd(3, '0'));
-  const wallClockMs = epochDay(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond;
+  const wallClockMs = epochDayOf(dateFromParts({ year, month, day })) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond;
   return wallClockMs - offsetMs;
 }
 

@@ -4,15 +4,11 @@
 import { Alert, Text } from '@mantine/core';
 import { useSubscription } from 'urql';
 import { creditNotice, licenceStatus, type LicenceStatus } from '../app/credit-alerts';
+import { istToday } from '../format/date-ranges';
 import { BACKTEST_CREDITS, DEPLOYED_STRATEGIES, STRATEGY_LICENCES, USED_CANDLES } from '../graphql/documents';
 
 interface AggregateData {
   user_credits_aggregate: { aggregate: { sum?: { credits: number | null }; count?: number; max: { expiry: string | null; created_at: string | null } } | null };
-}
-
-/** Today in Asia/Kolkata, `YYYY-MM-DD` (credits count only when expiry is today or later: spec section 5). */
-export function istToday(now = Date.now()): string {
-  return new Date(now + 5.5 * 3_600_000).toISOString().slice(0, 10);
 }
 
 function describe(name: string, status: LicenceStatus | undefined): string | undefined {
@@ -21,6 +17,7 @@ function describe(name: string, status: LicenceStatus | undefined): string | und
 }
 
 export function CreditNotice({ userId }: { readonly userId: string | undefined }) {
+  // Credits count only when their expiry is today or later (spec section 5).
   const today = istToday();
   const pause = userId === undefined;
   const variables = { userId, today };

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { HOLIDAY_NOTICE_DISMISSED_KEY } from '../app/sign-out';
 import { useAppStore } from '../stores/app-store';
-import { istToday } from './CreditNotice';
+import { istToday } from '../format/date-ranges';
 
 const UPCOMING_HOLIDAYS = `query UpcomingHolidays($exchange: String!, $from: date!, $to: date!) {
   holidays(where: { exchange: { _eq: $exchange }, date: { _gte: $from, _lte: $to } }, order_by: { date: asc }, limit: 1) { date event exchange }

@@ -12,7 +12,6 @@ const INDICES = MARKET_INDICES;
 export interface MarketSeedCounts {
   readonly indexInstruments: number;
   readonly indexConfigs: number;
-  readonly ltps: number;
   readonly holidays: number;
   readonly specialSessions: number;
   readonly indexMonthlyCloses: number;
@@ -29,14 +28,14 @@ export async function seedMarketData(client: pg.PoolClient, dataDir: string): Pr
   const specialSessions = await seedSpecialSessions(client, dataDir);
   const closes = await seedMonthlyCloses(client, dataDir, indices.idByName);
   const keyPoints = await seedKeyPoints(client, dataDir, indices.idByName);
-  const ltps = await seedLtpsFromCloses(client, [...indices.idByName.values()]);
-  inserted += holidays.inserted + specialSessions.inserted + closes.inserted + keyPoints.inserted + ltps.inserted;
+  // No last prices: an index's last price is its latest stored candle (the instrument_last_prices
+  // view, migration 0015), never a month-end close standing in for one.
+  inserted += holidays.inserted + specialSessions.inserted + closes.inserted + keyPoints.inserted;
   return {
     inserted,
     counts: {
       indexInstruments: INDICES.length,
       indexConfigs: INDEX_CONFIGS.length,
-      ltps: ltps.count,
       holidays: holidays.count,
       specialSessions: specialSessions.count,
       indexMonthlyCloses: closes.count,
@@ -172,23 +171,4 @@ async function seedKeyPoints(client: pg.PoolClient, dataDir: string, idByName: R
     [rows.map((r) => r.instrumentId), rows.map((r) => r.date), rows.map((r) => r.kind),
       rows.map((r) => r.value), rows.map((r) => r.source)]);
   return { count: rows.length, inserted };
-}
-
-/**
- * Gives each index a last price (its latest known month-end close) so screens have something to
- * show before any feed runs. A live feed overwrites these; the seed never does.
- */
-async function seedLtpsFromCloses(client: pg.PoolClient, instrumentIds: readonly number[]): Promise<{ count: number; inserted: number }> {
-  const inserted = await execute(client,
-    `INSERT INTO ltps (instrument_id, price_paise, updated_at)
-     SELECT DISTINCT ON (instrument_id) instrument_id, round(close * 100)::bigint,
-            ((month + interval '1 month' - interval '1 day')::date + time '15:30') AT TIME ZONE 'Asia/Kolkata'
-     FROM index_monthly_closes
-     WHERE close IS NOT NULL AND instrument_id = ANY($1::integer[])
-     ORDER BY instrument_id, month DESC
-     ON CONFLICT (instrument_id) DO NOTHING`,
-    [instrumentIds]);
-  const count = await client.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM ltps WHERE instrument_id = ANY($1::integer[])', [instrumentIds]);
-  return { count: count.rows[0]?.n ?? 0, inserted };
 }

@@ -3,15 +3,16 @@
 // before the tier's earliest date for the interval. Candles come from the candle_series action and
 // are drawn by chart/PriceChart (lightweight-charts); indicator groups and an algorithm's signals
 // are computed in a Web Worker; Horizontal Line and Ray drawings are saved per user and instrument;
-// indices with greeks get an option chain around ATM priced by the engine.
+// indices with greeks get an option chain around ATM priced by the engine at the index's last price
+// (parts/use-last-prices.ts: the same last price /payoff shows).
 import { Alert, Badge, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { IsoDate } from '@vyuha/core';
 import { isOptionUnderlying, type IntervalMinutes } from '@vyuha/market';
 import { useCallback, useMemo, useState } from 'react';
 import { useQuery, type CombinedError } from 'urql';
 import { useReadOnly } from '../../app/update-mode';
-import { candleIndexAt } from './chart/chart-candles';
-import { checkRange, initialChartForm, INTERVAL_OPTIONS, intervalLabel, presetOf, presetRange, RANGE_PRESETS, type ChartForm } from './chart/chart-form';
+import { istToday, presetOf, presetRange, RANGE_PRESETS } from '../../format/date-ranges';
+import { checkRange, initialChartForm, INTERVAL_OPTIONS, intervalLabel, type ChartForm } from './chart/chart-form';
 import {
   CHART_CONTRACTS, CHART_INDICES, INDICATOR_GROUPS, SIGNAL_ALGORITHMS,
   type AlgorithmRow, type IndicatorGroupRow, type InstrumentRow,
@@ -26,15 +27,13 @@ import { useAlgorithmSignals } from './chart/use-algorithm-signals';
 import { useChartCandles } from './chart/use-chart-candles';
 import { useChartDrawings } from './chart/use-chart-drawings';
 import { useIndicatorLines } from './chart/use-indicator-lines';
-import { istDateOf, istMidnightMs, istToday } from './research/ist-dates';
+import { lastPriceText, useLastPrices } from './parts/use-last-prices';
 import { QueryError } from './research/query-feedback';
 import { useActingUserId, useWindowStarts } from './research/use-window-starts';
 
 /** Spec section 9: the base instrument. */
 const BASE_INSTRUMENT = 'NIFTY 50';
 const VIX_INSTRUMENT = 'INDIA VIX';
-/** 15:30 IST after midnight IST, in ms: the latest moment a day's last candle can speak for. */
-const MARKET_CLOSE_MS = (15 * 60 + 30) * 60_000;
 
 function instrumentLabel(row: InstrumentRow): string {
   return row.kind === 'index' ? row.name : `${row.trading_symbol} (${row.exchange})`;
@@ -95,19 +94,15 @@ export function Component() {
   const vixRow = choices.indices.find((row) => row.name === VIX_INSTRUMENT);
   const chainConfig = selected?.index_config;
   const chainWanted = chainConfig !== undefined && chainConfig !== null && chainConfig.oc_enabled && chainConfig.oc_greeks && isOptionUnderlying(chainConfig.value);
-  const lastTime = candles !== undefined && candles.time.length > 0 ? candles.time[candles.time.length - 1] as number : undefined;
-  const lastDate = lastTime === undefined ? undefined : istDateOf(lastTime);
-  const vix = useChartCandles({
-    instrumentId: chainWanted ? vixRow?.instrument_id : undefined, interval: form.window, range: lastDate === undefined ? undefined : { from: lastDate, to: lastDate },
-  });
+  const lastPrices = useLastPrices([selected?.instrument_id, chainWanted ? vixRow?.instrument_id : undefined]);
+  const lastPrice = selected === undefined ? undefined : lastPrices.prices.get(selected.instrument_id);
+  const vixPrice = vixRow === undefined ? undefined : lastPrices.prices.get(vixRow.instrument_id);
   const chain = useMemo(() => {
-    if (!chainWanted || candles === undefined || lastTime === undefined || lastDate === undefined || vix.candles === undefined || vix.candles.time.length === 0) return undefined;
-    const vixClose = vix.candles.close[candleIndexAt(vix.candles, lastTime)] as number;
-    const spot = candles.close[candles.time.length - 1] as number;
-    const at = Math.min(lastTime + form.window * 60_000, istMidnightMs(lastDate) + MARKET_CLOSE_MS);
-    const priced = optionChain({ underlying: chainConfig.value as Parameters<typeof optionChain>[0]['underlying'], spot, vix: vixClose, at, step: chainConfig.oc_step });
-    return priced === undefined ? undefined : { chain: priced, spot, vix: vixClose, at };
-  }, [chainWanted, chainConfig, candles, lastTime, lastDate, vix.candles, form.window]);
+    if (!chainWanted || lastPrice === undefined || vixPrice === undefined) return undefined;
+    const underlying = chainConfig.value as Parameters<typeof optionChain>[0]['underlying'];
+    const priced = optionChain({ underlying, spot: lastPrice.rupees, vix: vixPrice.rupees, at: lastPrice.atMs, step: chainConfig.oc_step });
+    return priced === undefined ? undefined : { chain: priced, spot: lastPrice, vix: vixPrice.rupees };
+  }, [chainWanted, chainConfig, lastPrice, vixPrice]);
 
   const instrumentData = [
     { group: 'Indices', items: choices.indices.map((row) => ({ value: String(row.instrument_id), label: instrumentLabel(row) })) },
@@ -164,6 +159,7 @@ export function Component() {
         <DrawingsPanel tool={tool} onToolChange={setTool} drawings={drawings.drawings} onRemove={drawings.remove} disabled={readOnly || selected === undefined} />
       </Group>
       <QueryError error={loaded.error} title="Could not load the candles" />
+      <QueryError error={lastPrices.error} title="Could not load the last price" />
       {indicatorState.status === 'failed' && <Alert color="red" variant="light" title="The indicator group could not be drawn">{indicatorState.error}</Alert>}
       {algorithmSignals.signals.status === 'failed' && <Alert color="red" variant="light" title="The algorithm's signals could not be computed">{algorithmSignals.signals.error}</Alert>}
       {candles !== undefined && selected !== undefined && (
@@ -179,6 +175,11 @@ export function Component() {
               {loaded.truncated && <Badge color="gray" variant="light">Latest {(loaded.count ?? 0).toLocaleString('en-IN')} candles only</Badge>}
             </Group>
           </Group>
+          {!lastPrices.loading && (
+            <Text size="sm" c="dimmed" mb="xs" data-testid="chart-last-price">
+              {lastPrice === undefined ? `No last price for ${selected.name} yet: no candles are stored for it.` : `Last price ${lastPriceText(lastPrice)}`}
+            </Text>
+          )}
           {candles.time.length === 0
             ? <Text c="dimmed">No candles in this range.</Text>
             : (
@@ -189,10 +190,10 @@ export function Component() {
         </Paper>
       )}
       {chain !== undefined && selected !== undefined && (
-        <OptionChainPanel chain={chain.chain} name={selected.name} spot={chain.spot} vix={chain.vix} at={chain.at} synthetic={loaded.synthetic} />
+        <OptionChainPanel chain={chain.chain} name={selected.name} spot={chain.spot} vix={chain.vix} synthetic={loaded.synthetic} />
       )}
-      {chainWanted && candles !== undefined && candles.time.length > 0 && vix.candles !== undefined && vix.candles.time.length === 0 && (
-        <Text size="sm" c="dimmed">No INDIA VIX candles on {lastDate}: the option chain cannot be priced.</Text>
+      {chainWanted && lastPrice !== undefined && !lastPrices.loading && vixPrice === undefined && (
+        <Text size="sm" c="dimmed">INDIA VIX has no last price: the option chain cannot be priced.</Text>
       )}
     </Stack>
   );

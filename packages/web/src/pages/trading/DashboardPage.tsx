@@ -3,17 +3,18 @@
 // profit/loss or orders with the spec section 9 bands, a date-range preset (default the last 90
 // days ending yesterday), CSV download of the heatmap's rows, and a summary.
 import { Anchor, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title, Alert } from '@mantine/core';
+import { paiseToRupeesText, type IsoDateRange } from '@vyuha/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { PAPER_ONLY_ROLES } from '../../app/menu';
+import { asIsoDate, DEFAULT_RANGE_PRESET, defaultDateRange, istToday, presetRange, RANGE_PRESETS } from '../../format/date-ranges';
 import { downloadFileName, formatRupees } from '../../format/format';
 import { useAppStore } from '../../stores/app-store';
 import { CalendarHeatmap, HeatmapLegend, type DayValue } from './parts/CalendarHeatmap';
-import { paiseToRupeesText, toCsv, downloadText } from './parts/csv';
+import { toCsv, downloadText } from './parts/csv';
 import { foldDays, summarise, type DailyPnlRow } from './parts/daily-rows';
 import type { HeatmapMetric } from './parts/heatmap-bands';
-import { addDays, DEFAULT_PRESET, istDate, isDateString, presetRange, RANGE_PRESETS, type DateRange } from './parts/ist-dates';
 import { QueryState } from './parts/QueryState';
 import { useSubject } from './parts/use-subject';
 
@@ -37,13 +38,16 @@ interface DashboardData {
   readonly users_by_pk: { readonly name: string } | null;
 }
 
-function useRange(): { range: DateRange | undefined; controls: ReactNode } {
-  const [preset, setPreset] = useState<string>(DEFAULT_PRESET);
-  const yesterday = addDays(istDate(Date.now()), -1);
-  const [custom, setCustom] = useState<DateRange>(() => presetRange(90, Date.now()));
-  const chosen = RANGE_PRESETS.find((option) => option.value === preset);
-  const customValid = isDateString(custom.from) && isDateString(custom.to) && custom.from <= custom.to && custom.to <= yesterday;
-  const range = chosen ? presetRange(chosen.days, Date.now()) : customValid ? custom : undefined;
+function useRange(): { range: IsoDateRange | undefined; controls: ReactNode } {
+  const [preset, setPreset] = useState<string>(DEFAULT_RANGE_PRESET);
+  const today = istToday();
+  const yesterday = defaultDateRange(today).to;
+  const [custom, setCustom] = useState<{ from: string; to: string }>(() => defaultDateRange(today));
+  const customFrom = asIsoDate(custom.from);
+  const customTo = asIsoDate(custom.to);
+  const customRange = customFrom !== undefined && customTo !== undefined && customFrom <= customTo && customTo <= yesterday ? { from: customFrom, to: customTo } : undefined;
+  const customValid = customRange !== undefined;
+  const range = presetRange(preset, today) ?? customRange;
   const controls = (
     <Group align="flex-end" gap="sm">
       <Select
@@ -51,8 +55,8 @@ function useRange(): { range: DateRange | undefined; controls: ReactNode } {
         w={180}
         allowDeselect={false}
         value={preset}
-        onChange={(value) => setPreset(value ?? DEFAULT_PRESET)}
-        data={[...RANGE_PRESETS.map(({ value, label }) => ({ value, label })), { value: CUSTOM, label: 'Custom range' }]}
+        onChange={(value) => setPreset(value ?? DEFAULT_RANGE_PRESET)}
+        data={[...RANGE_PRESETS.map(({ key, label }) => ({ value: key, label })), { value: CUSTOM, label: 'Custom range' }]}
       />
       {preset === CUSTOM && (
         <>
@@ -94,7 +98,7 @@ function Summary({ days }: { readonly days: ReadonlyMap<string, DayValue> }) {
   );
 }
 
-function downloadCsv(input: { days: ReadonlyMap<string, DayValue>; profileName: string; mode: string; range: DateRange }): void {
+function downloadCsv(input: { days: ReadonlyMap<string, DayValue>; profileName: string; mode: string; range: IsoDateRange }): void {
   const rows = [...input.days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([date, value]) => [date, paiseToRupeesText(value.pnlPaise), value.orders]);

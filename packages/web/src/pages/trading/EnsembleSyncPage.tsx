@@ -2,24 +2,24 @@
 // of every user (staff read all rows) and one ensemble with its runs since a date. Spec section 9:
 // the minimum ensemble sync date is 2021-01-01, the earliest date the picker offers.
 import { Stack, Text, TextInput, Title } from '@mantine/core';
+import { isoDate, istMidnightMs } from '@vyuha/core';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { addDays, istDate, isDateString } from './parts/ist-dates';
+import { asIsoDate, istToday } from '../../format/date-ranges';
 import { StrategyDetail } from './parts/StrategyDetail';
 import { StrategyList } from './parts/StrategyList';
 
 /** Spec section 9. */
-const MIN_ENSEMBLE_SYNC_DATE = '2021-01-01';
+const MIN_ENSEMBLE_SYNC_DATE = isoDate('2021-01-01');
 
 function EnsembleDetail({ id }: { readonly id: string }) {
-  const [since, setSince] = useState(MIN_ENSEMBLE_SYNC_DATE);
-  const today = istDate(Date.now());
-  const valid = isDateString(since) && since >= MIN_ENSEMBLE_SYNC_DATE && since <= today;
-  // Runs started on or after 00:00 IST of the chosen date (the previous UTC day, 18:30).
-  const runsWhere = useMemo(
-    () => ({ started_at: { _gte: `${addDays(valid ? since : MIN_ENSEMBLE_SYNC_DATE, -1)}T18:30:00Z` } }),
-    [since, valid],
-  );
+  const [since, setSince] = useState<string>(MIN_ENSEMBLE_SYNC_DATE);
+  const today = istToday();
+  const chosen = asIsoDate(since);
+  const valid = chosen !== undefined && chosen >= MIN_ENSEMBLE_SYNC_DATE && chosen <= today;
+  // Runs started on or after 00:00 IST of the chosen date.
+  const start = chosen !== undefined && valid ? chosen : MIN_ENSEMBLE_SYNC_DATE;
+  const runsWhere = useMemo(() => ({ started_at: { _gte: new Date(istMidnightMs(start)).toISOString() } }), [start]);
   const toolbar = (
     <TextInput
       type="date"

@@ -3,7 +3,7 @@
 import { Alert, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { formatRupees, MISSING_VALUE } from '../../format/format';
-import { asIsoDate, defaultDateRange, istToday } from './research/ist-dates';
+import { asIsoDate, defaultDateRange, istToday } from '../../format/date-ranges';
 import { useManagedUsers } from './research/managed-users';
 import { QueryError } from './research/query-feedback';
 import { RUN_KINDS, useUserPnl } from './research/user-pnl';

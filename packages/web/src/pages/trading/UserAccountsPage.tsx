@@ -7,7 +7,7 @@ import { Alert, Badge, Group, Loader, Stack, Table, Text, TextInput, Title } fro
 import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { formatRupees, MISSING_VALUE } from '../../format/format';
-import { asIsoDate, defaultDateRange, istToday } from './research/ist-dates';
+import { asIsoDate, defaultDateRange, istToday } from '../../format/date-ranges';
 import { brokerInvestmentPaise, useManagedUsers, type BrokerAccount, type ManagedUser } from './research/managed-users';
 import { QueryError } from './research/query-feedback';
 import { useActingUserId } from './research/use-window-starts';

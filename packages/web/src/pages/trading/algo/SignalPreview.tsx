@@ -12,7 +12,7 @@ import { CHART_INDICES, type InstrumentRow } from '../chart/chart-queries';
 import { PriceChart } from '../chart/PriceChart';
 import { useSignals } from '../chart/signals-client';
 import { useChartCandles } from '../chart/use-chart-candles';
-import { asIsoDate, istToday } from '../research/ist-dates';
+import { asIsoDate, istToday } from '../../../format/date-ranges';
 import { QueryError } from '../research/query-feedback';
 import { previewRange, signalKey } from './preview-model';
 

@@ -1,9 +1,8 @@
 // The signal preview's choices: a short recent date range that ends on the instrument's latest
 // stored candle (a fresh "last N days" from today would be empty wherever history lags), and the
 // part of the rule graph signals depend on (moving a node must not recompute them).
-import { addDays, type IsoDate } from '@vyuha/core';
+import { addDays, istDate, type IsoDate } from '@vyuha/core';
 import type { AlgorithmDocument } from '@vyuha/engine';
-import { istDateOf } from '../research/ist-dates';
 
 /** Calendar days the preview covers by default (about a trading week and a half). */
 export const PREVIEW_DAYS = 10;
@@ -15,7 +14,7 @@ export const PREVIEW_DAYS = 10;
  */
 export function previewRange(latestCandle: string | undefined, today: IsoDate): { from: IsoDate; to: IsoDate } {
   const latestMs = latestCandle === undefined ? Number.NaN : Date.parse(latestCandle);
-  const to = Number.isFinite(latestMs) ? istDateOf(latestMs) : today;
+  const to = Number.isFinite(latestMs) ? istDate(latestMs) : today;
   return { from: addDays(to, -(PREVIEW_DAYS - 1)), to };
 }
 

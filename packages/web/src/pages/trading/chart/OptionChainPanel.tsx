@@ -1,15 +1,17 @@
 // The option chain around ATM for an index whose config has greeks (index_configs.oc_greeks),
-// priced by option-chain.ts from the chart's last candle and INDIA VIX at that moment. OI is
+// priced by option-chain.ts at the index's last price (the one the payoff screen shows too:
+// parts/use-last-prices.ts) with INDIA VIX's last price. OI is
 // shown only where known: a model does not know it, so the column shows a dash. The strike cell
 // holds a Buy and a Sell button for its CE (left) and PE (right): they add a lot to the
 // selection (option-chain-selection.ts) listed under the chain.
 import { Badge, Button, Group, Paper, Table, Text } from '@mantine/core';
+import { formatPrice, istDate } from '@vyuha/core';
 import { buildTradingSymbol, INDEX_CONFIGS, isOptionUnderlying, lotSize, type OptionType, type OptionUnderlying } from '@vyuha/market';
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
 import { showToast } from '../../../app/toast';
 import { formatDateTime, formatRupees, MISSING_VALUE } from '../../../format/format';
-import { istDateOf } from '../research/ist-dates';
+import type { LastPrice } from '../parts/use-last-prices';
 import { chainQuote, type OptionChain, type OptionQuoteCells } from './option-chain';
 import { unitsOf, useOptionSelectionStore, type OrderSide, type QuoteLookup } from './option-chain-selection';
 import { OptionChainSelected } from './OptionChainSelected';
@@ -57,7 +59,7 @@ function tradingSymbolOf(contract: { underlying: string; expiry: OptionChain['ex
 /** Lot size of the chain's expiry from the market lot rules, or undefined when none is known. */
 function chainLotSize(underlying: OptionUnderlying, chain: OptionChain, at: number): number | undefined {
   try {
-    return lotSize({ symbol: underlying, tradeDate: istDateOf(at), expiry: chain.expiry });
+    return lotSize({ symbol: underlying, tradeDate: istDate(at), expiry: chain.expiry });
   } catch {
     return undefined;
   }
@@ -84,8 +86,18 @@ function TradeButtons({ strike, optionType, onTrade, disabled }: TradeButtonsPro
   );
 }
 
-export function OptionChainPanel(props: { readonly chain: OptionChain; readonly name: string; readonly spot: number; readonly vix: number; readonly at: number; readonly synthetic: boolean }) {
-  const { chain, name, spot, vix, at, synthetic } = props;
+export interface OptionChainPanelProps {
+  readonly chain: OptionChain;
+  readonly name: string;
+  /** The index's last price: the chain is priced at it, at its time. */
+  readonly spot: LastPrice;
+  readonly vix: number;
+  readonly synthetic: boolean;
+}
+
+export function OptionChainPanel(props: OptionChainPanelProps) {
+  const { chain, name, spot, vix, synthetic } = props;
+  const at = spot.atMs;
   const underlying = underlyingOf(name);
   const lot = underlying === undefined ? undefined : chainLotSize(underlying, chain, at);
   const symbols = useMemo(() => {
@@ -122,7 +134,7 @@ export function OptionChainPanel(props: { readonly chain: OptionChain; readonly 
     <Paper withBorder p="sm" data-testid="option-chain">
       <Group justify="space-between" mb="xs">
         <Text fw={500}>
-          {name} option chain · expiry {chain.expiry} ({chain.expiryKind}) · spot {spot.toLocaleString('en-IN', { maximumFractionDigits: 2 })} · INDIA VIX {vix.toFixed(2)} · {formatDateTime(at)}
+          {name} option chain · expiry {chain.expiry} ({chain.expiryKind}) · spot <span data-testid="oc-spot">{formatPrice(spot.pricePaise)}</span> · INDIA VIX {vix.toFixed(2)} · {formatDateTime(at)}
         </Text>
         <Group gap="xs">
           <Badge variant="light" color="gray" title="Black-76 on the synthetic volatility surface">Model prices</Badge>
@@ -160,7 +172,7 @@ export function OptionChainPanel(props: { readonly chain: OptionChain; readonly 
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {underlying !== undefined && <OptionChainSelected underlying={underlying} indice={name} at={at} spot={spot} quote={quote} />}
+      {underlying !== undefined && <OptionChainSelected underlying={underlying} indice={name} at={at} spot={spot.rupees} quote={quote} />}
     </Paper>
   );
 }

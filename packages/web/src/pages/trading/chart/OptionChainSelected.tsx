@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { visibleMenu } from '../../../app/menu';
 import { useAuthState } from '../../../auth/auth-service';
-import { formatRupees } from '../../../format/format';
+import { formatRupees, formatRupeesAmount } from '../../../format/format';
 import { useAppStore } from '../../../stores/app-store';
 import { loadPositions, PAYOFF_STORAGE_KEY } from '../research/payoff-store';
 import { selectionGreeks, toPayoffPositions, useOptionSelectionStore, type QuoteLookup, type SelectedOption } from './option-chain-selection';
@@ -56,9 +56,9 @@ function NetGreeksLine({ selection, at, spot, quote }: { readonly selection: rea
       <Text size="sm" fw={500}>Net greeks</Text>
       <Text size="sm" data-greek="delta">Delta {fixed(greeks.delta, 2)}</Text>
       <Text size="sm" data-greek="gamma">Gamma {fixed(greeks.gamma, 4)}</Text>
-      <Text size="sm" data-greek="theta">Theta {formatRupees(Math.round(greeks.theta * 100))}/day</Text>
-      <Text size="sm" data-greek="vega">Vega {formatRupees(Math.round(greeks.vega * 100))}/vol pt</Text>
-      <Text size="sm">Premium {premiumPaise >= 0 ? 'received' : 'paid'} {formatRupees(Math.round(Math.abs(premiumPaise)))}</Text>
+      <Text size="sm" data-greek="theta">Theta {formatRupeesAmount(greeks.theta)}/day</Text>
+      <Text size="sm" data-greek="vega">Vega {formatRupeesAmount(greeks.vega)}/vol pt</Text>
+      <Text size="sm">Premium {premiumPaise >= 0 ? 'received' : 'paid'} {formatRupees(Math.abs(premiumPaise))}</Text>
     </Group>
   );
 }

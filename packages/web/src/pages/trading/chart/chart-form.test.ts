@@ -1,6 +1,7 @@
 import type { IsoDate } from '@vyuha/core';
 import { describe, expect, it } from 'vitest';
-import { checkRange, initialChartForm, INTERVAL_OPTIONS, intervalLabel, presetOf, presetRange, RANGE_PRESETS } from './chart-form';
+import { presetOf, presetRange, RANGE_PRESETS } from '../../../format/date-ranges';
+import { checkRange, initialChartForm, INTERVAL_OPTIONS, intervalLabel } from './chart-form';
 
 const TODAY = '2026-11-24' as IsoDate;
 

@@ -6,6 +6,7 @@
 //   { "id": "h-1", "kind": "horizontal", "price": 24510.5 }
 //   { "id": "r-2", "kind": "ray", "time": 1785748500000, "price": 24480 }
 // A ray starts at the clicked bar and extends to the right at the clicked price.
+import { paiseToRupees, rupeesToPaise } from '@vyuha/core';
 
 export type ChartDrawing =
   | { readonly id: string; readonly kind: 'horizontal'; readonly price: number }
@@ -47,7 +48,7 @@ export function drawingsFromMetaData(metaData: unknown): ChartDrawing[] {
 
 /** A new drawing from a click on the chart with a tool; the price is rounded to the paisa. */
 export function drawingFromClick(input: { tool: DrawingTool; time: number; price: number; id: string }): ChartDrawing {
-  const price = Math.round(input.price * 100) / 100;
+  const price = paiseToRupees(rupeesToPaise(input.price));
   return input.tool === 'horizontal' ? { id: input.id, kind: 'horizontal', price } : { id: input.id, kind: 'ray', time: input.time, price };
 }
 

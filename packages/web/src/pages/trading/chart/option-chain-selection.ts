@@ -13,7 +13,7 @@
 //
 // Adding a contract already selected adds to its quantity (a second Buy is one more lot; a Sell
 // of a bought contract reduces it), as an order would; a sum of zero removes the contract.
-import type { IsoDate } from '@vyuha/core';
+import { paiseToRupees, type IsoDate } from '@vyuha/core';
 import { netGreeks, SYNTHETIC_RATE, type NetGreeks, type PayoffPosition } from '@vyuha/engine';
 import type { OptionType } from '@vyuha/market';
 import { create } from 'zustand';
@@ -105,7 +105,7 @@ export function toPayoffPositions(selection: readonly SelectedOption[], options:
     const quote = options.quote?.(item) ?? item;
     return {
       kind: 'option', optionType: item.optionType, strike: item.strike, expiry: item.expiry, quantity: item.quantity,
-      entryPrice: quote.ltpPaise / 100, iv: quote.iv, indice: options.indice, timestamp: options.timestamp,
+      entryPrice: paiseToRupees(quote.ltpPaise), iv: quote.iv, indice: options.indice, timestamp: options.timestamp,
     };
   });
 }

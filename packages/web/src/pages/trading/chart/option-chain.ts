@@ -3,10 +3,9 @@
 // implied vol) with Black-76 greeks at that vol, for the nearest expiry of the market package's
 // expiry rules. Open interest is not something a model can know: it is left undefined (shown as
 // a dash) rather than invented.
-import { addDays, type IsoDate } from '@vyuha/core';
+import { addDays, istDate, type IsoDate } from '@vyuha/core';
 import { black76PriceAndGreeks, expiryCloseEpochMs, SYNTHETIC_RATE, syntheticOptionQuote } from '@vyuha/engine';
 import { atmStrike, EXPIRY_CALENDAR_RANGE, nextExpiry, strikesAround, type OptionUnderlying } from '@vyuha/market';
-import { istDateOf } from '../research/ist-dates';
 
 /** Strikes shown either side of the ATM strike. */
 export const CHAIN_STEPS_EACH_SIDE = 5;
@@ -57,7 +56,7 @@ export interface OptionChainInput {
 
 /** The nearest expiry still open at `at` (an expiry day after its 15:30 close rolls to the next). */
 export function nearestOpenExpiry(underlying: OptionUnderlying, at: number): { date: IsoDate; kind: 'weekly' | 'monthly' } | undefined {
-  const today = istDateOf(at);
+  const today = istDate(at);
   if (today < EXPIRY_CALENDAR_RANGE.from || today > EXPIRY_CALENDAR_RANGE.to) return undefined;
   const first = nextExpiry(underlying, today);
   if (first === undefined || expiryCloseEpochMs(first.date) > at) return first;

@@ -1,9 +1,8 @@
 // Loads one instrument's candles for the chart (the candle_series action) and whether they are
 // synthetic, and turns the action's paise columns into rupee typed arrays once per answer.
-import { addDays } from '@vyuha/core';
+import { addDays, istMidnightMs } from '@vyuha/core';
 import { useMemo } from 'react';
 import { useQuery, type CombinedError } from 'urql';
-import { istMidnightMs } from '../research/ist-dates';
 import { rupeeCandles, type ChartCandles } from './chart-candles';
 import type { DateRange } from './chart-form';
 import { CHART_CANDLES, CHART_SYNTHETIC, type CandleSeriesRow } from './chart-queries';

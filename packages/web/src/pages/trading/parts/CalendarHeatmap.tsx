@@ -2,9 +2,9 @@
 // coloured by the spec section 9 bands of the chosen metric (profit/loss, orders, or returns on
 // an investment), on the main or the alternate scale; days without data stay empty.
 import { Box, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { addDays, daysBetween, isIsoDate, weekStart, type IsoDate } from '@vyuha/core';
 import { formatRupees } from '../../../format/format';
 import { bandColor, levelLabels, levelsOf, ordersBand, pnlBand, returnsBand, scaleFor, type Band, type BandChoice, type HeatmapMetric } from './heatmap-bands';
-import { addDays, daysBetween, weekdayIndex } from './ist-dates';
 
 export interface DayValue {
   readonly pnlPaise: number;
@@ -86,7 +86,7 @@ function cellSize(weeks: number): number {
 }
 
 /** Month labels at the first week column holding that month's 1st (the range's first month if it has room). */
-function monthLabels(input: { from: string; to: string; start: string; step: number }) {
+function monthLabels(input: { from: IsoDate; to: IsoDate; start: IsoDate; step: number }) {
   const labels: Array<{ column: number; text: string }> = [];
   for (let date = input.from; date <= input.to; date = addDays(date, 1)) {
     if (date !== input.from && !date.endsWith('-01')) continue;
@@ -102,7 +102,8 @@ function monthLabels(input: { from: string; to: string; start: string; step: num
 }
 
 export function CalendarHeatmap({ from, to, days, metric, bands = 'standard', capitalPaise }: CalendarHeatmapProps) {
-  const start = addDays(from, -weekdayIndex(from));
+  if (!isIsoDate(from) || !isIsoDate(to)) return null;
+  const start = weekStart(from);
   const total = daysBetween(from, to) + 1;
   const weeks = Math.ceil((daysBetween(start, to) + 1) / 7);
   const cell = cellSize(weeks);
@@ -113,7 +114,7 @@ export function CalendarHeatmap({ from, to, days, metric, bands = 'standard', ca
   for (let offset = 0; offset < total; offset += 1) {
     const date = addDays(from, offset);
     const column = Math.floor(daysBetween(start, date) / 7);
-    const row = weekdayIndex(date);
+    const row = daysBetween(weekStart(date), date);
     const value = days.get(date);
     const band = value ? bandOf(metric, value, { bands, capitalPaise }) : undefined;
     const fill = band === undefined ? EMPTY_FILL : bandColor(band) ?? ZERO_FILL;

@@ -4,6 +4,7 @@ import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { showToast } from '../../../app/toast';
+import { rupeesFieldToPaise } from '../../../format/money-input';
 import { errorMessage } from './QueryState';
 
 const SUBSCRIBE = `mutation Subscribe($object: subscriptions_insert_input!) {
@@ -13,14 +14,6 @@ const SUBSCRIBE = `mutation Subscribe($object: subscriptions_insert_input!) {
 export interface SubscribeTarget {
   readonly strategy_id: string;
   readonly name: string;
-}
-
-/** Rupees typed by the user as integer paise, or undefined when not a usable amount. */
-export function rupeesToPaise(value: string | number): number | undefined {
-  const rupees = typeof value === 'number' ? value : Number.parseFloat(value);
-  if (!Number.isFinite(rupees) || rupees < 0) return undefined;
-  const paise = Math.round(rupees * 100);
-  return Number.isSafeInteger(paise) ? paise : undefined;
 }
 
 export function SubscribeModal({ target, onClose, onSubscribed }: {
@@ -33,7 +26,8 @@ export function SubscribeModal({ target, onClose, onSubscribed }: {
   const [state, subscribe] = useMutation<{ insert_subscriptions_one: { subscription_id: string } | null }>(SUBSCRIBE);
   const quantityValue = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const quantityValid = Number.isInteger(quantityValue) && quantityValue > 0;
-  const investmentPaise = investment === '' ? 0 : rupeesToPaise(investment);
+  const investmentAmount = rupeesFieldToPaise(investment);
+  const investmentPaise = investmentAmount.ok ? investmentAmount.value : undefined;
 
   async function submit(): Promise<void> {
     if (!target || !quantityValid || investmentPaise === undefined) return;
@@ -73,7 +67,7 @@ export function SubscribeModal({ target, onClose, onSubscribed }: {
           thousandSeparator=","
           value={investment}
           onChange={setInvestment}
-          error={investmentPaise === undefined ? 'An amount of ₹0 or more' : undefined}
+          error={investmentAmount.ok ? undefined : `Investment ${investmentAmount.error}`}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>Cancel</Button>

@@ -11,13 +11,6 @@ export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArr
   return [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Paise as exact rupees with two decimals, for files. @example paiseToRupeesText(-12345) -> '-123.45' */
-export function paiseToRupeesText(paise: number): string {
-  const sign = paise < 0 ? '-' : '';
-  const whole = Math.abs(Math.trunc(paise));
-  return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
-}
-
 /** Hands a text file to the browser as a download. */
 export function downloadText(fileName: string, text: string, mimeType = 'text/csv;charset=utf-8'): void {
   downloadBlob(fileName, new Blob([text], { type: mimeType }));

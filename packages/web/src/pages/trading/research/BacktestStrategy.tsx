@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
 import { useReadOnly } from '../../../app/update-mode';
-import { formatRupees, MISSING_VALUE, percent } from '../../../format/format';
+import { formatRupees, formatRupeesAmount, MISSING_VALUE, percent } from '../../../format/format';
 import { EquityChart, type ChartLine } from '../backtest/results/EquityChart';
 import type { PanelRun } from '../backtest/results/PerformancePanel';
 import { comparisonCurve } from '../backtest/results/performance';
@@ -70,7 +70,7 @@ const money = (paise: number | undefined): string => (paise === undefined ? MISS
 const pct = (value: number | undefined): string => (value === undefined ? MISSING_VALUE : percent(value));
 const compactMoney = (paise: number): string => formatRupees(paise, { compact: true });
 const percentAxis = (value: number): string => percent(value);
-const rupeesAxis = (value: number): string => formatRupees(value * 100, { compact: true });
+const rupeesAxis = (value: number): string => formatRupeesAmount(value, { compact: true });
 
 interface RunsTableProps {
   readonly runs: readonly RunRecord[];

@@ -3,7 +3,7 @@
 import { Alert, Group, Stack, Text } from '@mantine/core';
 import { breakevens, payoffCurve, profitAndLossBounds, type PayoffPositionGroup, type ProfitAndLossBounds } from '@vyuha/engine';
 import { useMemo } from 'react';
-import { formatRupees } from '../../../format/format';
+import { formatRupeesAmount } from '../../../format/format';
 import { LineChart, type LineChartMarker } from './LineChart';
 
 /** Points on the curve besides the strikes the engine adds. */
@@ -12,7 +12,7 @@ const CURVE_STEPS = 240;
 const RANGE_MARGIN = 0.08;
 const LEVEL = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 });
 
-const rupees = (value: number): string => formatRupees(Math.round(value * 100));
+const rupees = (value: number): string => formatRupeesAmount(value);
 const boundText = (value: ProfitAndLossBounds['maxProfit']): string => (value === 'unlimited' ? 'Unlimited' : rupees(value));
 
 interface PayoffView {
@@ -52,7 +52,7 @@ export function PayoffGroupChart({ group, spot }: { readonly group: PayoffPositi
         <Text size="sm">Breakevens <Text span fw={600}>{view.breakevens.length === 0 ? 'none' : view.breakevens.map((level) => LEVEL.format(level)).join(', ')}</Text></Text>
       </Group>
       <LineChart xs={view.xs} ys={view.ys} zeroLine markers={markers} height={300}
-        formatX={(level) => LEVEL.format(Math.round(level))} formatY={(value) => formatRupees(Math.round(value * 100), { compact: true })}
+        formatX={(level) => LEVEL.format(Math.round(level))} formatY={(value) => formatRupeesAmount(value, { compact: true })}
         title={`Payoff at expiry of ${group.indice} ${group.expiry}`} />
     </Stack>
   );

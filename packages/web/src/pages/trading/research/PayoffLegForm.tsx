@@ -1,12 +1,14 @@
 // The form that adds an option leg to the payoff positions: index, expiry (listed expiries from
-// fno_expiries), strike, CE/PE, buy/sell, lots and the premium paid or received.
+// fno_expiries, else the exchange's rules: payoff-expiries.ts), strike (ATM from the index's one
+// last price, parts/use-last-prices.ts), CE/PE, buy/sell, lots and the premium paid or received.
 import { Alert, Button, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
-import { addDays, type IsoDate } from '@vyuha/core';
 import type { OptionRight, PayoffPosition } from '@vyuha/engine';
-import { atmStrike, expiriesBetween, isOptionUnderlying, lotSize } from '@vyuha/market';
+import { atmStrike } from '@vyuha/market';
 import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
-import { istToday } from './ist-dates';
+import { istToday } from '../../../format/date-ranges';
+import { lastPriceText, type LastPrice } from '../parts/use-last-prices';
+import { expiryNote, lotSizeOf, ruleExpiries } from './payoff-expiries';
 import { QueryError } from './query-feedback';
 
 /** An index the payoff screen offers (an index_configs row). */
@@ -17,10 +19,7 @@ export interface PayoffIndex {
   readonly value: string;
   readonly oc_step: number;
   readonly instrument_id: number;
-  readonly instrument: { readonly ltps: ReadonlyArray<{ readonly price_paise: number }> } | null;
 }
-
-interface ExpiryOption { readonly date: string; readonly kind: string }
 
 const EXPIRIES_QUERY = `
   query PayoffExpiries($instrument_id: Int!, $today: date!) {
@@ -29,42 +28,21 @@ const EXPIRIES_QUERY = `
     }
   }`;
 
-/** How far ahead the rule-based expiries reach when none are listed. */
-const RULE_EXPIRY_DAYS = 100;
-
-/** The index's last price in rupees, when known. */
-export function lastPrice(index: PayoffIndex | undefined): number | undefined {
-  const paise = index?.instrument?.ltps[0]?.price_paise;
-  return paise === undefined ? undefined : paise / 100;
-}
-
-/** Expiries from the exchange's rules in @vyuha/market, for an index with no listed expiries. */
-function ruleExpiries(symbol: string, today: IsoDate): ExpiryOption[] {
-  if (!isOptionUnderlying(symbol)) return [];
-  try {
-    return expiriesBetween(symbol, today, addDays(today, RULE_EXPIRY_DAYS)).filter((expiry) => expiry.date >= today)
-      .map((expiry) => ({ date: expiry.date, kind: expiry.kind }));
-  } catch {
-    return [];
-  }
-}
-
-function lotSizeOf(symbol: string, today: IsoDate, expiry: string | null): number | undefined {
-  if (!isOptionUnderlying(symbol) || expiry === null) return undefined;
-  try {
-    return lotSize({ symbol, tradeDate: today, expiry: expiry as IsoDate });
-  } catch {
-    return undefined;
-  }
-}
-
 export interface PayoffLegFormProps {
   readonly indices: readonly PayoffIndex[];
+  /** The indices' last prices by instrument id (useLastPrices). */
+  readonly lastPrices: ReadonlyMap<number, LastPrice>;
   /** `replace`: the leg replaces every position of its index. */
   readonly onAdd: (position: PayoffPosition, replace: boolean) => void;
 }
 
-export function PayoffLegForm({ indices, onAdd }: PayoffLegFormProps) {
+/** The selected index's last price, or why there is none. */
+function LastPriceLine({ index, price }: { readonly index: PayoffIndex; readonly price: LastPrice | undefined }) {
+  if (price === undefined) return <Text size="xs" c="dimmed" data-testid="payoff-last-price">No last price for {index.name} yet: no candles are stored for it.</Text>;
+  return <Text size="xs" c="dimmed" data-testid="payoff-last-price">{index.name} last price {lastPriceText(price)}</Text>;
+}
+
+export function PayoffLegForm({ indices, lastPrices, onAdd }: PayoffLegFormProps) {
   const today = useMemo(() => istToday(), []);
   const [indexId, setIndexId] = useState<string | null>(null);
   const index = indices.find((row) => row.id === indexId) ?? indices[0];
@@ -84,7 +62,9 @@ export function PayoffLegForm({ indices, onAdd }: PayoffLegFormProps) {
   const expiries = fromRules && index !== undefined ? ruleExpiries(index.value, today) : listedExpiries;
   const chosenExpiry = expiries.some((option) => option.date === expiry) ? expiry : expiries[0]?.date ?? null;
   const lot = index === undefined ? undefined : lotSizeOf(index.value, today, chosenExpiry);
-  const spot = lastPrice(index);
+  const price = index === undefined ? undefined : lastPrices.get(index.instrument_id);
+  const spot = price?.rupees;
+  const note = index === undefined || listed.data === undefined ? undefined : expiryNote({ indexName: index.name, fromRules, offered: expiries.length });
   const atm = spot !== undefined && index !== undefined ? atmStrike(spot, index.oc_step) : undefined;
   const strikeValue = typeof strike === 'number' ? strike : atm;
   const lotsValue = typeof lots === 'number' ? lots : Number.NaN;
@@ -102,9 +82,9 @@ export function PayoffLegForm({ indices, onAdd }: PayoffLegFormProps) {
     <Stack gap="sm">
       <QueryError error={listed.error} title="Could not load the expiries" />
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <Select label="Index" w={170} allowDeselect={false} data={indices.map((row) => ({ value: row.id, label: row.name }))}
+        <Select label="Index" w={170} allowDeselect={false} data-testid="payoff-index" data={indices.map((row) => ({ value: row.id, label: row.name }))}
           value={index?.id ?? null} onChange={(value) => { setIndexId(value); setExpiry(null); setStrike(''); }} />
-        <Select label="Expiry" w={200} allowDeselect={false} value={chosenExpiry} onChange={setExpiry}
+        <Select label="Expiry" w={200} allowDeselect={false} value={chosenExpiry} onChange={setExpiry} data-testid="payoff-expiry"
           data={expiries.map((option) => ({ value: option.date, label: `${option.date} (${option.kind})` }))} />
         <NumberInput label="Strike" w={130} min={0} step={index?.oc_step ?? 50} value={strike} placeholder={atm === undefined ? '' : String(atm)} onChange={setStrike} />
         <SegmentedControl data={['CE', 'PE']} value={optionType} onChange={(value) => setOptionType(value as OptionRight)} aria-label="Option type" />
@@ -117,11 +97,12 @@ export function PayoffLegForm({ indices, onAdd }: PayoffLegFormProps) {
       <Group gap="md">
         <Switch checked={replace} onChange={(event) => setReplace(event.currentTarget.checked)}
           label={`Replace the saved ${index?.name ?? ''} positions with this leg`} />
-        {lot !== undefined && <Text size="xs" c="dimmed">Lot size {lot}{atm === undefined ? '' : ` · ATM strike ${atm} (last price ${spot?.toLocaleString('en-IN')})`}</Text>}
+        {lot !== undefined && <Text size="xs" c="dimmed">Lot size {lot}{atm === undefined ? '' : ` · ATM strike ${atm}`}</Text>}
       </Group>
-      {fromRules && expiries.length > 0 && (
-        <Text size="xs" c="dimmed">No expiries are listed for {index?.name} yet; these come from the exchange's expiry rules.</Text>
-      )}
+      {index !== undefined && <LastPriceLine index={index} price={price} />}
+      {note !== undefined && (note.tone === 'info'
+        ? <Text size="xs" c="dimmed" data-testid="payoff-expiry-note">{note.text}</Text>
+        : <Alert color="yellow" variant="light" data-testid="payoff-expiry-note">{note.text}</Alert>)}
       {index !== undefined && chosenExpiry !== null && lot === undefined && (
         <Alert color="yellow" variant="light">No lot size is known for {index.name} on this expiry.</Alert>
       )}

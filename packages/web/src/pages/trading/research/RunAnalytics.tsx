@@ -7,16 +7,17 @@ import { EquityChart, type ChartLine } from '../backtest/results/EquityChart';
 import { PerformancePanel, type PanelRun } from '../backtest/results/PerformancePanel';
 import { RunHeatmaps } from '../backtest/results/RunHeatmaps';
 import { TradeList } from '../backtest/results/TradeList';
+import { TradedSummaryLine } from '../backtest/results/TradedSummaryLine';
 import { runCapitalRequirement } from '../backtest/results/capital';
 import { chargesByDate, tradeRows } from '../backtest/results/trade-list';
 import type { RunView } from '../backtest/results/run-view';
 import { useCandles, useRunDays, useRunOrders } from '../backtest/results/use-run-details';
-import { formatDate, formatRupees, MISSING_VALUE, percent } from '../../../format/format';
+import { formatDate, formatRupees, formatRupeesAmount, MISSING_VALUE, percent } from '../../../format/format';
 import { numberField } from './display';
 import { useErrorToast } from './query-feedback';
 import { dailyCurve, exitReasons, runSummary } from './run-metrics';
 
-const compactRupees = (value: number): string => formatRupees(value * 100, { compact: true });
+const compactRupees = (value: number): string => formatRupeesAmount(value, { compact: true });
 
 function Stat({ label, value, testId, tone }: { readonly label: string; readonly value: string; readonly testId: string; readonly tone?: number | undefined }) {
   return (
@@ -70,6 +71,7 @@ export function RunAnalytics({ run, metrics, result, compared, computeInvestment
   return (
     <Stack gap="md" data-testid={`bt-results-${run.runId}`}>
       <Title order={4}>{run.title}</Title>
+      <TradedSummaryLine result={result} />
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="xs">
         <Stat label="Net P&L" value={summary.netPnlPaise === undefined ? MISSING_VALUE : formatRupees(summary.netPnlPaise)} testId="bt-net-pnl" tone={summary.netPnlPaise} />
         <Stat label="Trades" value={summary.trades === undefined ? MISSING_VALUE : summary.trades.toLocaleString('en-IN')} testId="bt-trade-count" />
