@@ -54,6 +54,15 @@ describe('/algo editor', () => {
     // Saving is refused while there are errors.
     await page.getByTestId('algo-save').click();
     await toast(page, /Fix the \d+ errors? before saving/);
+    // The language's range, division and nesting errors land under the node the same way.
+    for (const [expression, shown] of [
+      ['close > 1e400', '1:9: number 1e400 is out of range'],
+      ['close / 0 > 1', "1:9: division by zero: the right side of '/' is always 0"],
+      [`${'('.repeat(5000)}close${')'.repeat(5000)} > 1`, '1:101: expression nested too deeply (at most 100 levels)'],
+    ] as const) {
+      await setExpression(page, 'condition-1', expression);
+      await expect.poll(() => error.textContent(), { timeout: TIMEOUT }).toContain(shown);
+    }
     await setExpression(page, 'condition-1', 'crossover(ema(close, 9), ema(close, 21))');
     await error.waitFor({ state: 'detached', timeout: TIMEOUT });
     await page.getByTestId('algo-add-buy').click();

@@ -6,8 +6,10 @@ export type { CandleColumns, CandleCsvOptions } from './parsers/candle-csv';
 export { parseCandleCsv } from './parsers/candle-csv';
 export type { TimestampResult } from './parsers/timestamps';
 export { parseTimestamp } from './parsers/timestamps';
-export type { Bhavcopy, BhavcopyContract, BhavcopyFormat, BhavcopyInstrumentType, BhavcopyOptionType } from './parsers/bhavcopy';
+export type { Bhavcopy, BhavcopyContract, BhavcopyFormat, BhavcopyInstrumentType, BhavcopyOptionType, BhavcopyOptions } from './parsers/bhavcopy';
 export { parseBhavcopy, detectBhavcopyFormat } from './parsers/bhavcopy';
+export type { SessionRules, BarSessionGuard, BarSessionIssue } from './parsers/session-check';
+export { barSessionIssue, barSessionProblem, tradeDateProblem, sessionForDay, createBarSessionGuard, isSpecialSessionRefusal } from './parsers/session-check';
 export type { SyntheticSource, SyntheticInstrument, SyntheticSession, SyntheticAnchor, SyntheticMarketOptions, SyntheticSeries, SyntheticMonth } from './synthetic/types';
 export { SYNTHETIC_SOURCE, SYNTHETIC_INSTRUMENTS } from './synthetic/types';
 export { generateSyntheticMarket } from './synthetic/generator';
@@ -45,3 +47,5 @@ export type { ChargeComponents, ChargeBreakdown, DayTrade, DayChargeBreakdown } 
 export { chargesFor, chargesForDay } from './charges/charges';
 export type { EquityChargeComponent, EquityIntradayRate, EquityIntradayChargesInput } from './charges/equity-intraday';
 export { EQUITY_INTRADAY_SCHEDULE, EQUITY_INTRADAY_BROKERAGE_PLAN, equityIntradayChargesFor } from './charges/equity-intraday';
+export { EQUITY_DELIVERY_SCHEDULE, EQUITY_DELIVERY_BROKERAGE_PLAN, equityDeliveryChargesFor } from './charges/equity-delivery';
+export { hasIndexFutures, derivativesKnownFrom } from './futures';

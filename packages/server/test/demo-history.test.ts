@@ -1,5 +1,5 @@
 import { istEpochMs, isoDate, type IsoDate } from '@vyuha/core';
-import { sessionOf, tradingDaysBetween } from '@vyuha/market';
+import { barSessionProblem, sessionOf, tradingDaysBetween } from '@vyuha/market';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastFinishedSession, loadDemoHistory } from '../src/market-data/demo-history';
 import { freshDatabase, type TestDatabase } from './helpers/db';
@@ -47,6 +47,14 @@ describe('the demo world synthetic market history', () => {
       `SELECT c.close_paise FROM candles c JOIN instruments i USING (instrument_id)
        WHERE i.name = 'NIFTY 50' AND c.ts < '2020-02-01 00:00:00+05:30' ORDER BY c.ts DESC LIMIT 1`);
     expect(lastJanuaryClose.rows[0]).toEqual({ close_paise: 1_196_210 });
+  });
+
+  it('stores only bars the importer would accept: inside an NSE session (special ones included), none in the future', async () => {
+    const { rows } = await db.pool.query<{ ms: string }>(`SELECT DISTINCT (extract(epoch FROM ts) * 1000)::bigint::text AS ms FROM candles ORDER BY 1`);
+    const rules = { exchange: 'NSE', now: Date.now(), specialSessions: true } as const;
+    const refused = rows.map((row) => Number(row.ms)).filter((ms) => barSessionProblem(rules, ms) !== undefined);
+    expect(rows.length).toBeGreaterThan(10_000);
+    expect(refused.map((ms) => barSessionProblem(rules, ms))).toEqual([]);
   });
 
   it('stores nothing twice: a second run with the same end adds nothing', async () => {

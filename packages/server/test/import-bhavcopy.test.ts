@@ -12,6 +12,8 @@ import { freshDatabase, useCommandDatabase, type TestDatabase } from './helpers/
 const fixtures = join(import.meta.dirname, 'fixtures');
 const legacy = join(fixtures, 'bhavcopy-legacy.csv');
 const udiff = join(fixtures, 'bhavcopy-udiff.csv');
+/** The wall clock the imports see: 2025-01-15 11:30 IST. */
+const NOW = Date.UTC(2025, 0, 15, 6, 0);
 
 describe('importBhavcopy', () => {
   let db: TestDatabase;
@@ -29,7 +31,7 @@ describe('importBhavcopy', () => {
 
   it('imports a legacy file: contracts under the seeded NIFTY, a new RELIANCE equity, expiries, prices', async () => {
     const before = await count('instruments');
-    const result = await importBhavcopy({ pool: db.pool, files: [legacy], lotSizeFor: (symbol) => (symbol === 'NIFTY' ? 50 : undefined) });
+    const result = await importBhavcopy({ pool: db.pool, now: NOW, files: [legacy], lotSizeFor: (symbol) => (symbol === 'NIFTY' ? 50 : undefined) });
     // 8 contract rows: RELIANCE (equity) + 8 contracts are new; NIFTY is the seeded index.
     expect(result).toMatchObject({ files: 1, contracts: 8, instrumentsCreated: 9, eodInserted: 8, duplicates: 0 });
     expect(await count('instruments') - before).toBe(9);
@@ -71,7 +73,7 @@ describe('importBhavcopy', () => {
   it('changes nothing when the same file is imported again', async () => {
     const snapshot = async () => Promise.all(['instruments', 'eod_prices', 'fno_expiries', 'ltps'].map(count));
     const before = await snapshot();
-    const again = await importBhavcopy({ pool: db.pool, files: [legacy] });
+    const again = await importBhavcopy({ pool: db.pool, now: NOW, files: [legacy] });
     expect(again).toMatchObject({ contracts: 8, instrumentsCreated: 0, eodInserted: 0, duplicates: 8, expiriesAdded: 0, lotSizesUpdated: 0, ltpsUpdated: 0 });
     expect(await snapshot()).toEqual(before);
   });
@@ -79,7 +81,7 @@ describe('importBhavcopy', () => {
   it('imports a zipped UDiFF file with lot sizes, a new index underlying and a stock future', async () => {
     const zip = join(scratch, 'BhavCopy_NSE_FO_0_0_0_20240710_F_0000.csv.zip');
     await writeFile(zip, zipSync({ 'BhavCopy_NSE_FO_0_0_0_20240710_F_0000.csv': await readFile(udiff) }));
-    const result = await importBhavcopy({ pool: db.pool, files: [zip] });
+    const result = await importBhavcopy({ pool: db.pool, now: NOW, files: [zip] });
     // NIFTYNXT50 (index) and TCS (equity) underlyings + 5 contracts.
     expect(result).toMatchObject({ files: 1, contracts: 5, instrumentsCreated: 7, eodInserted: 5, duplicates: 0 });
     const { rows } = await db.pool.query(
@@ -101,7 +103,7 @@ describe('importBhavcopy', () => {
     const older = join(scratch, 'older.csv');
     const text = (await readFile(legacy, 'utf8')).split('\n').slice(0, 2).join('\n').replace(/14-MAR-2024/g, '13-MAR-2024').replace('22200.35', '22100');
     await writeFile(older, text);
-    const result = await importBhavcopy({ pool: db.pool, files: [older] });
+    const result = await importBhavcopy({ pool: db.pool, now: NOW, files: [older] });
     expect(result).toMatchObject({ eodInserted: 1, ltpsUpdated: 0 });
     expect((await db.pool.query(future)).rows).toEqual([{ price: 2_220_035 }]);
   });
@@ -112,10 +114,34 @@ describe('importBhavcopy', () => {
     lines[2] = (lines[2] ?? '').replace(',IDO,', ',XYZ,');
     await writeFile(broken, lines.join('\n'));
     const before = await count('eod_prices');
-    const error = await importBhavcopy({ pool: db.pool, files: [udiff, broken] }).catch((e: unknown) => e);
+    const error = await importBhavcopy({ pool: db.pool, now: NOW, files: [udiff, broken] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toBe(`${broken}:3:30: FinInstrmTp "XYZ" is not IDF, STF, IDO or STO`);
     expect(await count('eod_prices')).toBe(before);
+  });
+
+  it('refuses files dated on a holiday, a weekend or after today, and a special session unless allowed, writing nothing', async () => {
+    const dated = async (name: string, date: string): Promise<string> => {
+      const path = join(scratch, name);
+      await writeFile(path, (await readFile(udiff, 'utf8')).replace(/2024-07-10/g, date));
+      return path;
+    };
+    const holiday = await dated('holiday.csv', '2024-01-26');
+    const sunday = await dated('sunday.csv', '2024-07-14');
+    const later = await dated('later.csv', '2025-01-16');
+    const budget = await dated('budget-saturday.csv', '2024-01-20');
+    const before = await Promise.all(['instruments', 'eod_prices', 'ltps'].map(count));
+    const error = await importBhavcopy({ pool: db.pool, now: NOW, files: [holiday, sunday, later, budget] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as Error).message.split('\n')).toEqual([
+      `${holiday}:2:1: TradDt 2024-01-26 is a holiday on NFO (Republic Day)`,
+      `${sunday}:2:1: TradDt 2024-07-14 is a Sunday, when NFO has no session`,
+      `${later}:2:1: TradDt 2025-01-16 is in the future (today is 2025-01-15 IST)`,
+      `${budget}:2:1: TradDt 2024-01-20 is a Saturday: its only session is the NFO special session 09:15-15:30; special sessions are refused unless allowed`,
+    ]);
+    expect(await Promise.all(['instruments', 'eod_prices', 'ltps'].map(count))).toEqual(before);
+    const allowed = await importBhavcopy({ pool: db.pool, now: NOW, files: [budget], specialSessions: true });
+    expect(allowed).toMatchObject({ contracts: 5, eodInserted: 5 });
   });
 
   it('names contracts the Kite way: weekly and monthly index contracts, stock contracts, and unknown indices dated', () => {
@@ -143,6 +169,24 @@ describe('vyuha import bhavcopy', () => {
     expect(stdout.mock.calls.map((c) => String(c[0])).join('')).toBe(
       '2 bhavcopy file(s), 13 contract rows: 13 end-of-day prices imported, 0 skipped as duplicates; 16 instruments created, ' +
       '11 expiries added, 0 lot sizes updated, 13 last prices updated.\n');
+  });
+
+  it('refuses a special session with a hint, and imports it with --special-sessions', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'vyuha-bhavcopy-cli-'));
+    try {
+      const muhurat = join(scratch, 'muhurat.csv');
+      await writeFile(muhurat, (await readFile(udiff, 'utf8')).replace(/2024-07-10/g, '2024-11-01'));
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      expect(await importBhavcopyCommand.run([muhurat])).toBe(1);
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toBe(
+        `${muhurat}:2:1: TradDt 2024-11-01 is a holiday on NFO (Diwali Laxmi Pujan (Muhurat trading session held)): its only session is the NFO muhurat session 18:00-19:00; special sessions are refused unless allowed\n` +
+        'Special sessions listed in the market calendar (muhurat, weekend budget days, DR drills) are imported with --special-sessions.\n' +
+        'Nothing was imported.\n');
+      expect(await importBhavcopyCommand.run([muhurat, '--special-sessions'])).toBe(0);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it('prints errors as FILE:line:column and exits 1', async () => {

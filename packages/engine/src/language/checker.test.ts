@@ -79,3 +79,18 @@ describe('checkExpression', () => {
     expect(checked.ok && checked.value.root.kind === 'comparison' && checked.value.root.left).toMatchObject({ kind: 'indicator', parameters: [14] });
   });
 });
+
+describe('checkExpression: a constant zero divisor and constants out of range', () => {
+  it('refuses division and remainder by a constant zero at the divisor', () => {
+    expect(errors('close / 0 > 1')).toEqual(["1:9: division by zero: the right side of '/' is always 0"]);
+    expect(errors('close % (2 - 2) > 1')).toEqual(["1:10: remainder by zero: the right side of '%' is always 0"]);
+    expect(errors('close >\n  open / -0')).toEqual(["2:10: division by zero: the right side of '/' is always 0"]);
+    expect(errors('close / (close - close) > 1')).toEqual([]);
+  });
+
+  it('refuses a constant that folds to infinity, naming the operation', () => {
+    expect(errors('close > 1e300 * 1e300')).toEqual(['1:9: this constant is out of range: 1e+300 * 1e+300 is too large for a number']);
+    expect(errors('close > 1e308 / 1e-10')).toEqual(['1:9: this constant is out of range: 1e+308 / 1e-10 is too large for a number']);
+    expect(errors('close > 1e308 + 1e308 - 1e308')).toEqual(['1:9: this constant is out of range: 1e+308 + 1e+308 is too large for a number']);
+  });
+});

@@ -126,8 +126,15 @@ export class Checker {
     const left = this.checkTyped(expression.left, 'number', `the left side of '${operator}'`);
     const right = this.checkTyped(expression.right, 'number', `the right side of '${operator}'`);
     if (left === undefined || right === undefined) return undefined;
+    // A divisor that is 0 on every bar is a mistake, not a rule: say so where it is written.
+    if ((operator === '/' || operator === '%') && right.kind === 'constant' && right.value === 0) {
+      const what = operator === '/' ? 'division' : 'remainder';
+      return this.report(expression.right.span, `${what} by zero: the right side of '${operator}' is always 0`);
+    }
     if (left.kind === 'constant' && right.kind === 'constant') {
-      return { kind: 'constant', type: 'number', value: arithmetic(operator, left.value, right.value) };
+      const value = arithmetic(operator, left.value, right.value);
+      if (Number.isNaN(value)) return this.report(expression.span, `this constant is out of range: ${left.value} ${operator} ${right.value} is too large for a number`);
+      return { kind: 'constant', type: 'number', value };
     }
     return { kind: 'arithmetic', type: 'number', operator, left, right };
   }

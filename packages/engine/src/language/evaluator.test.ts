@@ -113,9 +113,32 @@ describe('crossover and crossunder', () => {
 describe('NaN, division by zero, time and position', () => {
   it('division by zero is NaN and every comparison with NaN is false, != included', () => {
     const series = seriesFromCloses([5, 0]);
-    expect(valuesOf('close / (close - close)', series)).toEqual([Number.NaN, Number.NaN]);
-    expect(valuesOf('close / 0 > 1 or close / 0 < 1 or close / 0 != 1', series)).toEqual([0, 0]);
-    expect(valuesOf('not (close / 0 > 1)', series)).toEqual([1, 1]);
+    const zero = '(close - close)';
+    expect(valuesOf(`close / ${zero}`, series)).toEqual([Number.NaN, Number.NaN]);
+    expect(valuesOf(`close / ${zero} > 1 or close / ${zero} < 1 or close / ${zero} != 1`, series)).toEqual([0, 0]);
+    expect(valuesOf(`not (close / ${zero} > 1)`, series)).toEqual([1, 1]);
+  });
+
+  it('a division by a series that is zero on some bars is NaN there, never Infinity (property)', () => {
+    // volume is 0 on some bars: close / volume and close % volume are defined exactly where volume is not 0.
+    fc.assert(fc.property(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1e6 }), fc.constant(1e-320)), { minLength: 1, maxLength: 40 }), (volumes) => {
+      const series = { ...seriesFromCloses(volumes.map((_, index) => 100 + index)), volume: Float64Array.from(volumes) };
+      const quotients = valuesOf('close / volume', series);
+      const remainders = valuesOf('close % volume', series);
+      volumes.forEach((volume, index) => {
+        const close = 100 + index;
+        const quotient = close / volume;
+        expect(quotients[index]).toBe(Number.isFinite(quotient) ? quotient : Number.NaN);
+        expect(remainders[index]).toBe(volume === 0 ? Number.NaN : close % volume);
+      });
+      expect(quotients.some((value) => !Number.isNaN(value) && !Number.isFinite(value))).toBe(false);
+      // So a rule on it is simply false there: never true "because infinity is large".
+      expect(valuesOf('close / volume > 1000000', series).every((value, index) => value === 0 || volumes[index] !== 0)).toBe(true);
+    }));
+  });
+
+  it('a product that overflows is NaN, not Infinity', () => {
+    expect(valuesOf('close * 1e308', seriesFromCloses([1, 10]))).toEqual([1e308, Number.NaN]);
   });
 
   it("time() is the bar's close in IST: a 5-minute bar opened at 09:15 closes at 09:20", () => {

@@ -81,6 +81,18 @@ function readText(cursor: Cursor, start: SourcePosition): Token {
   return { kind: 'text', value, number: Number.NaN, span: { start, end: cursor.position() } };
 }
 
+/**
+ * A literal whose value a double cannot hold: too large (it would be Infinity) or so small it
+ * would silently be 0 although a digit of it is not. `1e400 > close` must not quietly mean
+ * `Infinity > close`.
+ */
+function outOfRange(digits: string, value: number): string | undefined {
+  if (!Number.isFinite(value)) return `number ${digits} is out of range (the largest is about 1.8e308)`;
+  const mantissa = digits.replace(/[eE].*$/, '');
+  if (value === 0 && /[1-9]/.test(mantissa)) return `number ${digits} is out of range (too small to tell from 0)`;
+  return undefined;
+}
+
 function readNumber(cursor: Cursor, start: SourcePosition, digits: string): Token {
   cursor.advance(digits.length);
   const next = cursor.text[cursor.offset];
@@ -88,7 +100,11 @@ function readNumber(cursor: Cursor, start: SourcePosition, digits: string): Toke
     const end = { ...cursor.position(), offset: cursor.offset + 1, column: cursor.column + 1 };
     fail({ start, end }, `malformed number: '${digits}' cannot be followed by '${next}'`);
   }
-  return { kind: 'number', value: digits, number: Number(digits), span: { start, end: cursor.position() } };
+  const span = { start, end: cursor.position() };
+  const value = Number(digits);
+  const problem = outOfRange(digits, value);
+  if (problem !== undefined) fail(span, problem);
+  return { kind: 'number', value: digits, number: value, span };
 }
 
 function readSymbol(cursor: Cursor, start: SourcePosition): Token {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withoutSpans } from './ast';
 import { formatExpressionError } from './expression-error';
-import { parseExpression } from './parser';
+import { MAX_EXPRESSION_DEPTH, parseExpression } from './parser';
+import { printExpression } from './printer';
 
 function syntaxError(source: string): string {
   const parsed = parseExpression(source);
@@ -91,5 +92,61 @@ describe('parseExpression: trees', () => {
       start: { offset: 6, line: 2, column: 3 },
       end: { offset: 13, line: 2, column: 10 },
     });
+  });
+});
+
+describe('parseExpression: numbers a double cannot hold', () => {
+  it('refuses 1e400 at its line:column instead of reading Infinity', () => {
+    expect(syntaxError('close > 1e400')).toBe('1:9: number 1e400 is out of range (the largest is about 1.8e308)');
+    expect(syntaxError(`close >\n  ${'9'.repeat(400)}`)).toBe(`2:3: number ${'9'.repeat(400)} is out of range (the largest is about 1.8e308)`);
+  });
+
+  it('refuses a non-zero literal that would silently be 0, and keeps the extremes that fit', () => {
+    expect(syntaxError('close > 1e-400')).toBe('1:9: number 1e-400 is out of range (too small to tell from 0)');
+    expect(tree('1.7976931348623157e308')).toEqual(number(Number.MAX_VALUE));
+    expect(tree('5e-324')).toEqual(number(5e-324));
+    expect(tree('0e400')).toEqual(number(0));
+    expect(tree('0.000')).toEqual(number(0));
+  });
+});
+
+describe('parseExpression: nesting is bounded, never a stack overflow', () => {
+  const tooDeep = `expression nested too deeply (at most ${MAX_EXPRESSION_DEPTH} levels)`;
+
+  it('refuses 5,000 nested parentheses at the first one too many', () => {
+    const source = `${'('.repeat(5000)}close${')'.repeat(5000)} > 1`;
+    expect(syntaxError(source)).toBe(`1:${MAX_EXPRESSION_DEPTH + 1}: ${tooDeep}`);
+  });
+
+  it('refuses deep unary minus, not, calls and lookbacks', () => {
+    expect(syntaxError(`${'-'.repeat(5000)}close > 1`)).toBe(`1:${MAX_EXPRESSION_DEPTH + 1}: ${tooDeep}`);
+    expect(syntaxError(`${'not '.repeat(5000)}close > 1`)).toBe(`1:${4 * MAX_EXPRESSION_DEPTH + 1}: ${tooDeep}`);
+    expect(syntaxError(`${'abs('.repeat(5000)}close${')'.repeat(5000)}`)).toMatch(new RegExp(`: ${tooDeep.replace(/[()]/g, '\\$&')}$`));
+    expect(syntaxError(`close${'[close'.repeat(5000)}${']'.repeat(5000)}`)).toMatch(/nested too deeply/);
+  });
+
+  it('refuses a long operator chain at the operator that makes the tree too deep', () => {
+    // close + close + ...: the k-th '+' makes a tree k + 1 deep; the one at depth 101 is refused.
+    const chain = `close${' + close'.repeat(5000)} > 1`;
+    const column = 'close'.length + (MAX_EXPRESSION_DEPTH - 1) * ' + close'.length + 2;
+    expect(syntaxError(chain)).toBe(`1:${column}: ${tooDeep}`);
+    expect(syntaxError(`a${' and a'.repeat(20_000)}`)).toMatch(/nested too deeply/);
+  });
+
+  it(`accepts nesting up to ${MAX_EXPRESSION_DEPTH} levels, and the printer's text of such a tree parses back`, () => {
+    const parenthesised = `${'('.repeat(MAX_EXPRESSION_DEPTH - 1)}close${')'.repeat(MAX_EXPRESSION_DEPTH - 1)} > 1`;
+    expect(parseExpression(parenthesised).ok).toBe(true);
+    const chain = parseExpression(`close${' + close'.repeat(MAX_EXPRESSION_DEPTH - 1)}`);
+    expect(chain.ok).toBe(true);
+    if (chain.ok) expect(tree(printExpression(chain.value))).toEqual(withoutSpans(chain.value));
+    // 99 minus signs and the name: 100 levels.
+    const negations = parseExpression(`${'-'.repeat(MAX_EXPRESSION_DEPTH - 1)}close`);
+    expect(negations.ok).toBe(true);
+    if (negations.ok) expect(tree(printExpression(negations.value))).toEqual(withoutSpans(negations.value));
+  });
+
+  // The test's timeout is the bound: no hang on a huge input (the lexer reads it once, the parser stops early).
+  it('answers 200,000 nested parentheses without hanging', { timeout: 5_000 }, () => {
+    expect(syntaxError(`${'('.repeat(200_000)}close${')'.repeat(200_000)}`)).toMatch(/nested too deeply/);
   });
 });

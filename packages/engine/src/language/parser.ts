@@ -21,11 +21,43 @@ import { ExpressionSyntaxError, tokenize } from './lexer';
  *   primary    := number | text | name | name '(' (or (',' or)*)? ')' | '(' or ')'
  *
  * `not` binds looser than comparisons, so `not close > open` means `not (close > open)`.
+ *
+ * Nesting is bounded (MAX_EXPRESSION_DEPTH) in two ways, both reported as "expression nested
+ * too deeply" at the token that went one level too far: the parser's own recursion (each
+ * parenthesis, call, lookback and unary operator descends one level), and the depth of the tree
+ * it builds (a long chain `a + b + c + ...` is built by a loop but is as deep as it is long).
+ * Every later stage (checker, printer, compiler) walks the tree recursively, so the bound keeps
+ * them all far from the call stack's limit, in Node and in the browser.
  */
+
+/** The deepest an expression may nest: levels of the tree, and parentheses, calls, lookbacks and unary operators inside each other. */
+export const MAX_EXPRESSION_DEPTH = 100;
 
 class Parser {
   private index = 0;
+  /** How many groups and unary operators the parser is inside right now. */
+  private level = 0;
+  /** Tree depth of each node built (leaves are 1). */
+  private readonly depths = new WeakMap<Expression, number>();
   constructor(private readonly tokens: readonly Token[]) {}
+
+  /** Records a new node's depth (one more than its deepest child), failing at `at` past the bound. */
+  private built<T extends Expression>(node: T, at: Token, children: readonly Expression[]): T {
+    let deepest = 0;
+    for (const child of children) deepest = Math.max(deepest, this.depths.get(child) ?? 1);
+    if (deepest + 1 > MAX_EXPRESSION_DEPTH) tooDeep(at);
+    this.depths.set(node, deepest + 1);
+    return node;
+  }
+
+  /** Parses one nested level (inside `at`: a parenthesis, call, lookback or unary operator). */
+  private nested<T>(at: Token, parse: () => T): T {
+    this.level += 1;
+    if (this.level > MAX_EXPRESSION_DEPTH) tooDeep(at);
+    const result = parse();
+    this.level -= 1;
+    return result;
+  }
 
   private peek(): Token {
     return this.tokens[this.index] ?? this.tokens[this.tokens.length - 1]!;
@@ -57,7 +89,7 @@ class Parser {
       if (!isOperator) return left;
       this.next();
       const right = operand();
-      left = { kind: 'binary', operator: token.value as BinaryOperator, left, right, span: join(left.span, right.span) };
+      left = this.built({ kind: 'binary', operator: token.value as BinaryOperator, left, right, span: join(left.span, right.span) }, token, [left, right]);
     }
   }
 
@@ -72,8 +104,8 @@ class Parser {
   private parseNot(): Expression {
     if (!this.at('keyword', 'not')) return this.parseComparison();
     const keyword = this.next();
-    const operand = this.parseNot();
-    return { kind: 'unary', operator: 'not', operand, span: join(keyword.span, operand.span) };
+    const operand = this.nested(keyword, () => this.parseNot());
+    return this.built({ kind: 'unary', operator: 'not', operand, span: join(keyword.span, operand.span) }, keyword, [operand]);
   }
 
   private parseComparison(): Expression {
@@ -86,7 +118,7 @@ class Parser {
     if (after.kind === 'punctuation' && isComparisonOperator(after.value)) {
       fail(after, `comparisons cannot be chained: write 'a ${token.value} b and b ${after.value} c'`);
     }
-    return { kind: 'binary', operator: token.value, left, right, span: join(left.span, right.span) };
+    return this.built({ kind: 'binary', operator: token.value, left, right, span: join(left.span, right.span) }, token, [left, right]);
   }
 
   private parseAdditive(): Expression {
@@ -100,17 +132,17 @@ class Parser {
   private parseNegate(): Expression {
     if (!this.at('punctuation', '-')) return this.parsePostfix();
     const minus = this.next();
-    const operand = this.parseNegate();
-    return { kind: 'unary', operator: '-', operand, span: join(minus.span, operand.span) };
+    const operand = this.nested(minus, () => this.parseNegate());
+    return this.built({ kind: 'unary', operator: '-', operand, span: join(minus.span, operand.span) }, minus, [operand]);
   }
 
   private parsePostfix(): Expression {
     let target = this.parsePrimary();
     while (this.at('punctuation', '[')) {
       const open = this.next();
-      const bars = this.parseOr();
+      const bars = this.nested(open, () => this.parseOr());
       const close = this.expectClosing(']', open, 'the lookback');
-      target = { kind: 'lookback', target, bars, span: join(target.span, close.span) };
+      target = this.built({ kind: 'lookback', target, bars, span: join(target.span, close.span) }, open, [target, bars]);
     }
     return target;
   }
@@ -131,7 +163,7 @@ class Parser {
     }
     if (token.kind === 'punctuation' && token.value === '(') {
       this.next();
-      const inner = this.parseOr();
+      const inner = this.nested(token, () => this.parseOr());
       this.expectClosing(')', token, "the '('");
       return inner;
     }
@@ -143,13 +175,13 @@ class Parser {
     const args: Expression[] = [];
     if (!this.at('punctuation', ')')) {
       for (;;) {
-        args.push(this.parseOr());
+        args.push(this.nested(open, () => this.parseOr()));
         if (!this.at('punctuation', ',')) break;
         this.next();
       }
     }
     const close = this.expectClosing(')', open, 'the call');
-    return { kind: 'call', callee: callee.value, calleeSpan: callee.span, arguments: args, span: join(callee.span, close.span) };
+    return this.built({ kind: 'call', callee: callee.value, calleeSpan: callee.span, arguments: args, span: join(callee.span, close.span) }, callee, args);
   }
 
   private expectClosing(symbol: string, open: Token, what: string): Token {
@@ -176,6 +208,10 @@ function join(first: SourceSpan, last: SourceSpan): SourceSpan {
 
 function fail(token: Token, message: string): never {
   throw new ExpressionSyntaxError(errorAt(token.span, message));
+}
+
+function tooDeep(token: Token): never {
+  return fail(token, `expression nested too deeply (at most ${MAX_EXPRESSION_DEPTH} levels)`);
 }
 
 /**

@@ -113,32 +113,38 @@ export function notStep(target: StepTarget, operand: number): Step {
   };
 }
 
-/** `+ - * / %`; division and remainder by zero give NaN (see operations.ts). */
+/**
+ * `+ - * / %`; a result that is not finite is NaN, so division or remainder by zero gives NaN,
+ * never Infinity (see operations.ts: `r - r === 0` holds exactly for finite r).
+ */
 export function arithmeticStep(target: StepTarget, operator: ArithmeticOperator, operands: readonly [number, number]): Step {
   const { slots, slot } = target;
   const [left, right] = operands;
   switch (operator) {
     case '+':
       return () => {
-        slots[slot] = (slots[left] as number) + (slots[right] as number);
+        const result = (slots[left] as number) + (slots[right] as number);
+        slots[slot] = result - result === 0 ? result : Number.NaN;
       };
     case '-':
       return () => {
-        slots[slot] = (slots[left] as number) - (slots[right] as number);
+        const result = (slots[left] as number) - (slots[right] as number);
+        slots[slot] = result - result === 0 ? result : Number.NaN;
       };
     case '*':
       return () => {
-        slots[slot] = (slots[left] as number) * (slots[right] as number);
+        const result = (slots[left] as number) * (slots[right] as number);
+        slots[slot] = result - result === 0 ? result : Number.NaN;
       };
     case '/':
       return () => {
-        const divisor = slots[right] as number;
-        slots[slot] = divisor === 0 ? Number.NaN : (slots[left] as number) / divisor;
+        const result = (slots[left] as number) / (slots[right] as number);
+        slots[slot] = result - result === 0 ? result : Number.NaN;
       };
     case '%':
       return () => {
-        const divisor = slots[right] as number;
-        slots[slot] = divisor === 0 ? Number.NaN : (slots[left] as number) % divisor;
+        const result = (slots[left] as number) % (slots[right] as number);
+        slots[slot] = result - result === 0 ? result : Number.NaN;
       };
   }
 }

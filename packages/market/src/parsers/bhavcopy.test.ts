@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectBhavcopyFormat, parseBhavcopy, type Bhavcopy } from './bhavcopy';
 import { formatParseIssue } from './parse-issue';
+import type { SessionRules } from './session-check';
 
 const LEGACY_HEADER = 'INSTRUMENT,SYMBOL,EXPIRY_DT,STRIKE_PR,OPTION_TYP,OPEN,HIGH,LOW,CLOSE,SETTLE_PR,CONTRACTS,VAL_INLAKH,OPEN_INT,CHG_IN_OI,TIMESTAMP,';
 const UDIFF_HEADER = 'TradDt,BizDt,Sgmt,Src,FinInstrmTp,FinInstrmId,ISIN,TckrSymb,SctySrs,XpryDt,FininstrmActlXpryDt,StrkPric,OptnTp,FinInstrmNm,OpnPric,HghPric,LwPric,ClsPric,LastPric,PrvsClsgPric,UndrlygPric,SttlmPric,OpnIntrst,ChngInOpnIntrst,TtlTradgVol,TtlTrfVal,TtlNbOfTxsExctd,SsnId,NewBrdLotQty,Rmks,Rsvd1,Rsvd2,Rsvd3,Rsvd4';
@@ -89,6 +90,34 @@ describe('parseBhavcopy, UDiFF format', () => {
     const bad = row({ ...option, StrkPric: '24300.125' });
     const column = bad.split(',').slice(0, 11).join(',').length + 2;
     expect(issues([UDIFF_HEADER, bad].join('\n'))).toEqual([`2:${column}: StrkPric "24300.125" is not a whole number of paise (more than 2 decimals)`]);
+  });
+});
+
+describe('parseBhavcopy with session rules: the trade date must be a day NFO traded, not after today', () => {
+  const sessions: SessionRules = { exchange: 'NFO', now: Date.UTC(2025, 0, 15, 6, 0), specialSessions: false };
+  const legacyRow = (date: string): string => `FUTIDX,NIFTY,25-JAN-2024,0,XX,22100,22250.5,22050,22200.35,22210.4,1,1,1,1,${date},`;
+  const withRules = (text: string, rules: SessionRules = sessions): string[] => {
+    const result = parseBhavcopy(text, { sessions: rules });
+    return result.ok ? [] : result.error.map(formatParseIssue);
+  };
+
+  it('refuses a file dated on a holiday or a weekend once per date, at the date cell of its first row', () => {
+    // "FUTIDX,NIFTY,25-JAN-2024,0,XX,22100,22250.5,22050,22200.35,22210.4,1,1,1,1," is 75 characters: TIMESTAMP starts at 76.
+    const text = [LEGACY_HEADER, legacyRow('26-JAN-2024'), legacyRow('26-JAN-2024'), legacyRow('27-JAN-2024')].join('\n');
+    expect(withRules(text)).toEqual([
+      '2:76: TIMESTAMP 2024-01-26 is a holiday on NFO (Republic Day)',
+      '4:76: TIMESTAMP 2024-01-27 is a Saturday, when NFO has no session',
+    ]);
+    expect(withRules([LEGACY_HEADER, legacyRow('25-JAN-2024')].join('\n'))).toEqual([]);
+  });
+
+  it('refuses a future trade date, and a special session unless allowed', () => {
+    expect(withRules([LEGACY_HEADER, legacyRow('16-JAN-2025')].join('\n'))).toEqual(['2:76: TIMESTAMP 2025-01-16 is in the future (today is 2025-01-15 IST)']);
+    const budgetSaturday = [LEGACY_HEADER, legacyRow('20-JAN-2024')].join('\n');
+    expect(withRules(budgetSaturday)).toEqual([
+      '2:76: TIMESTAMP 2024-01-20 is a Saturday: its only session is the NFO special session 09:15-15:30; special sessions are refused unless allowed',
+    ]);
+    expect(withRules(budgetSaturday, { ...sessions, specialSessions: true })).toEqual([]);
   });
 });
 

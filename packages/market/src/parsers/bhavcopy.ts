@@ -7,6 +7,7 @@ import { err, ok, type IsoDate, type Paise, type Result } from '@vyuha/core';
 import { cellReader, type CellReader } from './bhavcopy-cells';
 import { readTable, type TableRow } from './bhavcopy-table';
 import { IssueCollector, type ParseIssue } from './parse-issue';
+import { tradeDateProblem, type SessionRules } from './session-check';
 
 export type BhavcopyFormat = 'legacy' | 'udiff';
 export type BhavcopyInstrumentType = 'index_future' | 'stock_future' | 'index_option' | 'stock_option';
@@ -59,11 +60,19 @@ export function detectBhavcopyFormat(text: string): BhavcopyFormat | undefined {
   return undefined;
 }
 
+export interface BhavcopyOptions {
+  /**
+   * Refuse trade dates that cannot be real: after today, or a day the exchange (NFO for these
+   * files) has no session the rules allow. Each bad date is reported once, at its first row.
+   */
+  readonly sessions?: SessionRules;
+}
+
 /**
  * Parses an NSE F&O bhavcopy of either format into contracts, or returns its issues (first 20).
  * @example parseBhavcopy(udiffText) // ok({ format: 'udiff', contracts: [{ symbol: 'NIFTY', ... }] })
  */
-export function parseBhavcopy(text: string): Result<Bhavcopy, ParseIssue[]> {
+export function parseBhavcopy(text: string, options: BhavcopyOptions = {}): Result<Bhavcopy, ParseIssue[]> {
   const format = detectBhavcopyFormat(text);
   if (format === undefined) {
     return err([{ line: 1, column: 1, reason: 'not an NSE F&O bhavcopy: expected the legacy header (INSTRUMENT,SYMBOL,EXPIRY_DT,...) or the UDiFF header (TradDt,BizDt,...,FinInstrmTp,...)' }]);
@@ -71,6 +80,8 @@ export function parseBhavcopy(text: string): Result<Bhavcopy, ParseIssue[]> {
   const issues = new IssueCollector();
   const contracts: BhavcopyContract[] = [];
   const readRow = format === 'legacy' ? legacyContract : udiffContract;
+  const dateColumn = format === 'legacy' ? 'TIMESTAMP' : 'TradDt';
+  const checkedDates = new Set<string>();
   readTable({
     text,
     required: format === 'legacy' ? LEGACY_COLUMNS : UDIFF_COLUMNS,
@@ -78,7 +89,14 @@ export function parseBhavcopy(text: string): Result<Bhavcopy, ParseIssue[]> {
     visit: (row) => {
       const before = issues.issues.length;
       const contract = readRow(row, issues);
-      if (issues.issues.length === before && issues.empty) contracts.push(contract);
+      if (issues.issues.length !== before) return;
+      const { sessions } = options;
+      if (sessions !== undefined && !checkedDates.has(contract.tradeDate)) {
+        checkedDates.add(contract.tradeDate);
+        const problem = tradeDateProblem(sessions, contract.tradeDate);
+        if (problem !== undefined) issues.add(row.line, row.column(dateColumn), `${dateColumn} ${problem}`);
+      }
+      if (issues.empty) contracts.push(contract);
     },
   });
   return issues.empty ? ok({ format, contracts }) : err(issues.issues);

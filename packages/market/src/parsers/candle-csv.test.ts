@@ -94,6 +94,27 @@ describe('parseCandleCsv', () => {
     expect(result.ok ? [] : result.error.map(formatParseIssue)).toEqual(['2:1: time 2024-01-05 09:15:30 is not on a whole minute (1-minute candles start at :00 seconds)']);
   });
 
+  it('refuses bars at 03:00, on a Sunday, on a holiday and in 2031 when given session rules, and returns no rows', () => {
+    const text = [
+      'datetime,open,high,low,close,volume',
+      '2024-01-05 09:15,100,101,99,100,1',
+      '2024-01-06 03:00,100,101,99,100,1',
+      '2024-01-07 10:00,100,101,99,100,1',
+      '2024-01-26 10:00,100,101,99,100,1',
+      '2031-01-06 09:15,100,101,99,100,1',
+    ].join('\n');
+    const sessions = { exchange: 'NSE', now: Date.UTC(2025, 0, 15, 6, 0), specialSessions: false } as const;
+    const result = parseCandleCsv(text, { requireWholeMinutes: true, sessions });
+    expect(result.ok ? [] : result.error.map(formatParseIssue)).toEqual([
+      '3:1: 2024-01-06 is a Saturday, when NSE has no session',
+      '4:1: 2024-01-07 is a Sunday, when NSE has no session',
+      '5:1: 2024-01-26 is a holiday on NSE (Republic Day)',
+      '6:1: 2031-01-06 09:15 is in the future (now: 2025-01-15 11:30 IST)',
+    ]);
+    const hours = parseCandleCsv('date,time,open,high,low,close\n2024-01-05,03:00,1,1,1,1\n', { sessions });
+    expect(hours.ok ? [] : hours.error.map(formatParseIssue)).toEqual(['2:12: 2024-01-05 03:00 is outside the NSE session 09:15-15:30']);
+  });
+
   it('round-trips any valid candle series written as CSV (property)', () => {
     const candle = fc.record({
       low: fc.integer({ min: 1, max: 5_000_000 }),

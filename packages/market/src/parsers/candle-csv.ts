@@ -7,6 +7,7 @@ import { appendCandle, createFastRowContext, readFastRow, type CandleBuilder, ty
 import { splitCsvLine, type CsvLineFields } from './csv-line';
 import { MAX_PRICE_PAISE, parseCount, parseRupeesToPaise } from './decimal';
 import { IssueCollector, type ParseIssue } from './parse-issue';
+import { barSessionIssue, createBarSessionGuard, type SessionRules } from './session-check';
 import { parseDateAndTime, parseTimestamp } from './timestamps';
 
 /** Candles as parallel typed arrays: row i is (time[i], open[i], ...). Prices in paise. */
@@ -26,6 +27,11 @@ export interface CandleColumns {
 export interface CandleCsvOptions {
   /** Refuse times that are not on a whole minute (the 1-minute base store needs them). */
   readonly requireWholeMinutes?: boolean;
+  /**
+   * Refuse bars that cannot be real: in the future, or not opening inside a session of the
+   * exchange (session-check.ts). Without it any time is accepted (a backtest of a vendor file).
+   */
+  readonly sessions?: SessionRules;
 }
 
 type PriceField = 'open' | 'high' | 'low' | 'close';
@@ -96,7 +102,8 @@ function readGeneralLine(state: ParseState, lineNumber: number, line: string): b
     const created = createBuilder(countLines(state.text), resolved.oi !== undefined);
     state.layout = resolved;
     state.builder = created;
-    state.fast = createFastRowContext({ text: state.text, layout: resolved, builder: created, requireWholeMinutes: state.options.requireWholeMinutes === true });
+    const sessions = state.options.sessions === undefined ? undefined : createBarSessionGuard(state.options.sessions);
+    state.fast = createFastRowContext({ text: state.text, layout: resolved, builder: created, requireWholeMinutes: state.options.requireWholeMinutes === true, sessions });
     return true;
   }
   if (builder !== undefined) readRow({ layout, builder, issues, options: state.options, lineNumber, fields });
@@ -235,6 +242,12 @@ function readTime(row: GeneralRow): number {
   builder.lastLine = lineNumber;
   if (time === previous) issues.add(lineNumber, column, `time ${stampText} repeats line ${previousLine}`);
   else if (time < previous) issues.add(lineNumber, column, `time ${stampText} is before line ${previousLine} (times must increase)`);
+  else if (options.sessions !== undefined) {
+    const problem = barSessionIssue(options.sessions, time);
+    // With separate date and time cells, an hour outside the session points at the time cell.
+    const at = problem?.about === 'time' && layout.time !== undefined ? fields.columns[layout.time] ?? column : column;
+    if (problem !== undefined) issues.add(lineNumber, at, problem.reason);
+  }
   return time;
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCandleCsv } from './candle-csv';
+import { parseCandleCsv, type CandleCsvOptions } from './candle-csv';
+import type { SessionRules } from './session-check';
 
 // A line with a quote never takes the fast path, so the same rows with a quoted trailing column
 // ("x" instead of x, a column the parser ignores) are read by the general path alone. Both texts
@@ -31,18 +32,26 @@ const count = fc.oneof(fc.nat({ max: 1_000_000 }).map(String), fc.constantFrom('
 
 const row = fc.record({ stamp: timestamp, open: price, high: price, low: price, close: price, volume: count });
 
-function parsedBothWays(rows: ReadonlyArray<{ stamp: string; open: string; high: string; low: string; close: string; volume: string }>, requireWholeMinutes: boolean): [unknown, unknown] {
+/** Session rules or none; `now` inside the generated month, so some bars are in the future. */
+const sessions = fc.option(fc.record({
+  exchange: fc.constantFrom<SessionRules['exchange']>('NSE', 'CDS'),
+  now: fc.integer({ min: Date.UTC(2024, 1, 1), max: Date.UTC(2024, 2, 2) }),
+  specialSessions: fc.boolean(),
+}), { nil: undefined });
+
+function parsedBothWays(rows: ReadonlyArray<{ stamp: string; open: string; high: string; low: string; close: string; volume: string }>, requireWholeMinutes: boolean, rules?: SessionRules): [unknown, unknown] {
+  const options: CandleCsvOptions = rules === undefined ? { requireWholeMinutes } : { requireWholeMinutes, sessions: rules };
   const header = 'datetime,open,high,low,close,volume,symbol';
   const line = (r: (typeof rows)[number], symbol: string): string => `${r.stamp},${r.open},${r.high},${r.low},${r.close},${r.volume},${symbol}`;
   const plain = [header, ...rows.map((r) => line(r, 'x'))].join('\n');
   const quoted = [header, ...rows.map((r) => line(r, '"x"'))].join('\n');
-  return [parseCandleCsv(plain, { requireWholeMinutes }), parseCandleCsv(quoted, { requireWholeMinutes })];
+  return [parseCandleCsv(plain, options), parseCandleCsv(quoted, options)];
 }
 
 describe('the fast row path', () => {
   it('gives the same candles or the same issues as the general path, on any rows', () => {
-    fc.assert(fc.property(fc.array(row, { maxLength: 30 }), fc.boolean(), (rows, requireWholeMinutes) => {
-      const [fast, general] = parsedBothWays(rows, requireWholeMinutes);
+    fc.assert(fc.property(fc.array(row, { maxLength: 30 }), fc.boolean(), sessions, (rows, requireWholeMinutes, rules) => {
+      const [fast, general] = parsedBothWays(rows, requireWholeMinutes, rules);
       expect(fast).toEqual(general);
     }), { numRuns: 400 });
   });

@@ -8,6 +8,7 @@
 import { IST_OFFSET_MS, daysInMonth } from '@vyuha/core';
 import type { CandleLayout } from './candle-header';
 import { MAX_PRICE_PAISE } from './decimal';
+import type { BarSessionGuard } from './session-check';
 import { epochDay, parseDateAndTime, parseTimestamp } from './timestamps';
 
 const MS_PER_DAY = 86_400_000;
@@ -54,6 +55,8 @@ export interface FastRowContext {
   readonly layout: CandleLayout;
   readonly builder: CandleBuilder;
   readonly requireWholeMinutes: boolean;
+  /** When set, a bar outside the exchange's sessions (or in the future) goes to the general path. */
+  readonly sessions: BarSessionGuard | undefined;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
   /** yyyymmdd of the last plain date and its epoch day in ms: rows of one session share it. */
@@ -64,7 +67,7 @@ export interface FastRowContext {
 }
 
 /** A fast-path context for the rows after `layout`'s header. */
-export function createFastRowContext(input: Pick<FastRowContext, 'text' | 'layout' | 'builder' | 'requireWholeMinutes'>): FastRowContext {
+export function createFastRowContext(input: Pick<FastRowContext, 'text' | 'layout' | 'builder' | 'requireWholeMinutes' | 'sessions'>): FastRowContext {
   const { layout } = input;
   return {
     ...input,
@@ -224,6 +227,7 @@ export function readFastRow(context: FastRowContext, start: number, end: number)
   const { layout, builder } = context;
   const time = stampMs(context);
   if (Number.isNaN(time) || time <= builder.lastTime || (context.requireWholeMinutes && time % 60_000 !== 0)) return false;
+  if (context.sessions !== undefined && !context.sessions.accepts(time)) return false;
   const open = pricePaise(context, layout.open);
   const high = pricePaise(context, layout.high);
   const low = pricePaise(context, layout.low);

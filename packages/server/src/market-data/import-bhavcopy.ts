@@ -2,8 +2,10 @@
 // Every file is parsed before anything is written; then one transaction stages all contracts
 // with COPY and derives instruments, expiries, end-of-day prices and last prices from them with
 // set-based SQL. Idempotent: a repeat import finds every row already there and changes nothing.
+// A file dated on a day NSE F&O did not trade (weekend, holiday, special session unless asked
+// for) or after today is refused (@vyuha/market session-check.ts).
 
-import { parseBhavcopy, type BhavcopyContract } from '@vyuha/market';
+import { parseBhavcopy, type BhavcopyContract, type SessionRules } from '@vyuha/market';
 import type pg from 'pg';
 import { readBhavcopyTexts } from './bhavcopy-files';
 import { STAGING_COLUMNS, stagingLine, type LotSizeFor } from './bhavcopy-rows';
@@ -15,6 +17,10 @@ export type { LotSizeFor } from './bhavcopy-rows';
 export interface ImportBhavcopyInput {
   readonly pool: pg.Pool;
   readonly files: readonly string[];
+  /** The wall clock, epoch ms: a trade date after its IST day is refused. */
+  readonly now: number;
+  /** Accept files of special sessions listed in the calendar (muhurat, weekend budget days, DR drills). */
+  readonly specialSessions?: boolean;
   /**
    * Lot size for contracts of files that carry none (legacy format). When absent or undefined
    * for a contract, a new instrument gets lot size 1 and an existing one keeps its own.
@@ -47,7 +53,8 @@ interface ParsedFile {
  * written nothing when any file is bad.
  */
 export async function importBhavcopy(input: ImportBhavcopyInput): Promise<ImportBhavcopyResult> {
-  const parsed = parseAll(await readBhavcopyTexts(input.files));
+  const sessions: SessionRules = { exchange: 'NFO', now: input.now, specialSessions: input.specialSessions === true };
+  const parsed = parseAll(await readBhavcopyTexts(input.files), sessions);
   const lines = stagingLines(parsed, input.lotSizeFor);
   const client = await input.pool.connect();
   try {
@@ -63,11 +70,11 @@ export async function importBhavcopy(input: ImportBhavcopyInput): Promise<Import
   }
 }
 
-function parseAll(texts: readonly { name: string; text: string }[]): ParsedFile[] {
+function parseAll(texts: readonly { name: string; text: string }[], sessions: SessionRules): ParsedFile[] {
   const issues: FileIssue[] = [];
   const parsed: ParsedFile[] = [];
   for (const { name, text } of texts) {
-    const result = parseBhavcopy(text);
+    const result = parseBhavcopy(text, { sessions });
     if (result.ok) parsed.push({ name, contracts: result.value.contracts });
     else issues.push(...inFile(name, result.error));
   }

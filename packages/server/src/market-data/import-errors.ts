@@ -16,6 +16,11 @@ export class ImportError extends Error {
   }
 }
 
+/** An import refused before any line was read (nothing to point at); nothing was written. */
+export class ImportRefusedError extends Error {
+  override readonly name = 'ImportRefusedError';
+}
+
 /** @example formatFileIssue({ file: 'a.csv', line: 7, column: 21, reason: 'high 101.5 is below open 102' }) // 'a.csv:7:21: high 101.5 is below open 102' */
 export function formatFileIssue(issue: FileIssue): string {
   return `${issue.file}:${formatParseIssue(issue)}`;

@@ -42,6 +42,24 @@ describe('placeErrors', () => {
     expect(errors.byNode.get('h')?.[0]).toMatch(/^1:1: /);
   });
 
+  it('puts the number, division and nesting errors of the language under their node, with line:column', () => {
+    const deep = `${'('.repeat(5000)}close${')'.repeat(5000)} > 1`;
+    const errors = placeErrors(document(
+      [
+        { id: 'n', type: 'condition', position: at, expression: 'close > 1e400' },
+        { id: 'd', type: 'condition', position: at, expression: 'close / 0 > 1' },
+        { id: 'p', type: 'condition', position: at, expression: deep },
+        { id: 'o', type: 'or', position: at },
+        { id: 'b', type: 'buy', position: at },
+      ],
+      [{ id: 'n-o', source: 'n', target: 'o' }, { id: 'd-o', source: 'd', target: 'o' }, { id: 'p-o', source: 'p', target: 'o' }, { id: 'o-b', source: 'o', target: 'b' }],
+    ));
+    expect(errors.byNode.get('n')).toEqual(['1:9: number 1e400 is out of range (the largest is about 1.8e308)']);
+    expect(errors.byNode.get('d')).toEqual(["1:9: division by zero: the right side of '/' is always 0"]);
+    expect(errors.byNode.get('p')).toEqual(['1:101: expression nested too deeply (at most 100 levels)']);
+    expect(errors.all).toHaveLength(3);
+  });
+
   it('names the node of a graph error, and keeps errors of no node for the panel', () => {
     const errors = placeErrors(document([{ id: 'c', type: 'condition', position: at, expression: 'close > open' }, { id: 'b', type: 'buy', position: at }], []));
     expect(errors.byNode.get('b')).toEqual(['a buy node takes exactly one input (join several with an and/or node); it has 0']);
