@@ -1,7 +1,8 @@
 // The /backtest form in a real browser (spec sections 3, 5, 8 and 9): as the advanced user, with an
 // algorithm of the test's own, fill the form for NIFTY 50 at 5 minutes inside the browser world's
 // history, see the credits estimate, see an overlapping range refused AT that range and an
-// investment of 0 AT that investment, see a server refusal at the field it names, submit, land on
+// investment of 0 AT that investment, see what trading NIFTY 50 means (its near-month future) and
+// INDIA VIX refused, see a server refusal at the field it names, submit, land on
 // /backtest/{strategy_id} and wait for the run to be COMPLETE in the database.
 import { estimateCandles, algorithmFromExpressions } from '@vyuha/engine';
 import { isoDate } from '@vyuha/core';
@@ -90,6 +91,15 @@ describe('the backtest form', () => {
     await expect(page.getByTestId('bt-pair-0').textContent()).resolves.toContain('must be rupees above 0');
     expect(await page.getByTestId('bt-submit').isDisabled()).toBe(true);
     await page.getByTestId('bt-investment-0').fill('200000');
+    await expect.poll(() => page.getByTestId('bt-submit').isEnabled()).toBe(true);
+
+    // NIFTY 50 is traded as its near-month future, and the form says so; INDIA VIX, an index
+    // without futures, is refused on the form with the reason before anything is sent.
+    expect(await page.getByTestId('bt-trade-description').textContent()).toMatch(/^Trades NIFTY's near-month future \(NIFTY26OCTFUT on 2026-10-09: lot 65\)/);
+    await chooseOption(page, 'bt-instrument', { name: 'NSE:INDIA VIX' });
+    await expect.poll(() => page.getByTestId('bt-trade-description').textContent()).toMatch(/^INDIA VIX cannot be traded: an index is traded through its futures or options/);
+    expect(await page.getByTestId('bt-submit').isDisabled()).toBe(true);
+    await chooseOption(page, 'bt-instrument', { name: 'NIFTY 50 (NSE:NIFTY)' });
     await expect.poll(() => page.getByTestId('bt-submit').isEnabled()).toBe(true);
 
     await setTheme(page, 'dark');

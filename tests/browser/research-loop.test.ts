@@ -4,15 +4,18 @@
 // the run's progress bar to the end, and read the results. The numbers on the screen are then
 // checked against the engine run directly in this process, on the same stored candles, with the
 // graph the editor saved: the whole path (editor -> document -> run_backtest -> worker -> rows ->
-// results screen) must agree with the kernel to the paisa.
+// results screen) must agree with the kernel to the paisa. NIFTY 50 is traded as its near-month
+// future (the form says so before the run, the results name the contracts and "Model prices"),
+// with futures charges on every fill.
 import { randomBytes } from 'node:crypto';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { compileAlgorithm, runBacktest } from '@vyuha/engine';
+import { compileAlgorithm, FuturesChain, runBacktest } from '@vyuha/engine';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CHARGES, seriesOf } from '../../packages/server/src/commands/backtest';
-import { loadRunCandles } from '../../packages/server/src/jobs/run-candles';
+import { CHARGES } from '../../packages/server/src/backtest/charges-presets';
+import { seriesOf } from '../../packages/server/src/backtest/series';
+import { loadRunCandles } from '../../packages/server/src/backtest/stored-candles';
 import { formatRupees } from '../../packages/web/src/format/format';
 import { chooseOption, screenshot, signIn, url, useBrowser } from './browser';
 
@@ -107,6 +110,9 @@ describe('the research loop', () => {
     await page.getByTestId('bt-interval-0').selectOption(String(INTERVAL));
     await page.getByTestId('bt-investment-0').fill(String(INVESTMENT_RUPEES));
     await expect.poll(() => page.getByTestId('bt-credits').textContent(), { timeout: TIMEOUT }).toMatch(/^Uses [\d,]+ of [\d,]+ available credits$/);
+    // What "trade the instrument" means for an index, said on the form before anything runs.
+    expect(await page.getByTestId('bt-trade-mode').textContent()).toContain('Near-month future');
+    expect(await page.getByTestId('bt-trade-description').textContent()).toMatch(/^Trades NIFTY's near-month future \(NIFTY26NOVFUT on 2026-10-30: lot 65\), squared off each day/);
     await expect.poll(() => page.getByTestId('bt-submit').isEnabled(), { timeout: TIMEOUT }).toBe(true);
     await recordProgress(page);
     await page.getByTestId('bt-submit').click();
@@ -138,14 +144,19 @@ describe('the research loop', () => {
     const candles = await loadRunCandles({ pool, instrumentId: (instruments[0] as { instrument_id: number }).instrument_id, dateRange: RANGE, intervalMinutes: INTERVAL });
     const series = seriesOf(candles);
     const direct = runBacktest({
-      series, program: compiled.value,
-      config: { capital: (INVESTMENT_RUPEES * 100) as Paise, type: 'intraday', instrument: 'NIFTY', direction: 'long-only', charges: CHARGES.none, sizing: { kind: 'all-in' } },
+      series, program: compiled.value, contracts: new FuturesChain({ underlying: 'NIFTY', index: series, type: 'intraday', rollTime: '15:15' }),
+      config: { capital: (INVESTMENT_RUPEES * 100) as Paise, type: 'intraday', instrument: 'NIFTY', direction: 'long-only', charges: CHARGES['nse-futures'] },
     });
     // A run that never trades would make the comparison empty.
     expect(direct.summary.trades).toBeGreaterThan(0);
     expect(await page.getByTestId('bt-net-pnl').textContent()).toBe(formatRupees(direct.summary.netPnl));
     expect(await page.getByTestId('bt-trade-count').textContent()).toBe(direct.summary.trades.toLocaleString('en-IN'));
     expect(await page.getByTestId('bt-charges').textContent()).toBe(formatRupees(direct.summary.charges));
+    expect(direct.summary.charges).toBeGreaterThan(0);
+    expect(direct.fills.every((fill) => fill.chargesTotal > 0 && /^NIFTY26(SEP|OCT|NOV)FUT$/.test(fill.instrument))).toBe(true);
+    const traded = [...new Set(direct.fills.map((fill) => fill.instrument))].join(', ');
+    expect(await page.getByTestId('bt-traded').textContent()).toBe(`Traded: NIFTY's near-month futures: ${traded}, rolled at 15:15 on expiry day; NSE futures chargesModel prices`);
+    await page.getByTestId('bt-model-prices').waitFor({ timeout: TIMEOUT });
     const { rows: stored } = await pool.query<{ candles: string; fills: string }>(
       `SELECT r.candles::text, (SELECT count(*) FROM fills f JOIN orders o USING (order_id) WHERE o.run_id = r.run_id)::text AS fills
          FROM strategy_runs r WHERE r.run_id = $1`, [runId]);

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { backtestCommand, rupeesDisplay, rupeesText } from '../src/commands/backtest';
+import { formatRupees, paiseToRupeesText } from '@vyuha/core';
+import { backtestCommand } from '../src/commands/backtest';
 import { UsageError } from '../src/commands/command';
 
 const folder = mkdtempSync(join(tmpdir(), 'vyuha-backtest-'));
@@ -134,7 +135,7 @@ describe('vyuha backtest', () => {
   });
 
   it('formats paise as rupees with two decimals', () => {
-    expect([rupeesText(0), rupeesText(5), rupeesText(-12_345), rupeesText(1_000_000)]).toEqual(['0.00', '0.05', '-123.45', '10000.00']);
-    expect([rupeesDisplay(0), rupeesDisplay(99_999), rupeesDisplay(10_000_000), rupeesDisplay(-1_234_567_890)]).toEqual(['₹0.00', '₹999.99', '₹1,00,000.00', '-₹1,23,45,678.90']);
+    expect([0, 5, -12_345, 1_000_000].map(paiseToRupeesText)).toEqual(['0.00', '0.05', '-123.45', '10000.00']);
+    expect([0, 99_999, 10_000_000, -1_234_567_890].map((amount) => formatRupees(amount))).toEqual(['₹0.00', '₹999.99', '₹1,00,000.00', '-₹1,23,45,678.90']);
   });
 });

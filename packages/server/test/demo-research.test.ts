@@ -189,6 +189,25 @@ describe('the example backtests', () => {
     expect(percent['backtest']).toBeLessThanOrEqual(100);
   });
 
+  it('trades the indices of the other examples as their near-month futures, every fill charged', async () => {
+    const { rows } = await db.pool.query<{ tier: string; kind: string; symbol: string; fills: number; uncharged: number }>(
+      `SELECT u.tier, i.kind, i.trading_symbol AS symbol, count(*)::int AS fills,
+              count(*) FILTER (WHERE (SELECT sum(value::bigint) FROM jsonb_each_text(f.charges_paise)) <= 0)::int AS uncharged
+       FROM fills f JOIN orders o USING (order_id) JOIN instruments i USING (instrument_id) JOIN users u ON u.user_id = o.user_id
+       WHERE u.tier <> 'demo' GROUP BY u.tier, i.kind, i.trading_symbol`);
+    const tiers = new Set(rows.map((row) => row.tier));
+    expect(tiers).toEqual(new Set(BACKTESTING_ROLES.filter((role) => role !== 'manager' && role !== 'demo')));
+    for (const row of rows) {
+      expect(row.kind, row.tier).toBe('future');
+      expect(row.symbol, row.tier).toMatch(/^(NIFTY|BANKNIFTY)26(AUG|SEP|OCT|NOV)FUT$/);
+      expect(row.uncharged, row.tier).toBe(0);
+    }
+    const { rows: results } = await db.pool.query<{ tier: string; charges: number; model: boolean }>(
+      `SELECT u.tier, (r.result->'summary'->>'charges')::bigint AS charges, (r.result->'traded'->>'modelPrices')::boolean AS model
+       FROM strategy_runs r JOIN users u USING (user_id) WHERE r.strategy_id IS NOT NULL AND u.tier <> 'demo'`);
+    for (const result of results) expect({ tier: result.tier, charged: Number(result.charges) > 0, model: result.model }).toEqual({ tier: result.tier, charged: true, model: true });
+  });
+
   it('adds none on a second call, and gives a user who gains the permission theirs', async () => {
     const again = await queueDemoBacktests({ pool: db.pool, queue, range: RANGE, log });
     expect(again.queued).toEqual([]);

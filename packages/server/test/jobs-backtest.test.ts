@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IsoDate } from '@vyuha/core';
-import { compileAlgorithm, runBacktest } from '@vyuha/engine';
+import { compileAlgorithm, FuturesChain, runBacktest } from '@vyuha/engine';
 import type { CompiledAlgorithm } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsOf, seriesOf } from '../src/commands/backtest';
+import { metricsOf } from '../src/backtest/run-metrics';
+import { seriesOf } from '../src/backtest/series';
 import { backtestActions } from '../src/graphql/actions/backtest-actions';
 import type { GraphqlSession } from '../src/graphql/types';
 import { writeBacktestResults } from '../src/jobs/backtest-results';
@@ -14,7 +15,7 @@ import type { BacktestWorkers } from '../src/jobs/backtest-workers';
 import { BACKTEST_QUEUE, createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { RunNoLongerInProgress, RunProgress } from '../src/jobs/run-progress';
-import { loadRunCandles } from '../src/jobs/run-candles';
+import { loadRunCandles } from '../src/backtest/stored-candles';
 import { backtestInput, demoUserId, saveAlgorithm, graphqlSession, waitFor, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
@@ -39,16 +40,27 @@ async function orderCount(runId: string): Promise<number> {
   return Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM orders WHERE run_id = $1', [runId])).rows[0]?.n);
 }
 
-/** The engine run directly on the same stored candles, as a user of the engine would. */
-async function directRun(range: { from: IsoDate; to: IsoDate }, interval: number): Promise<{ metrics: unknown; orders: number; fills: number; days: number; net: number }> {
+/**
+ * The engine run directly on the same stored candles, as a user of the engine would: an index is
+ * traded as its near-month futures (no futures candles stored: the cost-of-carry model), whole
+ * lots by margin, futures charges.
+ */
+async function directRun(range: { from: IsoDate; to: IsoDate }, interval: number): Promise<{ metrics: unknown; orders: number; fills: number; days: number; net: number; instruments: string[] }> {
   const nifty = (await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE name = 'NIFTY 50'`)).rows[0]?.instrument_id as number;
   // Read through the loader the worker uses (10-day chunks, one progress step each).
   const candles = await loadRunCandles({ pool: db.pool, instrumentId: nifty, dateRange: range, intervalMinutes: interval });
   const series = seriesOf(candles);
   const { algorithmFromExpressions } = await import('@vyuha/engine');
   const program = compileAlgorithm(algorithmFromExpressions(GRAPH));
-  const result = runBacktest({ series, program: (program as { value: CompiledAlgorithm }).value, config: { capital: 50_000_000 as never, type: 'intraday', instrument: 'NIFTY', direction: 'long-only', charges: { kind: 'none' }, sizing: { kind: 'all-in' } } });
-  return { metrics: JSON.parse(JSON.stringify(metricsOf(result, series) ?? null)), orders: result.orders.length, fills: result.fills.length, days: result.days.length, net: result.summary.netPnl };
+  const contracts = new FuturesChain({ underlying: 'NIFTY', index: series, type: 'intraday', rollTime: '15:15' });
+  const result = runBacktest({
+    series, program: (program as { value: CompiledAlgorithm }).value, contracts,
+    config: { capital: 50_000_000 as never, type: 'intraday', instrument: 'NIFTY', direction: 'long-only', charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } },
+  });
+  return {
+    metrics: JSON.parse(JSON.stringify(metricsOf(result, series) ?? null)), orders: result.orders.length, fills: result.fills.length, days: result.days.length,
+    net: result.summary.netPnl, instruments: [...new Set(result.fills.map((fill) => fill.instrument))],
+  };
 }
 
 describe('backtest jobs', () => {
@@ -87,7 +99,8 @@ describe('backtest jobs', () => {
     expect(direct.orders).toBeGreaterThan(0);
     expect(await orderCount(runId)).toBe(direct.orders);
     const fills = await db.pool.query<{ n: string; bad: string }>(
-      `SELECT count(*) AS n, count(*) FILTER (WHERE o.status <> 'FILLED' OR o.filled_quantity <> f.quantity OR NOT f.charges_paise ? 'stt') AS bad
+      `SELECT count(*) AS n, count(*) FILTER (WHERE o.status <> 'FILLED' OR o.filled_quantity <> f.quantity OR NOT f.charges_paise ? 'stt'
+                                               OR (SELECT sum(value::bigint) FROM jsonb_each_text(f.charges_paise)) <= 0) AS bad
        FROM fills f JOIN orders o USING (order_id) WHERE o.run_id = $1`, [runId]);
     expect(Number(fills.rows[0]?.n)).toBe(direct.fills);
     expect(Number(fills.rows[0]?.bad)).toBe(0);
@@ -95,21 +108,34 @@ describe('backtest jobs', () => {
     expect(Number(days.rows[0]?.n)).toBe(direct.days);
     expect(Number(days.rows[0]?.pnl)).toBe(direct.net);
     expect(row.result?.curves.dates).toHaveLength(direct.days);
-    const position = await db.pool.query<{ net_quantity: number; realised_pnl_paise: string }>('SELECT net_quantity, realised_pnl_paise FROM positions WHERE run_id = $1', [runId]);
-    expect(position.rows).toEqual([{ net_quantity: 0, realised_pnl_paise: String(direct.net) }]);
+    // One position per futures contract traded, each flat; together they realised the run's net P&L.
+    const positions = await db.pool.query<{ trading_symbol: string; kind: string; net_quantity: number; realised_pnl_paise: string }>(
+      'SELECT i.trading_symbol, i.kind, p.net_quantity, p.realised_pnl_paise FROM positions p JOIN instruments i USING (instrument_id) WHERE p.run_id = $1 ORDER BY i.expiry', [runId]);
+    expect(positions.rows.map((row) => row.trading_symbol)).toEqual(direct.instruments);
+    expect(direct.instruments).toEqual(['NIFTY24MAYFUT', 'NIFTY24JUNFUT', 'NIFTY24JULFUT'].filter((symbol) => direct.instruments.includes(symbol)));
+    expect(positions.rows.every((row) => row.kind === 'future' && row.net_quantity === 0)).toBe(true);
+    expect(positions.rows.reduce((sum, row) => sum + Number(row.realised_pnl_paise), 0)).toBe(direct.net);
+    const traded = (row.result as unknown as { traded: { kind: string; contracts: Array<{ tradingSymbol: string; prices: string }>; modelPrices: boolean } }).traded;
+    expect(traded).toMatchObject({ kind: 'index-futures', modelPrices: true });
+    expect(traded.contracts.map((contract) => [contract.tradingSymbol, contract.prices])).toEqual(direct.instruments.map((symbol) => [symbol, 'model']));
     expect(Number(row.candles)).toBeGreaterThan(0);
     expect(await executeBacktestRun({ pool: db.pool, runId })).toBe('skipped');
     expect(await orderCount(runId)).toBe(direct.orders);
   });
 
   it('ends a run whose algorithm does not compile in ERROR with the reason and gives its credits back', async () => {
-    const broken = await saveAlgorithm(db.pool, { userId, name: 'broken', graph: { format: 'vyuha.algorithm', version: 1, nodes: [{ id: 'c1', type: 'condition', expression: 'close > ' }], edges: [] } });
+    const broken = await saveAlgorithm(db.pool, { userId, name: 'broken' });
     const output = await run(backtestInput([broken], { dateRanges: [{ from: '2024-06-03', to: '2024-06-07' }] }));
     const runId = output.run_ids[0] as string;
+    // run_backtest refuses a graph that does not compile, so this run is pointed afterwards at a
+    // version that does not (as a graph an engine upgrade no longer reads would be).
+    await db.pool.query('INSERT INTO algorithm_versions (algorithm_id, version, graph, schema_version, created_by) VALUES ($1, 2, $2, 1, $3)',
+      [broken, JSON.stringify({ format: 'vyuha.algorithm', version: 1, nodes: [{ id: 'c1', type: 'condition', expression: 'close > ' }], edges: [] }), userId]);
+    await db.pool.query(`UPDATE strategy_runs SET params = jsonb_set(params, '{algorithm,version}', '2') WHERE run_id = $1`, [runId]);
     expect(await executeBacktestRun({ pool: db.pool, runId })).toBe('error');
     const row = await runRow(runId);
     expect(row.status).toBe('ERROR');
-    expect(row.error).toMatch(/^algorithm broken version 1 does not compile: /);
+    expect(row.error).toMatch(/^algorithm broken version 2 does not compile: /);
     expect(row.candles).toBe('0');
     expect(await orderCount(runId)).toBe(0);
   });

@@ -69,9 +69,9 @@ export function checkCharges(sink: IssueSink, charges: ChargesConfig): void {
   const exchange = fieldOf(charges, 'exchange');
   const instrument = fieldOf(charges, 'instrument');
   oneOf(sink, 'charges.exchange', { value: exchange, allowed: ['NSE', 'BSE'] });
-  oneOf(sink, 'charges.instrument', { value: instrument, allowed: ['option', 'future', 'equity-intraday'] });
-  if (instrument === 'equity-intraday' && exchange === 'BSE') {
-    sink.push({ field: 'charges.exchange', message: 'equity-intraday charges are scheduled for NSE only' });
+  oneOf(sink, 'charges.instrument', { value: instrument, allowed: ['option', 'future', 'equity-intraday', 'equity-delivery'] });
+  if ((instrument === 'equity-intraday' || instrument === 'equity-delivery') && exchange === 'BSE') {
+    sink.push({ field: 'charges.exchange', message: `${instrument} charges are scheduled for NSE only` });
   }
 }
 

@@ -6,6 +6,7 @@ import type { Paise } from '@vyuha/core';
 import type { ExitDistance as AlgorithmExitDistance, ExitRules } from '../algorithm/document';
 import type { BarSeries, SignalProgram } from '../algorithm/program';
 import { chargeModelOf } from '../kernel/charges-model';
+import type { ContractChain } from '../kernel/contract-chain';
 import { drawdownCurve, Kernel } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
@@ -14,7 +15,7 @@ import { SimulatedVenue } from '../kernel/simulated-venue';
 import type { ExitDistance } from '../kernel/protective-levels';
 import type { TraderFactory } from '../kernel/trader';
 import { UnderlyingTrader } from '../kernel/underlying-trader';
-import { validateBacktestConfig } from './config';
+import { BacktestConfigError, validateBacktestConfig } from './config';
 import type { BacktestConfig, BacktestConfigInput } from './config';
 
 /** A program, or a compiled algorithm (`compileAlgorithm`) that creates its program over the bars and may carry exit rules. */
@@ -26,6 +27,12 @@ export interface RunBacktestRequest {
   readonly config?: BacktestConfigInput;
   /** Another trader (option legs); default: the underlying trader over `series`. */
   readonly trader?: TraderFactory;
+  /**
+   * The underlying trader trades this chain of contracts (an index's futures) instead of `series`:
+   * fills and stops on the chain's prices, whole lots sized by the chain (so `config.sizing` must be
+   * left out), orders sliced and positions rolled as the chain says. Not with `trader`.
+   */
+  readonly contracts?: ContractChain;
 }
 
 export interface BacktestSummary {
@@ -97,6 +104,18 @@ function summarise(options: { config: BacktestConfig; ledger: Ledger; equity: Fl
   };
 }
 
+function checkContracts(request: RunBacktestRequest): void {
+  const { contracts, series } = request;
+  if (contracts === undefined) return;
+  const issues: Array<{ field: string; message: string }> = [];
+  if (request.trader !== undefined) issues.push({ field: 'contracts', message: 'a contract chain is traded by the underlying trader; do not pass another trader too' });
+  if (request.config?.sizing !== undefined) issues.push({ field: 'sizing', message: 'a contract chain sizes entries in whole lots itself; leave sizing out' });
+  if (contracts.prices.length !== series.length || contracts.prices.time !== series.time) {
+    issues.push({ field: 'contracts', message: `the chain's prices must have the series' bars (${series.length}) and time column` });
+  }
+  if (issues.length > 0) throw new BacktestConfigError(issues);
+}
+
 function checkSeries(series: BarSeries): void {
   const columns = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
   for (const name of columns) {
@@ -121,11 +140,13 @@ function checkSeries(series: BarSeries): void {
 export function runBacktest(request: RunBacktestRequest): BacktestResult {
   const fromAlgorithm = 'createProgram' in request.program ? exitRulesToConfig(request.program.exits) : {};
   const config = validateBacktestConfig({ ...fromAlgorithm, ...request.config });
-  const { series } = request;
+  const { series, contracts } = request;
+  checkContracts(request);
   checkSeries(series);
+  if (contracts !== undefined) checkSeries(contracts.prices);
   const chargeModel = chargeModelOf(config.charges);
   const ledger = new Ledger({ capital: config.capital, chargeModel });
-  const venue = new SimulatedVenue({ series, slippage: config.slippage, tickSize: config.tickSize });
+  const venue = new SimulatedVenue({ series: contracts?.prices ?? series, slippage: config.slippage, tickSize: config.tickSize });
   const protective = {
     tickSize: config.tickSize,
     ...(config.stopLoss === undefined ? {} : { stopLoss: config.stopLoss }),
@@ -135,6 +156,7 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
   const trader: TraderFactory = request.trader ?? ((context) => new UnderlyingTrader({
     context, venue, chargeModel,
     settings: { instrument: config.instrument, sizing: config.sizing, direction: config.direction, reverse: config.reverse, fill: config.fill, protective },
+    ...(contracts === undefined ? {} : { contracts }),
   }));
   const kernel = new Kernel({
     feed: new HistoryFeed(series),

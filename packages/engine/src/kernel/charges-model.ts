@@ -2,17 +2,17 @@
 // per run from the config, so the same fill costs the same whichever trader made it.
 //
 // Charges are computed PER FILL with the market package's per-order functions (`chargesFor`,
-// `equityIntradayChargesFor`) on the fill's IST trade date. That is what lets a fill's cost show
+// `equityIntradayChargesFor`, `equityDeliveryChargesFor`) on the fill's IST trade date. That is what lets a fill's cost show
 // on the equity curve at once and all-in sizing bound it; the contract note's once-per-day STT
 // rounding per contract (`chargesForDay`) is not applied, so a day with several fills of one
 // contract can differ from the contract note by at most Rs 1 of STT per fill.
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { chargesFor, equityIntradayChargesFor } from '@vyuha/market';
+import { chargesFor, equityDeliveryChargesFor, equityIntradayChargesFor } from '@vyuha/market';
 import type { BrokeragePlan, ChargeComponents, ChargeEvent, TradeSide } from '@vyuha/market';
 
-/** What is being charged: an index option, an index/stock future, or an intraday (MIS) equity trade on NSE. */
-export type ChargedInstrument = 'option' | 'future' | 'equity-intraday';
+/** What is being charged: an index option, an index/stock future, or an intraday (MIS) or delivery (CNC) equity trade on NSE. */
+export type ChargedInstrument = 'option' | 'future' | 'equity-intraday' | 'equity-delivery';
 
 /** `none`: a frictionless run. `schedule`: the dated statutory schedule plus a brokerage plan (default Rs 20 per order). */
 export type ChargesConfig =
@@ -57,9 +57,9 @@ export function chargeModelOf(config: ChargesConfig): ChargeModel {
     const instrument = request.instrument ?? config.instrument;
     const order = { date: request.date, side: request.side, price: request.price, quantity: request.quantity, ...brokerage };
     const event = request.event ?? 'trade';
-    if (instrument === 'equity-intraday') {
-      if (event !== 'trade') throw new RangeError(`event: ${event} applies to options only, not to an intraday equity trade`);
-      const charges = equityIntradayChargesFor({ ...order, exchange: 'NSE' });
+    if (instrument === 'equity-intraday' || instrument === 'equity-delivery') {
+      if (event !== 'trade') throw new RangeError(`event: ${event} applies to options only, not to an equity trade`);
+      const charges = instrument === 'equity-intraday' ? equityIntradayChargesFor({ ...order, exchange: 'NSE' }) : equityDeliveryChargesFor({ ...order, exchange: 'NSE' });
       return { components: charges.components, total: charges.total };
     }
     const settlement = event === 'trade' ? {} : { event, ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }) };

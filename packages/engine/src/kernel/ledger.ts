@@ -119,7 +119,7 @@ const SELL = 1;
 const WORKING = 0;
 const FILLED = 1;
 const CANCELLED = 2;
-const REASONS: readonly FillReason[] = ['entry', 'signal', 'stop', 'target', 'trailing', 'square-off', 'end-of-data', 'daily-limit', 'expiry'];
+const REASONS: readonly FillReason[] = ['entry', 'signal', 'stop', 'target', 'trailing', 'square-off', 'end-of-data', 'daily-limit', 'expiry', 'roll'];
 const REASON_CODES: ReadonlyMap<FillReason, number> = new Map(REASONS.map((reason, code) => [reason, code]));
 const COMPONENTS = ['brokerage', 'stt', 'exchangeTransaction', 'investorProtection', 'sebiFee', 'stampDuty', 'gst'] as const;
 
@@ -306,6 +306,16 @@ export class Ledger {
 
   orderPlacedIndex(order: OrderId): number {
     return this.orderPlaced.get(order - 1);
+  }
+
+  /** Why `order` was placed. */
+  reasonOf(order: OrderId): FillReason {
+    return REASONS[this.orderReason.get(order - 1)] as FillReason;
+  }
+
+  /** Epoch ms at which `order` was placed. */
+  placedTimeOf(order: OrderId): number {
+    return this.orderPlacedTime.get(order - 1);
   }
 
   orderStatus(order: OrderId): OrderStatus {

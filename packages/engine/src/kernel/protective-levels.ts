@@ -71,6 +71,21 @@ export class ProtectiveLevels {
     if (this.direction * (level - this.trailing) > 0) this.trailing = level;
   }
 
+  /**
+   * Moves every level and the best price by `delta` paise: a position rolled into another contract
+   * (a future's next month, priced `delta` away) keeps its stops at the same distance.
+   * @example levels.shift(12_000) // a long's stop at 2_400_000 moves to 2_412_000
+   */
+  shift(delta: number): void {
+    if (this.direction === 0 || delta === 0) return;
+    const tick = this.config.tickSize;
+    const moved = (level: number): number => (Number.isNaN(level) ? level : roundToTick(level + delta, tick));
+    this.fixedStop = moved(this.fixedStop);
+    this.target = moved(this.target);
+    this.trailing = moved(this.trailing);
+    this.best += delta;
+  }
+
   close(): void {
     this.direction = 0;
   }

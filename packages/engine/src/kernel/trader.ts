@@ -37,8 +37,12 @@ import type { IsoDate, Paise } from '@vyuha/core';
 import type { BarSeries, PositionContext, Signal } from '../algorithm/program';
 import type { Ledger } from './ledger';
 
-/** Why a position was closed. `expiry`: an option settled at its expiry (Ledger.settle). `daily-limit`: the strategy's daily max loss or max profit was reached. */
-export type ExitReason = 'signal' | 'stop' | 'target' | 'trailing' | 'square-off' | 'end-of-data' | 'daily-limit' | 'expiry';
+/**
+ * Why a position was closed. `expiry`: an option settled at its expiry (Ledger.settle).
+ * `daily-limit`: the strategy's daily max loss or max profit was reached. `roll`: a future was
+ * closed on its expiry day to reopen the position in the next month's contract.
+ */
+export type ExitReason = 'signal' | 'stop' | 'target' | 'trailing' | 'square-off' | 'end-of-data' | 'daily-limit' | 'expiry' | 'roll';
 
 /** Why a fill happened: `entry` opens a position, the others close one. */
 export type FillReason = 'entry' | ExitReason;

@@ -11,12 +11,24 @@
 // With `fill: 'next-open'` orders wait for the next bar's open (exit first, then entry); with
 // `fill: 'close'` they fill at once at this bar's close. Percent and all-in entries are sized at
 // the fill price (the next open, or this close) on the cash left after any exit.
-import { paise } from '@vyuha/core';
+//
+// With a ContractChain (an index's futures: contract-chain.ts) the trader trades the chain's
+// contracts instead of the series: fills, stops and the mark to market read the chain's prices;
+// entries are whole lots sized by the chain, sent as the chain's slices (each slice an order and
+// a fill, each exit slice closing one entry slice, so round trips pair slice by slice); a
+// position still open when its contract's run ends is rolled at the next bar's open: the old
+// contract is sold at its last price (the close of the bar before, fill reason `roll`), the next
+// one bought at this open, sized anew, with the stops moved by the difference (a roll is not a new
+// entry for the program: `entry_price` and `bars_since_entry` carry on). A signal exit waiting
+// for that open fills at the old contract's last price instead, and nothing is reopened.
+// `entry_price` is the signal series' price at the entry fill, so rules compare like with like.
+import { paise, rupeesToPaise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/program';
 import type { PositionContext, Signal } from '../algorithm/program';
 import type { ChargeModel } from './charges-model';
+import type { ContractChain } from './contract-chain';
 import type { FillId, Ledger, OrderId } from './ledger';
 import type { ProtectiveCheck, ProtectiveExit, Venue } from './ports';
 import { ProtectiveLevels } from './protective-levels';
@@ -24,11 +36,6 @@ import type { ProtectiveConfig } from './protective-levels';
 import { entryQuantity } from './sizing';
 import type { Sizing } from './sizing';
 import type { BarMoment, ExitReason, FillReason, SessionState, Trader, TraderContext } from './trader';
-
-/** Rupees (index points) of a bar column to paise; local, so the per-bar mark to market makes no imported call. */
-function toPaise(rupees: number): number {
-  return Math.round(rupees * 100);
-}
 
 export type TradeDirection = 'long-only' | 'short-only' | 'both';
 export type FillModel = 'next-open' | 'close';
@@ -45,14 +52,20 @@ export interface UnderlyingTraderOptions {
     readonly fill: FillModel;
     readonly protective: ProtectiveConfig;
   };
+  /** Trade this chain of contracts (priced by its own bars) instead of the bar series itself. */
+  readonly contracts?: ContractChain;
 }
 
 export class UnderlyingTrader implements Trader {
   readonly position: PositionContext = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
   private quantity = 0;
-  /** The open position's entry fill, or -1 when flat. */
-  private entryFill: FillId = -1;
+  /** The open position's entry fills, one per slice (one without a contract chain); empty when flat. */
+  private readonly entryFills: FillId[] = [];
   private entryIndex = 0;
+  /** The instrument of the open position: the series' key, or the chain's contract. */
+  private held: string;
+  /** First bar of the next contract while a chain's contract is held; never reached otherwise. */
+  private heldUntil = Number.POSITIVE_INFINITY;
   private pendingExit: OrderId | undefined;
   private pendingEntry: OrderId | undefined;
   private readonly levels: ProtectiveLevels;
@@ -63,7 +76,11 @@ export class UnderlyingTrader implements Trader {
   private readonly session: SessionState;
   private readonly venue: Venue;
   private readonly time: Float64Array;
+  /** The traded prices' columns: the series', or the contract chain's. */
   private readonly close: Float64Array;
+  private readonly high: Float64Array;
+  private readonly low: Float64Array;
+  private readonly contracts: ContractChain | undefined;
   private readonly fillAtClose: boolean;
   // Request objects reused for every order and fill: the ledger and the venue copy their fields
   // and never keep the object, so one mutable instance each saves allocations per round trip.
@@ -78,12 +95,18 @@ export class UnderlyingTrader implements Trader {
     this.session = context.session;
     this.venue = options.venue;
     this.time = context.series.time;
-    this.close = context.series.close;
+    this.contracts = options.contracts;
+    const traded = options.contracts?.prices ?? context.series;
+    this.close = traded.close;
+    this.high = traded.high;
+    this.low = traded.low;
     this.fillAtClose = settings.fill === 'close';
+    this.held = settings.instrument;
     this.placeRequest = { instrument: settings.instrument, side: 'buy', quantity: 0, reason: 'entry', index: 0, time: 0 };
   }
 
   onBarOpen(index: number): void {
+    if (index >= this.heldUntil && this.position.position !== 0) this.roll(index);
     if (this.pendingExit !== undefined) {
       const order = this.pendingExit;
       this.pendingExit = undefined;
@@ -137,7 +160,7 @@ export class UnderlyingTrader implements Trader {
 
   markToMarket(index: number): Paise {
     if (this.position.position === 0) return 0 as Paise;
-    return (this.position.position * this.quantity * toPaise(this.close[index] as number)) as Paise;
+    return (this.position.position * this.quantity * rupeesToPaise(this.close[index] as number)) as Paise;
   }
 
   isActive(): boolean {
@@ -145,7 +168,9 @@ export class UnderlyingTrader implements Trader {
   }
 
   isQuiescent(): boolean {
-    return this.pendingExit === undefined && this.pendingEntry === undefined && !this.levels.active;
+    // A held contract must be watched for its roll.
+    return this.pendingExit === undefined && this.pendingEntry === undefined && !this.levels.active
+      && (this.contracts === undefined || this.position.position === 0);
   }
 
   private exitNow(index: number, reason: ExitReason): void {
@@ -157,16 +182,20 @@ export class UnderlyingTrader implements Trader {
   private enterNow(index: number, wanted: number): void {
     const side: TradeSide = wanted > 0 ? 'buy' : 'sell';
     // The quantity is an estimate at this close; a next-open order is re-sized at the open it fills at.
-    const quantity = this.sizeAt(side, toPaise(this.close[index] as number), index);
+    const quantity = this.sizeAt(side, rupeesToPaise(this.close[index] as number), index);
     if (quantity <= 0) return;
-    const order = this.place({ side, quantity, reason: 'entry' }, index, this.session.closeTime);
+    // A next-open order fills at the next bar: with a chain, that bar's contract.
+    const fillIndex = this.fillAtClose || index + 1 >= this.time.length ? index : index + 1;
+    const instrument = this.contracts === undefined ? this.held : this.contracts.symbolAt(fillIndex);
+    const order = this.place({ side, quantity, reason: 'entry', instrument }, index, this.session.closeTime);
     if (this.fillAtClose) this.openWith(order, index, 'close');
     else this.pendingEntry = order;
   }
 
   /** Places an order through the reused request object. */
-  private place(order: { side: TradeSide; quantity: number; reason: FillReason }, index: number, time: number): OrderId {
+  private place(order: { side: TradeSide; quantity: number; reason: FillReason; instrument: string }, index: number, time: number): OrderId {
     const request = this.placeRequest;
+    request.instrument = order.instrument;
     request.side = order.side;
     request.quantity = order.quantity;
     request.reason = order.reason;
@@ -179,6 +208,10 @@ export class UnderlyingTrader implements Trader {
   private sizeAt(side: TradeSide, price: number, index: number): number {
     const sizing = this.options.settings.sizing;
     // A fixed quantity needs no capital (entryQuantity returns it whatever the price and capital).
+    if (this.contracts !== undefined) {
+      const capital = this.ledger.cash + this.markToMarket(index);
+      return this.contracts.entryQuantity({ index, date: this.session.date, capital, price, side, chargeModel: this.options.chargeModel });
+    }
     if (sizing.kind === 'quantity') return sizing.quantity;
     const capital = this.ledger.cash + this.markToMarket(index);
     return entryQuantity({ sizing, capital, price, side, date: this.session.date, chargeModel: this.options.chargeModel });
@@ -186,7 +219,7 @@ export class UnderlyingTrader implements Trader {
 
   private placeExit(index: number, reason: ExitReason, moment: BarMoment = 'close'): OrderId {
     const side: TradeSide = this.position.position > 0 ? 'sell' : 'buy';
-    return this.place({ side, quantity: this.quantity, reason }, index, this.fillTime(index, moment));
+    return this.place({ side, quantity: this.quantity, reason, instrument: this.held }, index, this.fillTime(index, moment));
   }
 
   private fillTime(index: number, moment: BarMoment): number {
@@ -214,21 +247,63 @@ export class UnderlyingTrader implements Trader {
   private openWith(order: OrderId, index: number, moment: BarMoment): void {
     const side = this.ledger.orderSide(order);
     const price = this.marketPrice(side, index, moment);
-    const quantity = this.sizeAt(side, price, index);
-    if (quantity <= 0) {
-      this.ledger.cancel(order);
-      return;
-    }
-    this.ledger.setOrderQuantity(order, quantity);
-    const fill = this.fill(order, index, { time: this.fillTime(index, moment), price });
+    const quantity = this.fillEntry(order, index, { moment, price });
+    if (quantity === 0) return;
     const direction = side === 'buy' ? 1 : -1;
-    this.entryFill = fill;
     this.entryIndex = index;
-    this.quantity = quantity;
     this.position.position = direction;
-    this.position.entryPrice = price / 100;
+    const series = this.options.context.series;
+    this.position.entryPrice = this.contracts === undefined ? price / 100 : (moment === 'open' ? series.open : series.close)[index] as number;
     this.position.barsSinceEntry = 0;
     this.levels.open(direction, price);
+  }
+
+  /**
+   * Sizes `order` at `price` and fills it (as the chain's slices, with a chain); 0 (order
+   * cancelled) when not one unit or lot fits. Sets the held quantity, instrument and run end.
+   */
+  private fillEntry(order: OrderId, index: number, at: { moment: BarMoment; price: number }): number {
+    const side = this.ledger.orderSide(order);
+    const quantity = this.sizeAt(side, at.price, index);
+    if (quantity <= 0) {
+      this.ledger.cancel(order);
+      return 0;
+    }
+    const time = this.fillTime(index, at.moment);
+    const contracts = this.contracts;
+    if (contracts === undefined) {
+      this.ledger.setOrderQuantity(order, quantity);
+      this.entryFills.push(this.fill(order, index, { time, price: at.price as Paise }));
+    } else {
+      this.held = contracts.symbolAt(index);
+      this.heldUntil = contracts.endOf(index);
+      const slices = contracts.slicesOf(quantity, { index, date: this.session.date });
+      this.fillSlices(order, index, { time, price: at.price, slices, reason: 'entry' });
+    }
+    this.quantity = quantity;
+    return quantity;
+  }
+
+  /**
+   * Fills `order` as the first of `slices` and places and fills one more order (same side, reason,
+   * placing bar and time) per further slice; entries keep their fills, exits close entry slice k
+   * with exit slice k.
+   */
+  private fillSlices(order: OrderId, index: number, at: { time: number; price: number; slices: readonly number[]; reason: FillReason }): void {
+    const ledger = this.ledger;
+    const side = ledger.orderSide(order);
+    const placedIndex = ledger.orderPlacedIndex(order);
+    const placedTime = ledger.placedTimeOf(order);
+    const entering = at.reason === 'entry';
+    const closing = entering ? [] : this.entryFills.slice();
+    if (!entering) this.entryFills.length = 0;
+    at.slices.forEach((quantity, slice) => {
+      const sliceOrder = slice === 0 ? order : this.place({ side, quantity, reason: at.reason, instrument: this.held }, placedIndex, placedTime);
+      ledger.setOrderQuantity(sliceOrder, quantity);
+      const fill = this.fill(sliceOrder, index, { time: at.time, price: at.price as Paise });
+      if (entering) this.entryFills.push(fill);
+      else ledger.recordTrade(closing[slice] as FillId, fill);
+    });
   }
 
   private closeWith(order: OrderId, index: number, moment: BarMoment): void {
@@ -236,14 +311,64 @@ export class UnderlyingTrader implements Trader {
   }
 
   private closeAt(order: OrderId, index: number, at: { time: number; price: number }): void {
-    const fill = this.fill(order, index, { time: at.time, price: paise(at.price) });
-    if (this.entryFill >= 0) this.ledger.recordTrade(this.entryFill, fill);
-    this.entryFill = -1;
+    this.exitAt(order, index, at);
+    this.flatten();
+  }
+
+  /** Fills the exit `order` (one exit slice per entry slice) and records the round trips. */
+  private exitAt(order: OrderId, index: number, at: { time: number; price: number }): void {
+    const entries = this.entryFills;
+    if (entries.length <= 1) {
+      const fill = this.fill(order, index, { time: at.time, price: paise(at.price) });
+      if (entries.length === 1) this.ledger.recordTrade(entries[0] as FillId, fill);
+      entries.length = 0;
+      return;
+    }
+    const slices = entries.map((entry) => this.ledger.fillQuantity(entry));
+    this.fillSlices(order, index, { time: at.time, price: paise(at.price), slices, reason: this.ledger.reasonOf(order) });
+  }
+
+  private flatten(): void {
+    this.entryFills.length = 0;
     this.quantity = 0;
+    this.heldUntil = Number.POSITIVE_INFINITY;
     this.position.position = 0;
     this.position.entryPrice = Number.NaN;
     this.position.barsSinceEntry = Number.NaN;
     this.levels.close();
+  }
+
+  /**
+   * Bar `index` starts the next contract while the old one is held: sells the old contract at its
+   * last price (the close of bar index - 1) and, unless a signal exit was waiting for this open,
+   * buys the same side of the new contract at this open, sized anew, stops moved by the spread.
+   */
+  private roll(index: number): void {
+    const previous = index - 1;
+    const direction = this.position.position;
+    const time = this.time[index] as number;
+    const exitSide: TradeSide = direction > 0 ? 'sell' : 'buy';
+    const exitPrice = this.marketPrice(exitSide, previous, 'close');
+    if (this.pendingExit !== undefined) {
+      const order = this.pendingExit;
+      this.pendingExit = undefined;
+      this.closeAt(order, index, { time, price: exitPrice });
+      return;
+    }
+    this.exitAt(this.placeExit(index, 'roll', 'open'), index, { time, price: exitPrice });
+    this.quantity = 0;
+    const entrySide: TradeSide = direction > 0 ? 'buy' : 'sell';
+    const entryPrice = this.marketPrice(entrySide, index, 'open');
+    const quantity = this.session.entriesAllowed ? this.sizeAt(entrySide, entryPrice, index) : 0;
+    if (quantity <= 0) {
+      this.flatten();
+      return;
+    }
+    const instrument = (this.contracts as ContractChain).symbolAt(index);
+    const order = this.place({ side: entrySide, quantity, reason: 'entry', instrument }, index, time);
+    this.fillEntry(order, index, { moment: 'open', price: entryPrice });
+    const prices = (this.contracts as ContractChain).prices;
+    this.levels.shift(rupeesToPaise(prices.open[index] as number) - rupeesToPaise(prices.close[previous] as number));
   }
 
   /** Stops and targets inside bar `index` against the levels as they stood at its open; then the trailing ratchet. */
@@ -256,7 +381,6 @@ export class UnderlyingTrader implements Trader {
       this.closeAt(order, index, { time: this.fillTime(index, 'open'), price: this.exit.price });
       return;
     }
-    const { high, low } = this.options.context.series;
-    this.levels.ratchet(toPaise(high[index] as number), toPaise(low[index] as number));
+    this.levels.ratchet(rupeesToPaise(this.high[index] as number), rupeesToPaise(this.low[index] as number));
   }
 }

@@ -60,15 +60,15 @@ export interface EquityIntradayChargesInput {
   readonly brokerage?: BrokeragePlan;
 }
 
-function rateOn(component: EquityChargeComponent, options: { date: IsoDate; side: TradeSide }): number {
-  const row = EQUITY_INTRADAY_SCHEDULE.find((candidate) => candidate.component === component
+function rateOn(schedule: readonly EquityIntradayRate[], component: EquityChargeComponent, options: { date: IsoDate; side: TradeSide }): number {
+  const row = schedule.find((candidate) => candidate.component === component
     && (candidate.side === 'both' || candidate.side === options.side)
     && candidate.from <= options.date && (candidate.to === undefined || options.date < candidate.to));
   return row?.rate ?? 0;
 }
 
 function validValue(input: EquityIntradayChargesInput): bigint {
-  if (input.exchange !== 'NSE') throw new InvalidChargesInputError('exchange', `intraday equity charges are for NSE, got ${JSON.stringify(input.exchange)}`);
+  if (input.exchange !== 'NSE') throw new InvalidChargesInputError('exchange', `equity charges are scheduled for NSE, got ${JSON.stringify(input.exchange)}`);
   if (input.side !== 'buy' && input.side !== 'sell') throw new InvalidChargesInputError('side', `must be buy or sell, got ${JSON.stringify(input.side)}`);
   if (!Number.isSafeInteger(input.price) || input.price < 0) throw new InvalidChargesInputError('price', `must be a whole number of paise >= 0, got ${input.price}`);
   if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) throw new InvalidChargesInputError('quantity', `must be a whole number >= 1, got ${input.quantity}`);
@@ -81,23 +81,35 @@ function validValue(input: EquityIntradayChargesInput): bigint {
  * @example equityIntradayChargesFor({ date: '2024-10-15', exchange: 'NSE', side: 'sell', price: paise(50_000), quantity: 100 }).total // 3257 (Rs 32.57)
  */
 export function equityIntradayChargesFor(input: EquityIntradayChargesInput): { components: ChargeComponents; total: Paise; turnover: Paise } {
+  return equityChargesOn(EQUITY_INTRADAY_SCHEDULE, { input, defaultPlan: EQUITY_INTRADAY_BROKERAGE_PLAN });
+}
+
+/**
+ * Charges on one cash-market order under `schedule` (intraday here, delivery in equity-delivery.ts):
+ * each component rounded once to the paisa half up, STT to the rupee.
+ */
+export function equityChargesOn(
+  schedule: readonly EquityIntradayRate[],
+  request: { readonly input: EquityIntradayChargesInput; readonly defaultPlan: BrokeragePlan },
+): { components: ChargeComponents; total: Paise; turnover: Paise } {
+  const { input } = request;
   if (typeof input.date !== 'string' || !isIsoDate(input.date) || input.date < CHARGE_SCHEDULE_START) {
     throw new InvalidChargesInputError('date', `must be a date as YYYY-MM-DD on or after ${CHARGE_SCHEDULE_START}, got ${JSON.stringify(input.date)}`);
   }
   const value = validValue(input);
   const on = { date: input.date, side: input.side };
-  const charge = (component: EquityChargeComponent): bigint => roundToPaisa(exactAmount(value, rateOn(component, on)));
-  const brokerage = brokerageFor(input.brokerage ?? EQUITY_INTRADAY_BROKERAGE_PLAN, value);
+  const charge = (component: EquityChargeComponent): bigint => roundToPaisa(exactAmount(value, rateOn(schedule, component, on)));
+  const brokerage = brokerageFor(input.brokerage ?? request.defaultPlan, value);
   const exchangeTransaction = charge('exchange-transaction');
   const sebiFee = charge('sebi-fee');
   const components: ChargeComponents = {
     brokerage: toPaise(brokerage),
-    stt: toPaise(roundToRupee(exactAmount(value, rateOn('stt', on)))),
+    stt: toPaise(roundToRupee(exactAmount(value, rateOn(schedule, 'stt', on)))),
     exchangeTransaction: toPaise(exchangeTransaction),
     investorProtection: toPaise(charge('investor-protection')),
     sebiFee: toPaise(sebiFee),
     stampDuty: toPaise(charge('stamp-duty')),
-    gst: toPaise(roundToPaisa(exactAmount(brokerage + exchangeTransaction + sebiFee, rateOn('gst', on)))),
+    gst: toPaise(roundToPaisa(exactAmount(brokerage + exchangeTransaction + sebiFee, rateOn(schedule, 'gst', on)))),
   };
   const total = Object.values(components).reduce((sum: number, amount: number) => sum + amount, 0);
   return { components, total: paise(total), turnover: toPaise(value) };

@@ -21,7 +21,7 @@ export interface BacktestRunParams {
   /** The chart window of the form (kept for the results screen). */
   readonly window: number;
   readonly investmentPaise: number;
-  /** The options-legs config, or null to trade the instrument itself. */
+  /** The options-legs config, or null to trade the instrument (an index as its near-month futures, a stock as shares: backtest/trade-plan.ts). */
   readonly tradeInstrumentsConfig: unknown;
   /** Credits reserved when the run was created (estimateCandles). */
   readonly estimatedCandles: number;

@@ -2,7 +2,7 @@
 // (metrics, result, candles, COMPLETE, finished_at). The run row is locked first and must still
 // be IN PROGRESS, so a cancelled run, or a run another worker already finished, gets nothing
 // written twice: results exist exactly once or not at all.
-import { isoDate } from '@vyuha/core';
+import { istDate, rupeesToPaise } from '@vyuha/core';
 import { derivativesExchangeOf, isOptionUnderlying, lotSize, parseTradingSymbol } from '@vyuha/market';
 import type { OptionUnderlying } from '@vyuha/market';
 import type pg from 'pg';
@@ -25,39 +25,66 @@ export interface RunOutcome {
 }
 
 /**
- * Instrument ids of option contracts the legs traded. Contracts priced from the synthetic chain
- * may not be in `instruments` yet: they are registered (NFO or BFO, lot from the dated schedule)
- * so every order row can reference its contract.
+ * Instrument ids of the contracts a run traded: option legs, or an index's futures. Contracts
+ * priced from the synthetic chain or the futures model may not be in `instruments` yet: they are
+ * registered (NFO or BFO, lot from the dated schedule on the first order's date) so every order
+ * row can reference its contract.
  */
-async function legInstrumentIds(client: pg.PoolClient, outcome: RunOutcome, symbols: readonly string[]): Promise<Map<string, number>> {
+async function contractInstrumentIds(client: pg.PoolClient, outcome: RunOutcome, symbols: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   const underlying = outcome.instrument.tradingSymbol;
   for (const symbol of symbols) {
     const contract = parseTradingSymbol(symbol);
-    if (contract.kind !== 'option' || !isOptionUnderlying(contract.underlying)) throw new Error(`order instrument ${symbol} is not an option of ${underlying}`);
-    const exchange = derivativesExchangeOf(contract.underlying as OptionUnderlying);
+    if (!isOptionUnderlying(contract.underlying) || contract.underlying !== underlying) throw new Error(`order instrument ${symbol} is not a contract of ${underlying}`);
+    const exchange = derivativesExchangeOf(contract.underlying);
     const firstOrder = outcome.rows.orders.find((order) => order.instrument === symbol);
-    const tradeDate = isoDate(new Date((firstOrder?.placedAt ?? 0) + 19_800_000).toISOString().slice(0, 10));
+    const tradeDate = istDate(firstOrder?.placedAt ?? 0);
     const lot = lotSize({ symbol: contract.underlying as OptionUnderlying, tradeDate, expiry: contract.expiry });
-    const strikePaise = Math.round(contract.strike * 100);
-    await client.query(
-      `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, strike_paise, option_type, lot_size)
-       VALUES ($1, 'OPT', 'option', $2, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-      [exchange, symbol, outcome.instrument.instrumentId, contract.expiry, strikePaise, contract.optionType, lot]);
-    const { rows } = await client.query<{ instrument_id: number }>(
-      `SELECT instrument_id FROM instruments WHERE kind = 'option' AND underlying_instrument_id = $1 AND expiry = $2 AND strike_paise = $3 AND option_type = $4`,
-      [outcome.instrument.instrumentId, contract.expiry, strikePaise, contract.optionType]);
-    const found = rows[0];
-    if (found === undefined) throw new Error(`option contract ${symbol} could not be registered`);
-    ids.set(symbol, found.instrument_id);
+    ids.set(symbol, contract.kind === 'option'
+      ? await optionId(client, { outcome, symbol, exchange, lot, contract })
+      : await futureId(client, { outcome, symbol, exchange, lot, expiry: contract.expiry }));
   }
   return ids;
+}
+
+interface ContractRow {
+  readonly outcome: RunOutcome;
+  readonly symbol: string;
+  readonly exchange: string;
+  readonly lot: number;
+}
+
+async function optionId(client: pg.PoolClient, row: ContractRow & { contract: { expiry: string; strike: number; optionType: string } }): Promise<number> {
+  const { outcome, contract } = row;
+  const strikePaise = rupeesToPaise(contract.strike);
+  await client.query(
+    `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, strike_paise, option_type, lot_size)
+     VALUES ($1, 'OPT', 'option', $2, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+    [row.exchange, row.symbol, outcome.instrument.instrumentId, contract.expiry, strikePaise, contract.optionType, row.lot]);
+  const { rows } = await client.query<{ instrument_id: number }>(
+    `SELECT instrument_id FROM instruments WHERE kind = 'option' AND underlying_instrument_id = $1 AND expiry = $2 AND strike_paise = $3 AND option_type = $4`,
+    [outcome.instrument.instrumentId, contract.expiry, strikePaise, contract.optionType]);
+  const found = rows[0];
+  if (found === undefined) throw new Error(`option contract ${row.symbol} could not be registered`);
+  return found.instrument_id;
+}
+
+async function futureId(client: pg.PoolClient, row: ContractRow & { expiry: string }): Promise<number> {
+  await client.query(
+    `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, lot_size)
+     VALUES ($1, 'FUT', 'future', $2, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [row.exchange, row.symbol, row.outcome.instrument.instrumentId, row.expiry, row.lot]);
+  const { rows } = await client.query<{ instrument_id: number }>(
+    `SELECT instrument_id FROM instruments WHERE kind = 'future' AND exchange = $1 AND trading_symbol = $2`, [row.exchange, row.symbol]);
+  const found = rows[0];
+  if (found === undefined) throw new Error(`futures contract ${row.symbol} could not be registered`);
+  return found.instrument_id;
 }
 
 async function instrumentIds(client: pg.PoolClient, outcome: RunOutcome): Promise<Map<string, number>> {
   const own = outcome.instrument;
   const others = [...new Set(outcome.rows.orders.map((order) => order.instrument))].filter((symbol) => symbol !== own.tradingSymbol);
-  const ids = others.length === 0 ? new Map<string, number>() : await legInstrumentIds(client, outcome, others);
+  const ids = others.length === 0 ? new Map<string, number>() : await contractInstrumentIds(client, outcome, others);
   ids.set(own.tradingSymbol, own.instrumentId);
   return ids;
 }

@@ -8,7 +8,7 @@
 // - fills.price_paise must be > 0, so a settlement at 0 (an option expiring worthless) has no
 //   fill row: its order is FILLED with no average price and says so in status_message;
 // - client_order_id is `bt<run id hex>-<n>` (unique across runs, within ^[A-Za-z0-9_-]{1,64}$).
-import { IST_OFFSET_MS } from '@vyuha/core';
+import { dateOfEpochDay, istEpochDay } from '@vyuha/core';
 import type { BacktestResult, BarSeries, LedgerFill, LedgerOrder } from '@vyuha/engine';
 
 export interface OrderRow {
@@ -123,8 +123,6 @@ export function backtestRows(result: BacktestResult, runId: string): BacktestRow
   return { orders, fills, positions: positionsOf(result.fills), days };
 }
 
-const MS_PER_DAY = 86_400_000;
-
 /**
  * Equity and drawdown, one point per IST trading day: the equity at the day's last bar and the
  * deepest drawdown reached during the day (so the curve's minimum is the run's max drawdown).
@@ -135,12 +133,12 @@ export function dailyCurves(result: BacktestResult, series: BarSeries): { dates:
   const drawdownPaise: number[] = [];
   let currentDay = Number.NaN;
   for (let bar = 0; bar < series.length; bar += 1) {
-    const day = Math.floor(((series.time[bar] as number) + IST_OFFSET_MS) / MS_PER_DAY);
+    const day = istEpochDay(series.time[bar] as number);
     const equity = Math.round(result.equity[bar] as number);
     const drawdown = Math.round(result.drawdown[bar] as number);
     if (day !== currentDay) {
       currentDay = day;
-      dates.push(new Date(day * MS_PER_DAY).toISOString().slice(0, 10));
+      dates.push(dateOfEpochDay(day));
       equityPaise.push(equity);
       drawdownPaise.push(drawdown);
     } else {

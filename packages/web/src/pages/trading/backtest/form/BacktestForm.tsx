@@ -13,7 +13,7 @@ import { useMutation, useSubscription } from 'urql';
 import { showToast } from '../../../../app/toast';
 import { useReadOnly } from '../../../../app/update-mode';
 import { BACKTEST_CREDITS, USED_CANDLES } from '../../../../graphql/documents';
-import { istToday } from '../../research/ist-dates';
+import { istToday } from '../../../../format/date-ranges';
 import { errorMessage, QueryError } from '../../research/query-feedback';
 import { useWindowStarts } from '../../research/use-window-starts';
 import { AlgorithmPicker } from './AlgorithmPicker';
@@ -26,6 +26,7 @@ import { useBacktestFormStore } from './form-store';
 import { FrequenciesField, INTERVAL_OPTIONS } from './FrequenciesField';
 import { InstrumentPicker } from './InstrumentPicker';
 import { TradeField } from './TradeField';
+import { tradedDescription } from './traded-instrument';
 
 const RUN_BACKTEST = `
   mutation RunBacktest($input: run_backtest_input!) {
@@ -113,6 +114,7 @@ function FormBody({ userId, form, update, reset, today }: FormBodyProps) {
   };
 
   const earliest = earliestDate(form.frequenciesAndInvestments, windowStarts);
+  const traded = tradedDescription({ instrument: form.selectedInstrument, strategyType: form.strategyType, dateRanges: form.dateRanges, today });
   const underlying = form.selectedInstrument?.tradingSymbol;
   return (
     <Paper withBorder p="md" data-testid="bt-form">
@@ -152,7 +154,7 @@ function FormBody({ userId, form, update, reset, today }: FormBodyProps) {
           <FrequenciesField pairs={form.frequenciesAndInvestments} onChange={(pairs) => set('frequenciesAndInvestments', pairs)} errors={errors} disabled={disabled} />
           <TradeField
             draft={form.tradeInstrumentsConfig} onChange={(draft) => set('tradeInstrumentsConfig', draft)} errors={errors}
-            underlying={underlying} optionable={underlying !== undefined && isOptionUnderlying(underlying)} disabled={disabled}
+            underlying={underlying} optionable={underlying !== undefined && isOptionUnderlying(underlying)} disabled={disabled} traded={traded}
           />
           {unplaced.map((message, index) => <Alert key={index} color="red" variant="light" data-testid="bt-form-error">{message}</Alert>)}
           <QueryError error={credits.error} title="Could not read your backtest credits" />

@@ -1,13 +1,16 @@
-// What a backtest trades (spec section 3 tradeInstrumentsConfig): the instrument itself, or option
-// legs on an index (the engine's OptionsLegsConfig): per entry signal a list of CE/PE legs, each
-// bought or sold, with its strike rule, expiry, lots, stop, target, trailing stop and re-entry, and
-// the day's limits. The engine's validation error shows at the control it names.
+// What a backtest trades (spec section 3 tradeInstrumentsConfig): the instrument (an index as its
+// near-month future, a stock as shares: traded-instrument.ts says which, and refuses an index
+// without futures), or option legs on an index (the engine's OptionsLegsConfig): per entry signal
+// a list of CE/PE legs, each bought or sold, with its strike rule, expiry, lots, stop, target,
+// trailing stop and re-entry, and the day's limits. The engine's validation error shows at the
+// control it names.
 import { ActionIcon, Button, Group, Input, NativeSelect, NumberInput, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { EXPIRY_CHOICES } from '@vyuha/engine';
 import { OPTION_UNDERLYINGS } from '@vyuha/market';
 import { errorAt, errorWithin, type FieldErrors } from './field-errors';
 import { newLeg } from './legs-draft';
 import type { DistanceDraft, DistanceUnit, LegDraft, LegSignal, ReEntryMode, StrikeBy, TradeDraft, TradeMode } from './legs-draft';
+import type { TradedDescription } from './traded-instrument';
 
 const STRIKE_LABELS: Record<StrikeBy, string> = { 'atm-offset': 'Steps from ATM', premium: 'Premium (₹)', delta: 'Delta (0-1)' };
 const STRIKE_OPTIONS = [{ value: 'atm-offset', label: 'ATM offset' }, { value: 'premium', label: 'Premium' }, { value: 'delta', label: 'Delta' }];
@@ -157,10 +160,12 @@ interface TradeFieldProps {
   readonly underlying: string | undefined;
   readonly optionable: boolean;
   readonly disabled: boolean;
+  /** What trading the instrument means for the one chosen (undefined before one is). */
+  readonly traded: TradedDescription | undefined;
 }
 
-/** The trade section of the form: the instrument itself, or option legs with their limits. */
-export function TradeField({ draft, onChange, errors, underlying, optionable, disabled }: TradeFieldProps) {
+/** The trade section of the form: the instrument (its future, or shares), or option legs with their limits. */
+export function TradeField({ draft, onChange, errors, underlying, optionable, disabled, traded }: TradeFieldProps) {
   const fieldError = errorAt(errors, 'tradeInstrumentsConfig') ?? errorAt(errors, 'tradeInstrumentsConfig.underlying');
   const limit = (field: 'maxEntriesPerDay' | 'dailyMaxLossRupees' | 'dailyMaxProfitRupees') => ({
     value: draft[field], disabled, error: errorWithin(errors, `tradeInstrumentsConfig.${field}`), 'data-testid': `bt-${field}`,
@@ -171,9 +176,12 @@ export function TradeField({ draft, onChange, errors, underlying, optionable, di
       <Input.Label component="div">Trade</Input.Label>
       <SegmentedControl
         w="fit-content" value={draft.mode} disabled={disabled} data-testid="bt-trade-mode"
-        data={[{ value: 'instrument', label: 'The instrument itself' }, { value: 'options', label: 'Option legs', disabled: !optionable && draft.mode !== 'options' }]}
+        data={[{ value: 'instrument', label: traded?.label ?? 'The instrument' }, { value: 'options', label: 'Option legs', disabled: !optionable && draft.mode !== 'options' }]}
         onChange={(value) => onChange({ ...draft, mode: value as TradeMode })}
       />
+      {draft.mode === 'instrument' && traded !== undefined && (
+        <Text size="xs" {...(traded.ok ? { c: 'dimmed' } : { c: 'red', role: 'alert' })} data-testid="bt-trade-description">{traded.ok ? traded.text : traded.error}</Text>
+      )}
       {!optionable && (
         <Text size="xs" c="dimmed">
           Option legs trade the options of an index with listed options ({OPTION_UNDERLYINGS.join(', ')}){underlying === undefined ? '' : `; ${underlying} has none`}.

@@ -8,9 +8,10 @@ import type { IsoDate } from '@vyuha/core';
 import { parseBacktestRequest } from '@vyuha/engine';
 import type { RequestIssue, StrategyType } from '@vyuha/engine';
 import { DEFAULT_INTERVAL_MINUTES } from '@vyuha/market';
-import { defaultDateRange } from '../../research/ist-dates';
+import { defaultDateRange } from '../../../../format/date-ranges';
 import { defaultTradeDraft, legsIssues, numberOrAbsent, tradeInstrumentsConfigOf } from './legs-draft';
 import type { NumberDraft, TradeDraft } from './legs-draft';
+import { tradedIssues } from './traded-instrument';
 
 /** An instruments row the form picked (index or contract). */
 export interface SelectedInstrument {
@@ -51,7 +52,7 @@ export const DEFAULT_INVESTMENT_RUPEES = 100_000;
 
 /**
  * A fresh form: intraday, one range of the default 90 days to yesterday (IST, spec section 9),
- * window 5, one 5-minute run of Rs 1,00,000, trading the instrument itself.
+ * window 5, one 5-minute run of Rs 1,00,000, trading the instrument (an index: its near-month future).
  */
 export function defaultFormState(today: IsoDate): BacktestFormState {
   return {
@@ -168,5 +169,8 @@ export function validateForm(form: BacktestFormState, context: ValidationContext
   const picked = pickerIssues(form);
   const pickedPaths = new Set(picked.map((issue) => issue.path));
   const parserIssues = parsed.ok ? [] : parsed.error.filter((issue) => !pickedPaths.has(issue.path));
-  return [...picked, ...parserIssues, ...dateIssues(form, context), ...legsIssues(form.tradeInstrumentsConfig, form.selectedInstrument?.tradingSymbol)];
+  const traded = tradedIssues({
+    instrument: form.selectedInstrument, strategyType: form.strategyType, dateRanges: form.dateRanges, optionLegs: form.tradeInstrumentsConfig.mode === 'options',
+  });
+  return [...picked, ...parserIssues, ...dateIssues(form, context), ...traded, ...legsIssues(form.tradeInstrumentsConfig, form.selectedInstrument?.tradingSymbol)];
 }

@@ -4,6 +4,7 @@
 // run), P&L on the selected special days, the total investment history, and the
 // compute-investment switch (default on; its meaning is in performance.ts).
 import { Accordion, Group, MultiSelect, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { addDays, isoDate } from '@vyuha/core';
 import type { CapitalRequirement, ReturnSeries } from '@vyuha/engine';
 import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
@@ -13,7 +14,6 @@ import { useErrorToast } from '../../research/query-feedback';
 import { comparisonRows } from './metric-table';
 import { benchmarkSeries, correlations, dailyCloses, investmentHistory, runSeries, specialDays, type DailyPnlRecord, type RunDays } from './performance';
 import { useBenchmarkInstruments, useCandles } from './use-run-details';
-import { addDays } from '../../parts/ist-dates';
 
 /** Spec section 9's benchmarks. */
 export const BENCHMARKS = ['NIFTY 50', 'NIFTY BANK'] as const;
@@ -53,7 +53,7 @@ function useBenchmarkSeries(selected: readonly string[], range: { from: string; 
   const ids = useBenchmarkInstruments(BENCHMARKS);
   const earliest = useWindowStarts()[1440];
   // One close before the range anchors the first day's return.
-  const from = range === undefined ? undefined : [addDays(range.from, -7), earliest ?? ''].sort().at(-1) as string;
+  const from = range === undefined ? undefined : [addDays(isoDate(range.from), -7), earliest ?? ''].sort().at(-1) as string;
   const request = (name: string) => {
     const instrumentId = ids.data?.get(name);
     return instrumentId === undefined || range === undefined || from === undefined || !selected.includes(name) ? undefined : { instrumentId, interval: 1440, from, to: range.to };

@@ -1,14 +1,15 @@
 // Stored candles for a backtest, read in day-aligned chunks through the candle store (COPY into
 // typed arrays, aggregated per chunk: bars are aligned to each IST day's 09:15 open, so cutting at
 // IST midnight changes nothing), so loading a long range reports progress and can be cancelled
-// between chunks. Option legs also need INDIA VIX and the option contracts with stored candles.
-// The one copy of this loading: the backtest worker (backtest-run.ts) and the CLI's options mode
-// (commands/backtest-options.ts) both read their history through it, so both see the same bars.
+// between chunks. Option legs also need INDIA VIX and the option contracts with stored candles;
+// an index traded as its futures needs the futures contracts with stored candles.
+// The one copy of this loading: the backtest worker (jobs/), the CLI (commands/) and the
+// candle_series action all read their history through it, so all see the same bars.
 //
 // Chunks are at most 10 calendar days (at most 3,750 one-minute rows): small enough for a
 // progress step every few days. (They once also kept readCandles below 4,096 rows, where its COPY
 // reader used to lose a row; that is fixed and covered by the candle store's own tests.)
-import { addDays, daysBetween, istEpochMs } from '@vyuha/core';
+import { addDays, daysBetween, istEpochMs, paiseToRupees } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import type { BarSeries, OptionCandle, OptionCandleSource } from '@vyuha/engine';
 import type { CandleColumns } from '@vyuha/market';
@@ -76,9 +77,57 @@ export function vixAtBars(series: BarSeries, vix: CandleColumns): Float64Array {
   for (let bar = 0; bar < series.length; bar += 1) {
     const time = series.time[bar] as number;
     while (cursor + 1 < vix.length && (vix.time[cursor + 1] as number) <= time) cursor += 1;
-    levels[bar] = (vix.close[cursor] as number) / 100;
+    levels[bar] = paiseToRupees(vix.close[cursor] as number);
   }
   return levels;
+}
+
+/** Candles of one contract by bar start time (paise). */
+async function candlesByTime(pool: pg.Pool, request: { instrumentId: number; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<Map<number, OptionCandle>> {
+  const candles = await loadRunCandles({ pool, ...request });
+  const byTime = new Map<number, OptionCandle>();
+  for (let row = 0; row < candles.length; row += 1) {
+    byTime.set(candles.time[row] as number, { open: candles.open[row] as number, high: candles.high[row] as number, low: candles.low[row] as number, close: candles.close[row] as number });
+  }
+  return byTime;
+}
+
+/**
+ * Imported candles of an index's futures contracts over a run: which contracts a run trades is
+ * known before it runs (the near month of each day), so the ones with stored candles are read up
+ * front, by trading symbol.
+ */
+export class StoredContractCandles implements OptionCandleSource {
+  constructor(private readonly loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>>) {}
+
+  /** The stored candles of `symbols` (futures of `underlyingId`) over the run's range and interval; contracts without any are left out. */
+  static async load(pool: pg.Pool, request: { underlyingId: number; symbols: readonly string[]; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<StoredContractCandles> {
+    const { rows } = await pool.query<{ instrument_id: number; trading_symbol: string }>(
+      `SELECT i.instrument_id, i.trading_symbol FROM instruments i
+       WHERE i.kind = 'future' AND i.underlying_instrument_id = $1 AND i.trading_symbol = ANY($2::text[])
+         AND EXISTS (SELECT 1 FROM candles c WHERE c.instrument_id = i.instrument_id
+                     AND c.ts >= timestamptz 'epoch' + $3::bigint * interval '1 millisecond'
+                     AND c.ts < timestamptz 'epoch' + $4::bigint * interval '1 millisecond')`,
+      [request.underlyingId, request.symbols, istEpochMs(request.dateRange.from, '00:00'), istEpochMs(addDays(request.dateRange.to, 1), '00:00')]);
+    const loaded = new Map<string, Map<number, OptionCandle>>();
+    for (const row of rows) {
+      loaded.set(row.trading_symbol, await candlesByTime(pool, { instrumentId: row.instrument_id, dateRange: request.dateRange, intervalMinutes: request.intervalMinutes }));
+    }
+    return new StoredContractCandles(loaded);
+  }
+
+  /** Trading symbols with stored candles. */
+  get symbols(): readonly string[] {
+    return [...this.loaded.keys()];
+  }
+
+  hasContract(tradingSymbol: string): boolean {
+    return this.loaded.has(tradingSymbol);
+  }
+
+  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
+    return this.loaded.get(tradingSymbol)?.get(time);
+  }
 }
 
 /**
@@ -119,12 +168,7 @@ export class StoredLegCandles implements OptionCandleSource {
   async loadWanted(pool: pg.Pool, range: { dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<boolean> {
     if (this.wanted.size === 0) return false;
     for (const symbol of this.wanted) {
-      const candles = await loadRunCandles({ pool, instrumentId: this.stored.get(symbol) as number, ...range });
-      const byTime = new Map<number, OptionCandle>();
-      for (let row = 0; row < candles.length; row += 1) {
-        byTime.set(candles.time[row] as number, { open: candles.open[row] as number, high: candles.high[row] as number, low: candles.low[row] as number, close: candles.close[row] as number });
-      }
-      this.loaded.set(symbol, byTime);
+      this.loaded.set(symbol, await candlesByTime(pool, { instrumentId: this.stored.get(symbol) as number, ...range }));
     }
     this.wanted.clear();
     return true;
