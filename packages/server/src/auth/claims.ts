@@ -9,6 +9,10 @@ export interface ClaimSource {
   readonly permissions: readonly string[];
   readonly elevated: boolean;
   readonly nowSeconds: number;
+  /** The PAT of a PAT session: `x-hasura-auth-pat-id`, and the token expires no later than it. */
+  readonly pat?: { readonly id: string; readonly expiresAtSeconds: number };
+  /** The refresh-token family holding a password-reset grant: `x-hasura-auth-password-reset`. */
+  readonly passwordResetFamily?: string;
 }
 
 /**
@@ -35,13 +39,24 @@ export function buildAccessClaims(source: ClaimSource, config: AuthConfig): Acce
   hasura['x-hasura-user-is-anonymous'] = String(user.isAnonymous);
   hasura['x-hasura-permissions'] = postgresArrayLiteral(source.permissions);
   if (source.elevated) hasura['x-hasura-auth-elevated'] = user.id;
+  if (source.pat) hasura['x-hasura-auth-pat-id'] = source.pat.id;
+  if (source.passwordResetFamily !== undefined) hasura['x-hasura-auth-password-reset'] = source.passwordResetFamily;
   return {
     sub: user.id,
     iss: config.jwt.issuer,
     iat: source.nowSeconds,
-    exp: source.nowSeconds + config.accessTokenExpiresIn,
+    exp: accessTokenExpiry(source, config),
     [config.jwt.claimsNamespace]: hasura,
   };
+}
+
+/**
+ * When an access token expires: AUTH_ACCESS_TOKEN_EXPIRES_IN after issue, and never after the PAT
+ * of a PAT session. @example accessTokenExpiry({nowSeconds: 100, pat: {id, expiresAtSeconds: 400}}, {accessTokenExpiresIn: 900}) -> 400
+ */
+export function accessTokenExpiry(source: Pick<ClaimSource, 'nowSeconds' | 'pat'>, config: Pick<AuthConfig, 'accessTokenExpiresIn'>): number {
+  const normal = source.nowSeconds + config.accessTokenExpiresIn;
+  return source.pat ? Math.min(normal, source.pat.expiresAtSeconds) : normal;
 }
 
 function readPath(value: unknown, path: string): unknown {

@@ -9,11 +9,14 @@
  *
  * - `pool`, `config` (auth/config.ts), `log` (never log tokens, tickets, codes or passwords);
  * - `keys`: sign / verify access tokens (`keys.verify(token)` -> claims) and the JWKS;
- * - `issueSession(userId, {elevated?, client?})` -> AUTH.md's Session (new refresh-token family,
- *   access token with every claim; refuses disabled users with `disabled-user`);
- *   `createAccessToken(userId, {elevated?})` -> just an access token;
+ * - `issueSession(userId, {elevated?, pat?, passwordReset?, client?})` -> AUTH.md's Session (new
+ *   refresh-token family, access token with every claim; refuses disabled users with
+ *   `disabled-user`); `createAccessToken(userId, {elevated?, pat?, passwordResetFamily?})` -> just
+ *   an access token and its lifetime;
  * - `authenticateBearer(request, {allowAnonymous?})` -> the signed-in user or 401
- *   `unauthenticated-user`; `requireElevation(user)` applies AUTH_REQUIRE_ELEVATED_CLAIM;
+ *   `unauthenticated-user` (a PAT session whose PAT is revoked or expired included);
+ *   `requireElevation(user)` applies AUTH_REQUIRE_ELEVATED_CLAIM; what a PAT session may not do
+ *   and what changing credentials needs are in `credential-proof.ts`;
  * - `tickets`: the single `auth.users.ticket` slot hasura-auth uses (`mfaTotp:<uuid>`,
  *   `verifyEmail:`, `passwordReset:`, `emailConfirmChange:`, `passwordlessEmail:`): `create`,
  *   `peek` (check without using it, e.g. before counting a TOTP attempt), `consume` (once only);
@@ -26,6 +29,9 @@
  * - `audit.record({action, actorUserId, entityId, details, request})` into public.audit_log;
  * - `rateLimiter.hit(request, {bucket, account?})`: counts one hit per IP (and per account when
  *   given) in the Postgres-backed bucket, throws 429 `too-many-requests` with Retry-After;
+ * - `signInThrottle.begin(request, {account?, perSource?})` before judging a guessed secret, then
+ *   `attempt.succeeded()` or `attempt.failed()`: only failures count, waits grow instead of
+ *   locking (signin-throttle.ts);
  * - `users`: `get` (AUTH.md's User), `findByEmail`, `create` (profile, roles, sign-up options
  *   checked), `signUpRoles` (validates SignUpOptions roles);
  * - `passwords`: `hash`, `verify` (argon2id), `check` (length policy).
@@ -65,10 +71,23 @@ export interface Session {
 }
 
 export interface IssueSessionOptions {
-  /** Adds `x-hasura-auth-elevated: <user id>` (after a WebAuthn elevation). */
+  /** Adds `x-hasura-auth-elevated: <user id>` (after a WebAuthn or TOTP elevation). */
   readonly elevated?: boolean;
+  /** A session from POST /signin/pat: marked, and ends when this PAT expires or is revoked. */
+  readonly pat?: { readonly id: string; readonly expiresAt: Date };
+  /** A session from a passwordReset link: may change the password once, without the current one. */
+  readonly passwordReset?: boolean;
   /** Run inside the caller's transaction. */
   readonly client?: pg.PoolClient;
+}
+
+/** What an access token minted on its own (a refresh) carries besides the user's claims. */
+export interface AccessTokenOptions {
+  readonly elevated?: boolean;
+  readonly client?: pg.PoolClient;
+  readonly pat?: { readonly id: string; readonly expiresAt: Date };
+  /** The family holding an open password-reset grant. */
+  readonly passwordResetFamily?: string;
 }
 
 /** A request's verified Bearer identity. */
@@ -76,6 +95,12 @@ export interface AuthenticatedUser {
   readonly userId: string;
   readonly isAnonymous: boolean;
   readonly elevated: boolean;
+  /** Seconds since the elevated token was issued (undefined when not elevated). */
+  readonly elevatedForSeconds: number | undefined;
+  /** The PAT this session came from (POST /signin/pat), else undefined. */
+  readonly patId: string | undefined;
+  /** The refresh-token family whose password-reset grant this token carries, else undefined. */
+  readonly passwordResetFamily: string | undefined;
   readonly claims: AccessTokenClaims;
 }
 
@@ -104,7 +129,7 @@ export interface Links {
 }
 
 /** E-mail templates (hasura-auth's names). */
-export type EmailTemplate = 'email-verify' | 'password-reset' | 'email-confirm-change' | 'signin-passwordless' | 'signin-otp';
+export type EmailTemplate = 'email-verify' | 'password-reset' | 'email-confirm-change' | 'signin-passwordless' | 'signin-otp' | 'signup-existing-account';
 
 export interface SendTemplateOptions {
   readonly template: EmailTemplate;
@@ -146,6 +171,21 @@ export interface AuditLog {
 export interface RateLimiter {
   /** One hit per IP (and per account when given) in `bucket`; 429 too-many-requests when over. */
   hit(request: FastifyRequest, options: { bucket: RateLimitBucket; account?: string }): Promise<void>;
+}
+
+/** One throttled guess: report how it went. */
+export interface SignInAttempt {
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+}
+
+export interface SignInThrottle {
+  /**
+   * Counts an attempt before it is judged; 429 too-many-requests (Retry-After) while the address
+   * or the account must wait. `account` is a key (`email:...`, `user:...`, `phone:...`);
+   * `perSource` counts per address only (the account has MFA behind this step).
+   */
+  begin(request: FastifyRequest, options: { account?: string; perSource?: boolean }): Promise<SignInAttempt>;
 }
 
 export interface CreateUserOptions {
@@ -198,13 +238,14 @@ export interface AuthContext {
   readonly sms: SmsSender;
   readonly audit: AuditLog;
   readonly rateLimiter: RateLimiter;
+  readonly signInThrottle: SignInThrottle;
   readonly tickets: Tickets;
   readonly links: Links;
   readonly users: UserStore;
   readonly passwords: Passwords;
   issueSession(userId: string, options?: IssueSessionOptions): Promise<Session>;
-  /** Only an access token (no new refresh token), e.g. for POST /token's rotation. */
-  createAccessToken(userId: string, options?: IssueSessionOptions): Promise<string>;
+  /** Only an access token (no new refresh token), e.g. for POST /token's rotation; its lifetime is capped by a PAT's expiry. */
+  createAccessToken(userId: string, options?: AccessTokenOptions): Promise<{ accessToken: string; accessTokenExpiresIn: number }>;
   authenticateBearer(request: FastifyRequest, options?: { allowAnonymous?: boolean }): Promise<AuthenticatedUser>;
   /** Throws `elevated-claim-required` when AUTH_REQUIRE_ELEVATED_CLAIM demands an elevated token and this one is not. */
   requireElevation(user: AuthenticatedUser): Promise<void>;

@@ -1,16 +1,22 @@
+/**
+ * Builds the AuthContext every route module receives (context.ts): sessions (regular, elevated,
+ * PAT sessions that end with their PAT, sessions holding a password-reset grant), Bearer
+ * authentication and the elevation rule. Nothing module-global.
+ */
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { createAuditLog } from './audit';
 import { buildAccessClaims } from './claims';
 import type { AuthConfig } from './config';
-import type { AuthContext, AuthenticatedUser, IssueSessionOptions, Mailer, Session, SigningKeys, SmsSender } from './context';
+import type { AccessTokenOptions, AuthContext, AuthenticatedUser, IssueSessionOptions, Mailer, Session, SigningKeys, SmsSender } from './context';
 import { createMailer, createOutboxSmsSender } from './delivery';
 import { AuthError } from './errors';
 import { JwtError } from './jwt';
 import { createLinks } from './links';
 import { createPasswords } from './passwords';
 import { createRateLimiter } from './rate-limit';
-import { insertRefreshToken } from './refresh-tokens';
+import { insertRefreshToken, PASSWORD_RESET_GRANT_SECONDS, patIsLive } from './refresh-tokens';
+import { createSignInThrottle } from './signin-throttle';
 import { createSigningKeys } from './signing-keys';
 import { createTickets } from './tickets';
 import { createUserStore, loadPermissions } from './users';
@@ -44,14 +50,17 @@ export function createAuthContext(options: CreateAuthContextOptions): AuthContex
     sms: options.sms ?? createOutboxSmsSender({ pool, log }),
     audit: createAuditLog({ pool, log }),
     rateLimiter: createRateLimiter({ pool, config, log }),
+    signInThrottle: createSignInThrottle({ pool, config, log }),
     tickets: createTickets({ pool, config }),
     links: createLinks(config),
     users,
     passwords: createPasswords(config),
-    createAccessToken: async (userId, tokenOptions) =>
-      (await accessTokenFor({ context, keys, now }, { userId, elevated: tokenOptions?.elevated ?? false, db: tokenOptions?.client ?? pool })).accessToken,
+    createAccessToken: async (userId, tokenOptions) => {
+      const minted = await accessTokenFor({ context, keys, now }, { ...tokenOptions, userId, db: tokenOptions?.client ?? pool });
+      return { accessToken: minted.accessToken, accessTokenExpiresIn: minted.expiresIn };
+    },
     issueSession: (userId, issueOptions) => issueSession({ context, keys, now }, userId, issueOptions ?? {}),
-    authenticateBearer: (request, authOptions) => authenticateBearer({ context, keys }, request, authOptions ?? {}),
+    authenticateBearer: (request, authOptions) => authenticateBearer({ context, keys, now }, request, authOptions ?? {}),
     requireElevation: (user) => requireElevation(context, user),
   };
   return context;
@@ -68,22 +77,33 @@ async function issueSession(
   const row = state.rows[0];
   if (!row) throw new AuthError('invalid-request', 'No such user');
   if (row.disabled) throw new AuthError('disabled-user');
-  const refresh = await insertRefreshToken(db, { userId, expiresInSeconds: context.config.refreshTokenExpiresIn });
+  const passwordResetUntil = options.passwordReset === true ? new Date(deps.now() + PASSWORD_RESET_GRANT_SECONDS * 1000) : null;
+  const refresh = await insertRefreshToken(db, {
+    userId, expiresInSeconds: context.config.refreshTokenExpiresIn, passwordResetUntil, ...(options.pat ? { pat: options.pat } : {}),
+  });
   await db.query('UPDATE auth.users SET last_seen = now() WHERE id = $1', [userId]);
-  const { accessToken, user } = await accessTokenFor(deps, { userId, elevated: options.elevated ?? false, db });
-  return { accessToken, accessTokenExpiresIn: context.config.accessTokenExpiresIn, refreshToken: refresh.token, refreshTokenId: refresh.id, user };
+  const { accessToken, user, expiresIn } = await accessTokenFor(deps, {
+    userId, db, ...(options.elevated === undefined ? {} : { elevated: options.elevated }), ...(options.pat ? { pat: options.pat } : {}),
+    ...(passwordResetUntil ? { passwordResetFamily: refresh.familyId } : {}),
+  });
+  return { accessToken, accessTokenExpiresIn: expiresIn, refreshToken: refresh.token, refreshTokenId: refresh.id, user };
 }
 
-/** A fresh access token for the user (used by sessions and by /token rotation). */
+/** A fresh access token for the user (used by sessions and by /token rotation) and its lifetime in seconds. */
 export async function accessTokenFor(
   deps: { context: AuthContext; keys: SigningKeys; now: () => number },
-  options: { userId: string; elevated: boolean; db: pg.Pool | pg.PoolClient },
-): Promise<{ accessToken: string; user: NonNullable<Awaited<ReturnType<AuthContext['users']['get']>>> }> {
+  options: Omit<AccessTokenOptions, 'client'> & { userId: string; db: pg.Pool | pg.PoolClient },
+): Promise<{ accessToken: string; expiresIn: number; user: NonNullable<Awaited<ReturnType<AuthContext['users']['get']>>> }> {
   const user = await deps.context.users.get(options.userId, 'release' in options.db ? options.db : undefined);
   if (!user) throw new AuthError('invalid-request', 'No such user');
   const permissions = await loadPermissions(options.db, options.userId);
-  const claims = buildAccessClaims({ user, permissions, elevated: options.elevated, nowSeconds: Math.floor(deps.now() / 1000) }, deps.context.config);
-  return { accessToken: await deps.keys.sign(claims), user };
+  const nowSeconds = Math.floor(deps.now() / 1000);
+  const claims = buildAccessClaims({
+    user, permissions, elevated: options.elevated ?? false, nowSeconds,
+    ...(options.pat ? { pat: { id: options.pat.id, expiresAtSeconds: Math.floor(options.pat.expiresAt.getTime() / 1000) } } : {}),
+    ...(options.passwordResetFamily === undefined ? {} : { passwordResetFamily: options.passwordResetFamily }),
+  }, deps.context.config);
+  return { accessToken: await deps.keys.sign(claims), expiresIn: Math.max(1, claims.exp - nowSeconds), user };
 }
 
 /** The Bearer token of a request, if any. */
@@ -95,7 +115,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 async function authenticateBearer(
-  deps: { context: AuthContext; keys: SigningKeys },
+  deps: { context: AuthContext; keys: SigningKeys; now: () => number },
   request: FastifyRequest,
   options: { allowAnonymous?: boolean },
 ): Promise<AuthenticatedUser> {
@@ -111,7 +131,22 @@ async function authenticateBearer(
   if (!row) throw new AuthError('unauthenticated-user');
   if (row.disabled) throw new AuthError('disabled-user');
   if (row.is_anonymous && !options.allowAnonymous) throw new AuthError('forbidden-anonymous');
-  return { userId, isAnonymous: row.is_anonymous, elevated: hasura['x-hasura-auth-elevated'] === userId, claims };
+  const patId = typeof hasura['x-hasura-auth-pat-id'] === 'string' ? hasura['x-hasura-auth-pat-id'] : undefined;
+  // A PAT session lives only as long as its PAT: revoked or expired, its tokens stop here at once.
+  if (patId !== undefined && !(await patIsLive(deps.context.pool, patId))) {
+    throw new AuthError('unauthenticated-user', 'The personal access token of this session was revoked or has expired');
+  }
+  const elevated = hasura['x-hasura-auth-elevated'] === userId;
+  const resetFamily = hasura['x-hasura-auth-password-reset'];
+  return {
+    userId,
+    isAnonymous: row.is_anonymous,
+    elevated,
+    elevatedForSeconds: elevated ? Math.max(0, Math.floor(deps.now() / 1000) - claims.iat) : undefined,
+    patId,
+    passwordResetFamily: typeof resetFamily === 'string' ? resetFamily : undefined,
+    claims,
+  };
 }
 
 async function verifyOrRefuse(deps: { keys: SigningKeys; context: AuthContext }, token: string, request: FastifyRequest): ReturnType<SigningKeys['verify']> {

@@ -29,6 +29,10 @@ const TEMPLATES: Readonly<Record<EmailTemplate, (options: SendTemplateOptions) =
     subject: 'Your Vyuha sign-in link',
     text: `${greeting(options)}Open this link to sign in to Vyuha:\n\n${options.link ?? ''}\n\nThe link works once and expires in one hour.${SIGNATURE}`,
   }),
+  'signup-existing-account': (options) => ({
+    subject: 'You already have a Vyuha account',
+    text: `${greeting(options)}Someone (maybe you) tried to create a new Vyuha account with this email address, which already has one. Nothing was changed.\n\nIf it was you, sign in instead; if you forgot your password, choose a new one here:\n\n${options.link ?? ''}\n\nIf it was not you, you can ignore this message.\n\n-- \nVyuha`,
+  }),
   'signin-otp': (options) => ({
     subject: 'Your Vyuha sign-in code',
     text: `${greeting(options)}Your sign-in code is:\n\n    ${options.code ?? ''}\n\nIt expires in a few minutes. Never share it: Vyuha staff will never ask for it.${SIGNATURE}`,

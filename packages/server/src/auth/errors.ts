@@ -1,12 +1,14 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * The error codes of AUTH.md (hasura-auth's), plus three of our own, each with its HTTP status
+ * The error codes of AUTH.md (hasura-auth's), plus four of our own, each with its HTTP status
  * and default message:
  * - `unauthenticated-user` (401): a missing, forged or expired Bearer token (the client's own
  *   code for it, spec section 8; hasura-auth's list has none);
  * - `too-many-requests` (429): a rate limit (sent with Retry-After);
- * - `not-found` (404): a PAT id that is not the caller's.
+ * - `not-found` (404): a PAT id that is not the caller's;
+ * - `forbidden-pat-session` (403): a session signed in with a PAT asked to change the account
+ *   (password, e-mail, MFA, security keys, elevation, new PATs).
  */
 export const AUTH_ERRORS = {
   'invalid-email-password': { status: 401, message: 'Incorrect email or password' },
@@ -21,6 +23,7 @@ export const AUTH_ERRORS = {
   'email-already-in-use': { status: 409, message: 'Email already in use' },
   'disabled-endpoint': { status: 409, message: 'This endpoint is disabled' },
   'forbidden-anonymous': { status: 403, message: 'Forbidden, user is anonymous' },
+  'forbidden-pat-session': { status: 403, message: 'A session signed in with a personal access token cannot do this' },
   'signup-disabled': { status: 403, message: 'Sign up is disabled' },
   'elevated-claim-required': { status: 401, message: 'Elevated claim required' },
   'invalid-request': { status: 400, message: 'The request payload is incorrect' },

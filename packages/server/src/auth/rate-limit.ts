@@ -22,10 +22,11 @@ export async function countHit(pool: pg.Pool, options: { bucket: string; subject
 }
 
 /**
- * The rate limiter of the context. Each hit counts per IP and, when an account is named (an
- * e-mail, a phone number, a user id), per account too, so a botnet spreading guesses over many
- * IPs still meets the account limit. The price: guesses against an account can delay its owner
- * for one window; that is the usual trade and the window is short by default (5 minutes).
+ * The rate limiter of the context: request volume (global per IP, mail and SMS sent, sign-ups,
+ * refreshes). Each hit counts per IP and, when an account is named (an e-mail, a phone number, a
+ * user id), per account too, so mail to one address cannot be flooded from many IPs. Guessed
+ * secrets are not counted here: the sign-in throttle (signin-throttle.ts) counts their failures
+ * and slows them down without locking the owner out.
  */
 export function createRateLimiter(options: { pool: pg.Pool; config: AuthConfig; log: FastifyBaseLogger }): RateLimiter {
   const { config, pool } = options;

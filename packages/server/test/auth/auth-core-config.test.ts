@@ -26,7 +26,12 @@ describe('readAuthConfig', () => {
       clientUrl: 'http://localhost:8080',
       jwt: { type: 'RS256', key: undefined, issuer: 'hasura-auth', claimsNamespace: 'https://hasura.io/jwt/claims' },
     });
-    expect(config.rateLimits.bruteForce).toEqual({ burst: 10, intervalSeconds: 300 });
+    // Failures per address (an office behind one address must get through), every request per address, refreshes.
+    expect(config.rateLimits.bruteForce).toEqual({ burst: 100, intervalSeconds: 300 });
+    expect(config.rateLimits.global).toEqual({ burst: 1000, intervalSeconds: 60 });
+    expect(config.rateLimits.token).toEqual({ burst: 600, intervalSeconds: 60 });
+    expect(config.signInThrottle).toEqual({ freeFailures: 5, maxDelaySeconds: 900 });
+    expect(config.patMaxLifetimeSeconds).toBe(31_536_000);
   });
 
   it('reads hasura-auth durations', () => {

@@ -30,8 +30,14 @@ describe('delivery without SMTP', () => {
     const app = await appWith({});
     const response = await app.inject({ method: 'POST', url: '/v1/auth/signup/email-password', payload: { email: 'outbox@example.in', password: 'outbox passphrase' } });
     expect(response.json()).toEqual({ session: null });
-    const rows = await db.pool.query<{ channel: string; subject: string; body: string; template: string; sent_at: Date | null }>(
+    // The mail is made after the answer (no enumeration by timing): wait for it.
+    const read = () => db.pool.query<{ channel: string; subject: string; body: string; template: string; sent_at: Date | null }>(
       "SELECT channel, subject, body, template, sent_at FROM auth.outbox WHERE recipient = 'outbox@example.in'");
+    let rows = await read();
+    for (let wait = 0; wait < 100 && rows.rows.length === 0; wait += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = await read();
+    }
     expect(rows.rows).toHaveLength(1);
     const row = rows.rows[0];
     expect(row).toMatchObject({ channel: 'email', template: 'email-verify', sent_at: null });

@@ -19,9 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Each test signs in as if from its own IP, so the brute-force bucket of one does not spill into another. */
+/** Each test signs in as if from its own IP, so the failures of one do not spill into another. */
 async function clearRateLimits(): Promise<void> {
   await server.pool.query('DELETE FROM auth.rate_limit_hits');
+  await server.pool.query('DELETE FROM auth.signin_throttle');
 }
 
 describe('the demo users', () => {
@@ -52,30 +53,31 @@ describe('the demo users', () => {
 });
 
 describe('rate limits', () => {
-  it('answers 429 with Retry-After after the burst, per IP and per account', async () => {
+  // The per-account slow-down has its own file (auth-signin-limits-do-not-lock-out-owner.test.ts);
+  // here the per-address failure ceiling, lowered to 3 for the test.
+  it('answers 429 with Retry-After once an address has failed the burst; successes do not count', async () => {
     await clearRateLimits();
-    const attempt = () => request(`${server.authUrl}/signin/email-password`, { body: { email: demoEmail('trial'), password: 'wrong password here' } });
-    for (let index = 0; index < 3; index += 1) expect((await attempt()).status).toBe(401);
-    const limited = await attempt();
+    const signIn = (password: string) => request(`${server.authUrl}/signin/email-password`, { body: { email: demoEmail('basic'), password } });
+    for (let index = 0; index < 5; index += 1) expect((await signIn(DEMO_PASSWORD)).status).toBe(200);
+    const guess = (email: string) => request(`${server.authUrl}/signin/email-password`, { body: { email, password: 'wrong password here' } });
+    for (const email of ['one@example.in', 'two@example.in', 'three@example.in']) expect((await guess(email)).status).toBe(401);
+    const limited = await guess('four@example.in');
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ status: 429, error: 'too-many-requests' });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(200);
     expect(retryAfter).toBeLessThanOrEqual(300);
-    // Even the right password waits: the limit is on attempts, not failures.
-    const right = await request(`${server.authUrl}/signin/email-password`, { body: { email: demoEmail('trial'), password: DEMO_PASSWORD } });
-    expect(right.status).toBe(429);
-
-    // The account bucket holds across IPs: clear only the IP rows and the account is still limited.
-    await server.pool.query("DELETE FROM auth.rate_limit_hits WHERE subject LIKE 'ip:%'");
-    expect((await attempt()).status).toBe(429);
-    const stored = await server.pool.query("SELECT bucket, subject FROM auth.rate_limit_hits WHERE subject LIKE 'account:%'");
-    expect(stored.rows).toEqual([{ bucket: 'bruteForce', subject: `account:${demoEmail('trial')}` }]);
+    // An account that signed in from this address before is not refused; a stranger's account is.
+    expect((await signIn(DEMO_PASSWORD)).status).toBe(200);
+    await server.pool.query('DELETE FROM auth.signin_known_sources WHERE account = $1', [`email:${demoEmail('advanced')}`]);
+    expect((await request(`${server.authUrl}/signin/email-password`, { body: { email: demoEmail('advanced'), password: DEMO_PASSWORD } })).status).toBe(429);
+    const stored = await server.pool.query("SELECT hits FROM auth.rate_limit_hits WHERE bucket = 'bruteForce' AND subject = 'ip:127.0.0.1'");
+    expect(stored.rows).toEqual([{ hits: 3 }]);
   });
 
   it('starts a new window once the old one has passed', async () => {
     await clearRateLimits();
-    const attempt = () => request(`${server.authUrl}/signin/email-password`, { body: { email: demoEmail('basic'), password: 'wrong password here' } });
+    const attempt = () => request(`${server.authUrl}/signin/email-password`, { body: { email: 'nobody-here@example.in', password: 'wrong password here' } });
     for (let index = 0; index < 3; index += 1) await attempt();
     expect((await attempt()).status).toBe(429);
     await server.pool.query("UPDATE auth.rate_limit_hits SET window_started_at = now() - interval '6 minutes'");
@@ -108,17 +110,25 @@ describe('no account enumeration', () => {
   });
 
   it('takes as long to refuse an unknown e-mail as a wrong password (both hash)', async () => {
-    await clearRateLimits();
     const time = async (email: string): Promise<number> => {
       const started = performance.now();
-      await request(`${server.authUrl}/signin/email-password`, { body: { email, password: 'wrong password here' } });
+      expect((await request(`${server.authUrl}/signin/email-password`, { body: { email, password: 'wrong password here' } })).status).toBe(401);
       return performance.now() - started;
     };
+    await clearRateLimits();
     await time('warm-up@example.in');
-    const unknown = await time('nobody-at-all@example.in');
-    const known = await time(demoEmail('support'));
+    // Pairs, each after a reset of the counters (this file allows 3 failures per address), so the
+    // shared machine's slow moments hit both sides alike; the median ratio is compared.
+    const ratios: number[] = [];
+    for (let pair = 0; pair < 7; pair += 1) {
+      await clearRateLimits();
+      const unknown = await time(`nobody-at-all-${pair}@example.in`);
+      const known = await time(demoEmail('support'));
+      ratios.push(unknown / known);
+    }
+    ratios.sort((a, b) => a - b);
     // Without the dummy hash an unknown e-mail is answered ~10x faster than argon2's verify.
-    expect(unknown / known).toBeGreaterThan(0.4);
+    expect(ratios[3]).toBeGreaterThan(0.4);
   });
 });
 
@@ -160,7 +170,8 @@ describe('the audit log', () => {
 
 describe('AUTH_CONCEAL_ERRORS', () => {
   it('turns account-revealing errors into invalid-request', async () => {
-    const concealed = await startCoreServer({ seeded: true, env: { AUTH_CONCEAL_ERRORS: 'true' } });
+    // Without e-mail verification a taken address is still refused (with it, it is answered as a new one).
+    const concealed = await startCoreServer({ seeded: true, env: { AUTH_CONCEAL_ERRORS: 'true', AUTH_EMAIL_SIGNIN_EMAIL_VERIFIED_REQUIRED: 'false' } });
     try {
       const wrong = await request(`${concealed.authUrl}/signin/email-password`, { body: { email: demoEmail('trial'), password: 'wrong password here' } });
       expect(wrong.body).toEqual({ status: 400, message: 'The request payload is incorrect', error: 'invalid-request' });

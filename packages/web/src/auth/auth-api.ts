@@ -78,8 +78,10 @@ export const authApi = {
   signOut: (body: { refreshToken?: string; all?: boolean }, accessToken?: string) => authCall<string>('/signout', { body, accessToken }),
   user: (accessToken: string) => authCall<AuthUser>('/user', { accessToken }),
   deanonymize: (body: Record<string, unknown>, accessToken: string) => authCall<string>('/user/deanonymize', { body, accessToken }),
-  changeEmail: (body: { newEmail: string; options?: { redirectTo?: string } }, accessToken: string) => authCall<string>('/user/email/change', { body, accessToken }),
-  changePassword: (body: { newPassword: string; ticket?: string }, accessToken?: string) => authCall<string>('/user/password', { body, accessToken }),
+  // currentPassword (ours): a Bearer token alone cannot change the e-mail or password, unless the
+  // session was elevated in the last 5 minutes or came from a password-reset link (auth README).
+  changeEmail: (body: { newEmail: string; currentPassword?: string; options?: { redirectTo?: string } }, accessToken: string) => authCall<string>('/user/email/change', { body, accessToken }),
+  changePassword: (body: { newPassword: string; currentPassword?: string; ticket?: string }, accessToken?: string) => authCall<string>('/user/password', { body, accessToken }),
   resetPassword: (body: { email: string; options?: { redirectTo?: string } }) => authCall<string>('/user/password/reset', { body }),
   sendVerificationEmail: (body: { email: string; options?: { redirectTo?: string } }) => authCall<string>('/user/email/send-verification-email', { body }),
   generateTotp: (accessToken: string) => authCall<{ imageUrl: string; totpSecret: string }>('/mfa/totp/generate', { accessToken }),

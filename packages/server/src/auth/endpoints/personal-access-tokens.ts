@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context';
+import { refusePatSession } from '../credential-proof';
 import { AuthError, invalidRequest } from '../errors';
 import { hashToken, insertPersonalAccessToken, listPersonalAccessTokens, revokePersonalAccessToken } from '../refresh-tokens';
 import type { AuthRouteModule } from '../routes';
@@ -7,7 +8,9 @@ import { bodyObject, optionalObject, requiredString, requiredUuid } from '../val
 
 /**
  * POST /pat (create), POST /signin/pat, and, for the owner, GET /user/pats (list) and
- * DELETE /user/pats/:id (revoke): hasura-auth has no REST for the last two.
+ * DELETE /user/pats/:id (revoke): hasura-auth has no REST for the last two. A PAT lives at most
+ * AUTH_PAT_MAX_LIFETIME; the session it signs in is marked (claim `x-hasura-auth-pat-id`, refresh
+ * tokens linked by `pat_id`), cannot mint PATs or change the account, and ends with the PAT.
  */
 export const personalAccessTokenRoutes: AuthRouteModule = {
   name: 'personal-access-tokens',
@@ -30,24 +33,33 @@ export const personalAccessTokenRoutes: AuthRouteModule = {
 
 async function create(context: AuthContext, request: FastifyRequest): Promise<{ id: string; personalAccessToken: string }> {
   const user = await context.authenticateBearer(request);
+  refusePatSession(user);
   await context.requireElevation(user);
   const body = bodyObject(request.body);
   const expiresAt = new Date(requiredString(body, 'expiresAt'));
   if (Number.isNaN(expiresAt.getTime())) throw invalidRequest('expiresAt', 'must be an ISO 8601 date-time');
   if (expiresAt.getTime() <= Date.now()) throw invalidRequest('expiresAt', 'must be in the future');
+  const maxSeconds = context.config.patMaxLifetimeSeconds;
+  if (expiresAt.getTime() > Date.now() + maxSeconds * 1000) throw invalidRequest('expiresAt', `must be at most ${lifetimeText(maxSeconds)} from now (AUTH_PAT_MAX_LIFETIME)`);
   const metadata = optionalObject(body, 'metadata');
   const created = await insertPersonalAccessToken(context.pool, { userId: user.userId, expiresAt, metadata });
   await context.audit.record({ action: 'auth.pat.create', actorUserId: user.userId, entityId: user.userId, details: { patId: created.id, expiresAt: expiresAt.toISOString() }, request });
   return { id: created.id, personalAccessToken: created.token };
 }
 
+/** `30 days` or `3600 s`. @example lifetimeText(31_536_000) -> '365 days' */
+function lifetimeText(seconds: number): string {
+  return seconds % 86_400 === 0 ? `${seconds / 86_400} days` : `${seconds} s`;
+}
+
 async function signIn(context: AuthContext, request: FastifyRequest): Promise<{ session: unknown }> {
   const body = bodyObject(request.body);
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce' });
   const token = typeof body.personalAccessToken === 'string' ? body.personalAccessToken : '';
   if (token === '') throw invalidRequest('personalAccessToken', 'is required');
-  const found = await context.pool.query<{ user_id: string; live: boolean; disabled: boolean }>(
-    `SELECT t.user_id, (t.revoked_at IS NULL AND t.expires_at > now()) AS live, u.disabled
+  // A PAT is 122 random bits: guessing is hopeless, but failures still count against the address.
+  const attempt = await context.signInThrottle.begin(request, {});
+  const found = await context.pool.query<{ id: string; user_id: string; live: boolean; disabled: boolean; expires_at: Date }>(
+    `SELECT t.id, t.user_id, (t.revoked_at IS NULL AND t.expires_at > now()) AS live, u.disabled, t.expires_at
      FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id
      WHERE t.refresh_token_hash = $1 AND t.type = 'pat'`,
     [hashToken(token)],
@@ -55,10 +67,13 @@ async function signIn(context: AuthContext, request: FastifyRequest): Promise<{ 
   const row = found.rows[0];
   if (!row?.live || row.disabled) {
     const code = row?.live && row.disabled ? 'disabled-user' : 'invalid-pat';
+    if (code === 'invalid-pat') await attempt.failed();
+    else await attempt.succeeded();
     await context.audit.record({ action: 'auth.signin_failed', entityId: row?.user_id ?? null, details: { method: 'pat', reason: code }, request });
     throw new AuthError(code);
   }
-  const session = await context.issueSession(row.user_id);
+  await attempt.succeeded();
+  const session = await context.issueSession(row.user_id, { pat: { id: row.id, expiresAt: row.expires_at } });
   await context.audit.record({ action: 'auth.signin', actorUserId: row.user_id, entityId: row.user_id, details: { method: 'pat' }, request });
   return { session };
 }

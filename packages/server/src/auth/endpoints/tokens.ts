@@ -20,13 +20,18 @@ export const tokenRoutes: AuthRouteModule = {
 };
 
 type RotationOutcome =
-  | { kind: 'rotated'; userId: string; familyId: string; refreshToken: string; refreshTokenId: string }
+  | {
+    kind: 'rotated'; userId: string; familyId: string; refreshToken: string; refreshTokenId: string;
+    pat: { id: string; expiresAt: Date } | undefined; passwordResetOpen: boolean;
+  }
   | { kind: 'refused'; code: 'invalid-refresh-token' | 'disabled-user'; reuse?: { userId: string; familyId: string; revoked: number } };
 
 /**
  * Single-use rotation: the presented token is marked used and a new one joins its family. A
  * token presented after it was used means a copy exists somewhere (a thief or a replay): the
- * whole family (this session and everything rotated from it) is revoked.
+ * whole family (this session and everything rotated from it) is revoked. A PAT session rotates
+ * only while its PAT is live (else the family is revoked) and never past the PAT's expiry; a
+ * family's password-reset grant goes with it to the new token.
  */
 async function refresh(context: AuthContext, request: FastifyRequest): Promise<Session> {
   const body = bodyObject(request.body);
@@ -45,8 +50,19 @@ async function refresh(context: AuthContext, request: FastifyRequest): Promise<S
       return { kind: 'refused', code: 'invalid-refresh-token', reuse: { userId: stored.user_id, familyId: stored.family_id, revoked } };
     }
     if (stored.disabled) return { kind: 'refused', code: 'disabled-user' };
-    const next = await insertRefreshToken(client, { userId: stored.user_id, expiresInSeconds: context.config.refreshTokenExpiresIn, familyId: stored.family_id });
-    return { kind: 'rotated', userId: stored.user_id, familyId: stored.family_id, refreshToken: next.token, refreshTokenId: next.id };
+    if (stored.pat_id !== null && (stored.pat_live !== true || stored.pat_expires_at === null)) {
+      await revokeFamily(client, stored.family_id);
+      return { kind: 'refused', code: 'invalid-refresh-token' };
+    }
+    const pat = stored.pat_id !== null && stored.pat_expires_at !== null ? { id: stored.pat_id, expiresAt: stored.pat_expires_at } : undefined;
+    const next = await insertRefreshToken(client, {
+      userId: stored.user_id, expiresInSeconds: context.config.refreshTokenExpiresIn, familyId: stored.family_id,
+      passwordResetUntil: stored.password_reset_until, ...(pat ? { pat } : {}),
+    });
+    return {
+      kind: 'rotated', userId: stored.user_id, familyId: stored.family_id, refreshToken: next.token, refreshTokenId: next.id,
+      pat, passwordResetOpen: stored.password_reset_open,
+    };
   });
   if (outcome.kind === 'refused') {
     if (outcome.reuse) {
@@ -57,8 +73,10 @@ async function refresh(context: AuthContext, request: FastifyRequest): Promise<S
   }
   const user = await context.users.get(outcome.userId);
   if (!user) throw new AuthError('invalid-refresh-token');
-  const fresh = await context.createAccessToken(outcome.userId);
-  return { accessToken: fresh, accessTokenExpiresIn: context.config.accessTokenExpiresIn, refreshToken: outcome.refreshToken, refreshTokenId: outcome.refreshTokenId, user };
+  const fresh = await context.createAccessToken(outcome.userId, {
+    ...(outcome.pat ? { pat: outcome.pat } : {}), ...(outcome.passwordResetOpen ? { passwordResetFamily: outcome.familyId } : {}),
+  });
+  return { ...fresh, refreshToken: outcome.refreshToken, refreshTokenId: outcome.refreshTokenId, user };
 }
 
 async function verify(context: AuthContext, request: FastifyRequest): Promise<string> {

@@ -1,12 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context';
 import { AuthError } from '../errors';
-import { revokeUserSessions } from '../refresh-tokens';
+import { proveCredentialChange } from '../credential-proof';
+import { revokeOtherSessions, revokeUserSessions } from '../refresh-tokens';
 import type { AuthRouteModule } from '../routes';
 import { bodyObject, optionalObject, optionalString, requiredEmail } from '../validation';
-import { sendVerificationEmail } from './emails';
+import { inBackground, sendVerificationEmail } from './emails';
 
-/** GET /user, e-mail change, verification e-mail, password change and reset. */
+/**
+ * GET /user, e-mail change, verification e-mail, password change and reset. Changing the
+ * password or the e-mail needs more than a Bearer token (credential-proof.ts).
+ */
 export const userRoutes: AuthRouteModule = {
   name: 'user',
   register(app, context) {
@@ -34,6 +38,7 @@ async function changeEmail(context: AuthContext, request: FastifyRequest): Promi
   const newEmail = requiredEmail(body, 'newEmail');
   const redirectTo = redirectOption(context, body);
   await context.rateLimiter.hit(request, { bucket: 'email', account: user.userId });
+  const proof = await proveCredentialChange(context, { request, user, body, allowPasswordReset: false });
   if (await context.users.findByEmail(newEmail)) throw new AuthError('email-already-in-use');
   await context.pool.query('UPDATE auth.users SET new_email = $2 WHERE id = $1', [user.userId, newEmail]);
   const ticket = await context.tickets.create(user.userId, { type: 'emailConfirmChange' });
@@ -42,7 +47,7 @@ async function changeEmail(context: AuthContext, request: FastifyRequest): Promi
     template: 'email-confirm-change', to: newEmail, userId: user.userId,
     link: context.links.verifyLink({ ticket, type: 'emailConfirmChange', redirectTo }),
   });
-  await context.audit.record({ action: 'auth.email.change_requested', actorUserId: user.userId, entityId: user.userId, details: { newEmail }, request });
+  await context.audit.record({ action: 'auth.email.change_requested', actorUserId: user.userId, entityId: user.userId, details: { newEmail, proof: proof.kind }, request });
   return 'OK';
 }
 
@@ -59,23 +64,40 @@ async function resendVerification(context: AuthContext, request: FastifyRequest)
   return 'OK';
 }
 
+/**
+ * With a passwordReset ticket (forgot password) no session is needed; with a Bearer token the
+ * proof of credential-proof.ts is. A reset (ticket or reset-link session) ends the other sessions:
+ * the old password may be known to someone else.
+ */
 async function changePassword(context: AuthContext, request: FastifyRequest): Promise<string> {
   const body = bodyObject(request.body);
   const newPassword = context.passwords.check(body.newPassword, 'newPassword');
   const ticket = optionalString(body, 'ticket');
   let userId: string;
+  let proof: string;
+  let keepFamilyId: string | undefined;
   if (ticket !== undefined) {
-    await context.rateLimiter.hit(request, { bucket: 'bruteForce' });
+    const attempt = await context.signInThrottle.begin(request, {});
     const owner = await context.tickets.consume(ticket, 'passwordReset');
-    if (owner === undefined) throw new AuthError('invalid-ticket');
+    if (owner === undefined) {
+      await attempt.failed();
+      throw new AuthError('invalid-ticket');
+    }
+    await attempt.succeeded();
     userId = owner;
+    proof = 'ticket';
   } else {
-    userId = (await context.authenticateBearer(request)).userId;
+    const user = await context.authenticateBearer(request);
+    const checked = await proveCredentialChange(context, { request, user, body, allowPasswordReset: true });
+    userId = user.userId;
+    proof = checked.kind;
+    if (checked.kind === 'password-reset') keepFamilyId = checked.familyId;
   }
   await context.pool.query('UPDATE auth.users SET password_hash = $2 WHERE id = $1', [userId, await context.passwords.hash(newPassword)]);
-  // A reset means the old password may be known to someone else: end every session.
-  const revoked = ticket === undefined ? 0 : await revokeUserSessions(context.pool, userId);
-  await context.audit.record({ action: 'auth.password.change', actorUserId: userId, entityId: userId, details: { withTicket: ticket !== undefined, sessionsRevoked: revoked }, request });
+  let revoked = 0;
+  if (ticket !== undefined) revoked = await revokeUserSessions(context.pool, userId);
+  else if (keepFamilyId !== undefined) revoked = await revokeOtherSessions(context.pool, { userId, keepFamilyId });
+  await context.audit.record({ action: 'auth.password.change', actorUserId: userId, entityId: userId, details: { proof, sessionsRevoked: revoked }, request });
   return 'OK';
 }
 
@@ -97,12 +119,4 @@ async function resetPassword(context: AuthContext, request: FastifyRequest): Pro
     });
   }
   return 'OK';
-}
-
-/**
- * Work whose duration would reveal that an account exists (creating a ticket, talking to SMTP)
- * runs after the answer: known and unknown addresses get "OK" equally fast.
- */
-export function inBackground(context: AuthContext, what: string, work: () => Promise<void>): void {
-  work().catch((error: unknown) => context.log.error({ err: error }, `auth: ${what} failed`));
 }

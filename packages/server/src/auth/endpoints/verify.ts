@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { AuthContext, TicketType, VerifyLinkType } from '../context';
 import { AuthError } from '../errors';
+import { redeemPendingMagicLink } from '../pending-signups';
 import type { AuthRouteModule } from '../routes';
 import { inTransaction } from '../users';
 
@@ -18,6 +19,8 @@ const TICKET_TYPES: Readonly<Record<VerifyLinkType, TicketType>> = {
  * hasura-auth does; the client exchanges the refresh token at POST /token) or
  * `redirectTo?error=<code>&errorDescription=<text>`. A redirectTo outside AUTH_CLIENT_URL and the
  * allow list is answered with JSON 400 redirectTo-not-allowed: never redirect to an unknown site.
+ * A magic link of an address without an account creates the account here (pending-signups.ts);
+ * a passwordReset link's session may change the password once without the current one.
  */
 export const verifyRoutes: AuthRouteModule = {
   name: 'verify',
@@ -38,10 +41,11 @@ async function verify(context: AuthContext, request: FastifyRequest<{ Querystrin
   let outcome: { userId: string; refreshToken: string } | { error: 'invalid-ticket' | 'disabled-user' | 'email-already-in-use' };
   try {
     outcome = await inTransaction(context.pool, async (client) => {
-      const userId = await context.tickets.consume(ticket, ticketType, { client });
+      let userId = await context.tickets.consume(ticket, ticketType, { client });
+      if (userId === undefined && ticketType === 'passwordlessEmail') userId = await redeemPendingMagicLink(context, { client, ticket });
       if (userId === undefined) return { error: 'invalid-ticket' as const };
       await apply(client, { userId, type: type as VerifyLinkType });
-      const session = await context.issueSession(userId, { client });
+      const session = await context.issueSession(userId, { client, passwordReset: type === 'passwordReset' });
       return { userId, refreshToken: session.refreshToken };
     });
   } catch (error) {

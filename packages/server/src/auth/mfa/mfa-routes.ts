@@ -1,15 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { AuthContext } from '../context';
+import { refusePatSession } from '../credential-proof';
 import { AuthError, invalidRequest } from '../errors';
 import type { AuthRouteModule } from '../routes';
+import { userAccount } from '../signin-throttle';
 import { clearOtpAttempts, reserveOtpAttempt } from './otp-attempts';
 import { bodyObject, optionalString, replyOk, requiredString } from './request-fields';
 import { generateTotpSecret, matchTotp, otpauthUrl } from './totp';
 import { claimTotpStep } from './totp-replay';
+import { elevateWithTotp } from './totp-elevation';
 
 // TOTP multi-factor authentication (hasura-auth's endpoints): generate a secret, activate or
-// deactivate it with a code, and finish a password sign-in with the `mfaTotp:` ticket it gave.
+// deactivate it with a code, and finish a password sign-in with the `mfaTotp:` ticket it gave;
+// plus ours, POST /elevate/totp (totp-elevation.ts). A PAT session may do none of the changes.
 
 export interface MfaRouteOptions {
   /** The issuer label authenticator apps show (AUTH_MFA_TOTP_ISSUER). */
@@ -26,7 +30,7 @@ interface TotpState {
   readonly accountName: string;
 }
 
-/** The MFA route module: GET /mfa/totp/generate, POST /user/mfa, POST /signin/mfa/totp. */
+/** The MFA route module: GET /mfa/totp/generate, POST /user/mfa, POST /signin/mfa/totp, POST /elevate/totp. */
 export function createMfaRouteModule(options: MfaRouteOptions = {}): AuthRouteModule {
   const issuer = options.issuer ?? (process.env.AUTH_MFA_TOTP_ISSUER?.trim() || 'Vyuha');
   const now = options.nowMilliseconds ?? Date.now;
@@ -39,6 +43,7 @@ export function createMfaRouteModule(options: MfaRouteOptions = {}): AuthRouteMo
         return replyOk(reply);
       });
       app.post('/signin/mfa/totp', async (request) => ({ session: await signInWithTicket({ request, context, now }), mfa: null }));
+      app.post('/elevate/totp', async (request) => ({ session: await elevateWithTotp({ request, context, accept: (input) => acceptCode({ context, ...input, nowMilliseconds: now() }) }) }));
     },
   };
 }
@@ -46,6 +51,7 @@ export function createMfaRouteModule(options: MfaRouteOptions = {}): AuthRouteMo
 async function generate(input: { request: FastifyRequest; context: AuthContext; issuer: string }): Promise<{ imageUrl: string; totpSecret: string }> {
   const { request, context } = input;
   const user = await context.authenticateBearer(request);
+  refusePatSession(user);
   await context.requireElevation(user);
   const state = await totpState(context, user.userId);
   if (state.activeMfaType === 'totp') throw new AuthError('totp-already-active');
@@ -60,17 +66,19 @@ async function generate(input: { request: FastifyRequest; context: AuthContext; 
 async function changeMfa(input: { request: FastifyRequest; context: AuthContext; now: () => number }): Promise<void> {
   const { request, context } = input;
   const user = await context.authenticateBearer(request);
+  refusePatSession(user);
   await context.requireElevation(user);
   const body = bodyObject(request.body);
   const code = requiredString(body, 'code');
   const activeMfaType = optionalString(body, 'activeMfaType') ?? '';
   if (activeMfaType !== 'totp' && activeMfaType !== '') throw new AuthError('mfa-type-not-found', `activeMfaType: "${activeMfaType}" is not an MFA type (use "totp" or "")`);
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce', account: user.userId });
   const state = await totpState(context, user.userId);
   if (activeMfaType === 'totp' && state.activeMfaType === 'totp') throw new AuthError('totp-already-active');
   if (activeMfaType === '' && state.activeMfaType !== 'totp') throw new AuthError('disabled-mfa-totp');
   if (state.secret === null) throw new AuthError('no-totp-secret');
+  const attempt = await context.signInThrottle.begin(request, { account: userAccount(user.userId) });
   const accepted = await acceptCode({ context, userId: user.userId, secret: state.secret, code, nowMilliseconds: input.now() });
+  await (accepted ? attempt.succeeded() : attempt.failed());
   const action = activeMfaType === 'totp' ? 'auth.mfa.activate' : 'auth.mfa.deactivate';
   if (!accepted) {
     await context.audit.record({ action: `${action}_failed`, actorUserId: user.userId, entityId: user.userId, details: { reason: 'invalid-totp' }, request });
@@ -91,15 +99,18 @@ async function signInWithTicket(input: { request: FastifyRequest; context: AuthC
   const ticket = requiredString(body, 'ticket');
   const otp = requiredString(body, 'otp');
   if (!MFA_TICKET.test(ticket)) throw invalidRequest('ticket', 'must look like mfaTotp:<uuid>');
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce' });
   const userId = await context.tickets.peek(ticket, 'mfaTotp');
   if (userId === undefined) {
+    await (await context.signInThrottle.begin(request, {})).failed();
     await context.audit.record({ action: 'auth.signin_failed', details: { method: 'mfa-totp', reason: 'invalid-ticket' }, request });
     throw new AuthError('invalid-ticket');
   }
+  // Per account (the password is already proven): strangers' wrong codes slow only strangers down.
+  const attempt = await context.signInThrottle.begin(request, { account: userAccount(userId) });
   // The row outlives any MFA ticket (5 minutes), so the count cannot restart while the ticket lives.
   const withinLimit = await reserveOtpAttempt(context.pool, { subject: ticket, lifetimeSeconds: context.config.ticketExpiresIn });
   if (!withinLimit) {
+    await attempt.failed();
     // Five wrong codes kill the ticket: the password has to be proven again.
     await context.tickets.consume(ticket, 'mfaTotp');
     await context.audit.record({ action: 'auth.signin_failed', entityId: userId, details: { method: 'mfa-totp', reason: 'too-many-attempts' }, request });
@@ -107,7 +118,9 @@ async function signInWithTicket(input: { request: FastifyRequest; context: AuthC
   }
   const state = await totpState(context, userId);
   if (state.activeMfaType !== 'totp' || state.secret === null) throw new AuthError('disabled-mfa-totp');
-  if (!(await acceptCode({ context, userId, secret: state.secret, code: otp, nowMilliseconds: input.now() }))) {
+  const accepted = await acceptCode({ context, userId, secret: state.secret, code: otp, nowMilliseconds: input.now() });
+  await (accepted ? attempt.succeeded() : attempt.failed());
+  if (!accepted) {
     await context.audit.record({ action: 'auth.signin_failed', entityId: userId, details: { method: 'mfa-totp', reason: 'invalid-totp' }, request });
     throw new AuthError('invalid-totp');
   }

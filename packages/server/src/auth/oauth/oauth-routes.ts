@@ -127,14 +127,20 @@ async function takePending(context: AuthContext, state: string | undefined): Pro
   return row && row.fresh ? row.options : undefined;
 }
 
-/** `connect` carries the signed-in user's access token: the provider gets linked to that user. */
+/**
+ * `connect` carries the signed-in user's access token: the provider gets linked to that user. A
+ * token of a PAT session is refused: a linked provider would be a new way in (credential-proof.ts).
+ */
 async function connectingUser(context: AuthContext, token: string): Promise<string> {
+  let claims: Awaited<ReturnType<AuthContext['keys']['verify']>>;
   try {
-    const claims = await context.keys.verify(token);
-    return claims.sub;
+    claims = await context.keys.verify(token);
   } catch {
     throw new AuthError('unauthenticated-user', 'connect: the access token is invalid or expired');
   }
+  const hasura = claims[context.config.jwt.claimsNamespace];
+  if (typeof hasura === 'object' && hasura !== null && 'x-hasura-auth-pat-id' in hasura) throw new AuthError('forbidden-pat-session');
+  return claims.sub;
 }
 
 function signUpOptionsOf(query: Record<string, string | undefined>): Record<string, unknown> {

@@ -2,15 +2,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context';
 import { AuthError } from '../errors';
 import { bodyObject, optionalObject, optionalString, replyOk, requiredEmail, requiredString } from '../mfa/request-fields';
-import { sendMagicLink as mailMagicLink } from '../endpoints/emails';
+import { inBackground, sendMagicLink as mailMagicLink } from '../endpoints/emails';
+import { checkSignUpOptions, redeemPendingCode, savePendingCode, savePendingMagicLink } from '../pending-signups';
 import type { AuthRouteModule } from '../routes';
+import { emailAccount } from '../signin-throttle';
 import { issueOneTimeCode, redeemOneTimeCode } from '../sms/otp-store';
-import { isTakenIdentity, signUpFields } from '../sms/sign-up-fields';
 import { readPasswordlessSettings, type PasswordlessSettings } from './passwordless-settings';
 
 // Passwordless e-mail: a magic link (its ticket is redeemed by the core's GET /verify, type
-// signinPasswordless) and an e-mailed 6-digit code. Both always answer "OK" so that nobody can
-// learn which addresses have accounts.
+// signinPasswordless) and an e-mailed 6-digit code. Both always answer "OK" at once, the same
+// bytes for a known, an unknown or a disabled address: the ticket or code and the mail are made
+// after the answer. An unknown address gets no account until its link or code is used
+// (pending-signups.ts); its sign-up options are checked up front, for every address alike.
 
 /** The passwordless e-mail route module: POST /signin/passwordless/email, /signin/otp/email, /signin/otp/email/verify. */
 export function createPasswordlessRouteModule(given?: PasswordlessSettings): AuthRouteModule {
@@ -37,38 +40,55 @@ export function createPasswordlessRouteModule(given?: PasswordlessSettings): Aut
   };
 }
 
-async function sendMagicLink(input: { request: FastifyRequest; context: AuthContext }): Promise<void> {
-  const { request, context } = input;
+/** The request's e-mail, sign-up options (checked as a sign-up would) and redirect. */
+function readRequest(context: AuthContext, request: FastifyRequest): { email: string; options: Record<string, unknown>; redirectTo: string } {
   const body = bodyObject(request.body);
   const email = requiredEmail(body);
-  const options = optionalObject(body, 'options');
-  // A bad redirect is the caller's mistake, not a fact about the account: safe to report.
-  const redirectTo = context.links.checkRedirect(options === undefined ? undefined : optionalString(options, 'redirectTo'));
+  const options = optionalObject(body, 'options') ?? {};
+  // A bad redirect or option is the caller's mistake, not a fact about the account: safe to report.
+  const redirectTo = context.links.checkRedirect(optionalString(options, 'redirectTo'));
+  checkSignUpOptions(context, options);
+  return { email, options, redirectTo };
+}
+
+async function sendMagicLink(input: { request: FastifyRequest; context: AuthContext }): Promise<void> {
+  const { request, context } = input;
+  const { email, options, redirectTo } = readRequest(context, request);
   await context.rateLimiter.hit(request, { bucket: 'email', account: email });
-  const user = await findOrCreateByEmail({ context, email, options });
-  if (user === undefined || user.disabled) {
-    await context.audit.record({ action: 'auth.magic_link_refused', entityId: user?.id ?? null, details: { reason: user ? 'disabled-user' : 'signup-disabled' }, request });
-    return;
-  }
-  // The core's GET /verify (type signinPasswordless) redeems the ticket and starts the session.
-  await mailMagicLink(context, { userId: user.id, email, redirectTo });
-  await context.audit.record({ action: 'auth.magic_link_sent', entityId: user.id, request });
+  inBackground(context, 'magic link', async () => {
+    const user = await context.users.findByEmail(email);
+    if (user && !user.disabled) {
+      // The core's GET /verify (type signinPasswordless) redeems the ticket and starts the session.
+      await mailMagicLink(context, { userId: user.id, email, redirectTo });
+      await context.audit.record({ action: 'auth.magic_link_sent', entityId: user.id, request });
+    } else if (!user && !context.config.disableSignup) {
+      const ticket = await savePendingMagicLink(context, { email, options });
+      await context.mailer.sendTemplate({ template: 'signin-passwordless', to: email, link: context.links.verifyLink({ ticket, type: 'signinPasswordless', redirectTo }) });
+      await context.audit.record({ action: 'auth.magic_link_sent', details: { pendingSignUp: true }, request });
+    } else {
+      await context.audit.record({ action: 'auth.magic_link_refused', entityId: user?.id ?? null, details: { reason: user ? 'disabled-user' : 'signup-disabled' }, request });
+    }
+  });
 }
 
 async function sendCode(input: { request: FastifyRequest; context: AuthContext; settings: PasswordlessSettings }): Promise<void> {
-  const { request, context } = input;
-  const body = bodyObject(request.body);
-  const email = requiredEmail(body);
-  const options = optionalObject(body, 'options');
+  const { request, context, settings } = input;
+  const { email, options } = readRequest(context, request);
   await context.rateLimiter.hit(request, { bucket: 'email', account: email });
-  const user = await findOrCreateByEmail({ context, email, options });
-  if (user === undefined || user.disabled) {
-    await context.audit.record({ action: 'auth.otp.email_refused', entityId: user?.id ?? null, details: { reason: user ? 'disabled-user' : 'signup-disabled' }, request });
-    return;
-  }
-  const code = await issueOneTimeCode(context, { userId: user.id, method: 'email', expiresInSeconds: input.settings.otpExpiresInSeconds });
-  await context.mailer.sendTemplate({ template: 'signin-otp', to: email, userId: user.id, code });
-  await context.audit.record({ action: 'auth.otp.email_sent', entityId: user.id, request });
+  inBackground(context, 'e-mailed sign-in code', async () => {
+    const user = await context.users.findByEmail(email);
+    if (user && !user.disabled) {
+      const code = await issueOneTimeCode(context, { userId: user.id, method: 'email', expiresInSeconds: settings.otpExpiresInSeconds });
+      await context.mailer.sendTemplate({ template: 'signin-otp', to: email, userId: user.id, code });
+      await context.audit.record({ action: 'auth.otp.email_sent', entityId: user.id, request });
+    } else if (!user && !context.config.disableSignup) {
+      const code = await savePendingCode(context, { channel: 'email-otp', identity: email, options, expiresInSeconds: settings.otpExpiresInSeconds });
+      await context.mailer.sendTemplate({ template: 'signin-otp', to: email, code });
+      await context.audit.record({ action: 'auth.otp.email_sent', details: { pendingSignUp: true }, request });
+    } else {
+      await context.audit.record({ action: 'auth.otp.email_refused', entityId: user?.id ?? null, details: { reason: user ? 'disabled-user' : 'signup-disabled' }, request });
+    }
+  });
 }
 
 async function signInWithCode(input: { request: FastifyRequest; context: AuthContext }): Promise<unknown> {
@@ -76,27 +96,26 @@ async function signInWithCode(input: { request: FastifyRequest; context: AuthCon
   const body = bodyObject(request.body);
   const email = requiredEmail(body);
   const otp = requiredString(body, 'otp');
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce', account: email });
+  const attempt = await context.signInThrottle.begin(request, { account: emailAccount(email) });
   const user = await context.users.findByEmail(email);
-  const refusal = user ? await redeemOneTimeCode(context, { userId: user.id, method: 'email', code: otp }) : 'no-code';
-  if (!user || refusal !== undefined) {
-    await context.audit.record({ action: 'auth.signin_failed', entityId: user?.id ?? null, details: { method: 'email-otp', reason: refusal }, request });
+  let userId: string | undefined;
+  let refusal: string | undefined;
+  if (user) {
+    refusal = await redeemOneTimeCode(context, { userId: user.id, method: 'email', code: otp });
+    if (refusal === undefined) userId = user.id;
+  } else {
+    const pending = await redeemPendingCode(context, { channel: 'email-otp', identity: email, code: otp });
+    if ('userId' in pending) userId = pending.userId;
+    else refusal = pending.refusal;
+  }
+  if (userId === undefined) {
+    await attempt.failed();
+    await context.audit.record({ action: 'auth.signin_failed', entityId: user?.id ?? null, details: { method: 'email-otp', reason: refusal ?? 'no-code' }, request });
     throw new AuthError('invalid-otp');
   }
-  const session = await context.issueSession(user.id);
-  await context.audit.record({ action: 'auth.signin', actorUserId: user.id, entityId: user.id, details: { method: 'email-otp' }, request });
+  await attempt.succeeded();
+  if (!user) await context.audit.record({ action: 'auth.signup', actorUserId: userId, entityId: userId, details: { method: 'email-otp' }, request });
+  const session = await context.issueSession(userId);
+  await context.audit.record({ action: 'auth.signin', actorUserId: userId, entityId: userId, details: { method: 'email-otp' }, request });
   return session;
-}
-
-async function findOrCreateByEmail(input: { context: AuthContext; email: string; options: Record<string, unknown> | undefined }): Promise<{ id: string; disabled: boolean } | undefined> {
-  const { context, email } = input;
-  const existing = await context.users.findByEmail(email);
-  if (existing || context.config.disableSignup) return existing;
-  try {
-    const id = await context.users.create({ email, ...signUpFields(input.options) });
-    return { id, disabled: false };
-  } catch (error) {
-    if (isTakenIdentity(error)) return context.users.findByEmail(email);
-    throw error;
-  }
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context';
+import { refusePatSession } from '../credential-proof';
 import { AuthError } from '../errors';
 import { bodyObject, optionalObject, optionalString, requiredEmail } from '../mfa/request-fields';
 import { sendVerificationEmail } from '../endpoints/emails';
 import type { AuthRouteModule } from '../routes';
+import { userAccount } from '../signin-throttle';
 import { isTakenIdentity, signUpFields } from '../sms/sign-up-fields';
 import { answeredChallenge, startAssertion, startRegistration, storeKey, verifyAssertion, verifyRegistration } from './ceremonies';
 import { requireElevationForKeyChange } from './elevation';
@@ -11,6 +13,7 @@ import { readWebauthnSettings, type WebauthnSettings } from './webauthn-config';
 
 // Security keys (hasura-auth's WebAuthn endpoints): sign up, sign in, add a key to an account,
 // and elevate a session. Each pair is "options" (challenge stored) then "verify" (challenge used).
+// A session signed in with a PAT may neither add a key nor elevate (403 forbidden-pat-session).
 
 /** The WebAuthn route module; settings default to the AUTH_WEBAUTHN_* variables, read at registration. */
 export function createWebauthnRouteModule(given?: WebauthnSettings): AuthRouteModule {
@@ -89,7 +92,7 @@ async function signUpVerify({ request, context, settings }: Scope): Promise<unkn
 async function signInOptions({ request, context, settings }: Scope): Promise<unknown> {
   const body = bodyObject(request.body);
   const email = optionalString(body, 'email');
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce', ...(email === undefined ? {} : { account: email.toLowerCase() }) });
+  // Handing out a challenge judges nothing: only the global per-address limit applies here.
   const user = email === undefined ? undefined : await context.users.findByEmail(email.toLowerCase());
   // An unknown address gets the same kind of answer as a known one (a discoverable-key request).
   return startAssertion(context, { settings, purpose: 'signin', ...(user === undefined ? {} : { userId: user.id }) });
@@ -97,12 +100,14 @@ async function signInOptions({ request, context, settings }: Scope): Promise<unk
 
 async function signInVerify({ request, context, settings }: Scope): Promise<unknown> {
   const body = bodyObject(request.body);
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce' });
+  const attempt = await context.signInThrottle.begin(request, {});
   const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'signin' });
   let userId: string;
   try {
     userId = await verifyAssertion(context, { settings, credential: body.credential, challenge: stored.challenge, userId: stored.userId });
+    await attempt.succeeded();
   } catch (error) {
+    await attempt.failed();
     await context.audit.record({ action: 'auth.signin_failed', entityId: stored.userId, details: { method: 'webauthn', reason: (error as Error).message }, request });
     throw error;
   }
@@ -118,6 +123,7 @@ async function signInVerify({ request, context, settings }: Scope): Promise<unkn
 
 async function addOptions({ request, context, settings }: Scope): Promise<unknown> {
   const authenticated = await context.authenticateBearer(request);
+  refusePatSession(authenticated);
   await requireElevationForKeyChange(context, authenticated);
   const user = await context.users.get(authenticated.userId);
   if (!user) throw new AuthError('unauthenticated-user');
@@ -127,6 +133,7 @@ async function addOptions({ request, context, settings }: Scope): Promise<unknow
 
 async function addVerify({ request, context, settings }: Scope): Promise<unknown> {
   const authenticated = await context.authenticateBearer(request);
+  refusePatSession(authenticated);
   const body = bodyObject(request.body);
   const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'add' });
   if (stored.userId !== authenticated.userId) throw new AuthError('unauthenticated-user', 'This challenge was issued to another user');
@@ -139,6 +146,7 @@ async function addVerify({ request, context, settings }: Scope): Promise<unknown
 
 async function elevateOptions({ request, context, settings }: Scope): Promise<unknown> {
   const authenticated = await context.authenticateBearer(request);
+  refusePatSession(authenticated);
   const body = bodyObject(request.body);
   const email = optionalString(body, 'email');
   const user = await context.users.get(authenticated.userId);
@@ -149,13 +157,16 @@ async function elevateOptions({ request, context, settings }: Scope): Promise<un
 
 async function elevateVerify({ request, context, settings }: Scope): Promise<unknown> {
   const authenticated = await context.authenticateBearer(request);
+  refusePatSession(authenticated);
   const body = bodyObject(request.body);
-  await context.rateLimiter.hit(request, { bucket: 'bruteForce', account: authenticated.userId });
+  const attempt = await context.signInThrottle.begin(request, { account: userAccount(authenticated.userId) });
   const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'elevate' });
   if (stored.userId !== authenticated.userId) throw new AuthError('unauthenticated-user', 'This challenge was issued to another user');
   try {
     await verifyAssertion(context, { settings, credential: body.credential, challenge: stored.challenge, userId: authenticated.userId });
+    await attempt.succeeded();
   } catch (error) {
+    await attempt.failed();
     await context.audit.record({ action: 'auth.elevate_failed', actorUserId: authenticated.userId, entityId: authenticated.userId, details: { reason: (error as Error).message }, request });
     throw error;
   }

@@ -65,6 +65,24 @@ export async function lastOutboxMessage(db: TestDatabase, recipient: string): Pr
   return body;
 }
 
+/** How many outbox messages went to a recipient so far. */
+export async function outboxCount(db: TestDatabase, recipient: string): Promise<number> {
+  const result = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM auth.outbox WHERE recipient = $1', [recipient]);
+  return result.rows[0]?.n ?? 0;
+}
+
+/**
+ * The newest outbox message to a recipient once more than `since` exist: passwordless codes and
+ * links are made and sent after the answer, so a test waits for them (5 s at most).
+ */
+export async function awaitOutboxMessage(db: TestDatabase, recipient: string, since = 0): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if ((await outboxCount(db, recipient)) > since) return lastOutboxMessage(db, recipient);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no new outbox message to ${recipient}`);
+}
+
 /** The audit actions recorded about a user, oldest first. */
 export async function auditActions(db: TestDatabase, userId: string): Promise<string[]> {
   const result = await db.pool.query<{ action: string }>('SELECT action FROM audit_log WHERE entity_id = $1 OR actor_user_id::text = $1 ORDER BY id', [userId]);

@@ -1,12 +1,14 @@
 // Personal access tokens (auth README: POST /pat, GET /user/pats, DELETE /user/pats/:id). A new
 // token is shown once, in a dialog; the server keeps only its hash.
 import { Alert, Button, Code, CopyButton, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { addDays, istEpochMs, type IsoDate } from '@vyuha/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { authApi } from '../../auth/auth-api';
 import { confirm } from '../../app/confirm';
 import { showToast } from '../../app/toast';
+import { asIsoDate, istToday } from '../../format/date-ranges';
 import { formatDateTime } from '../../format/format';
-import { type RequestState, todayInIndia, withAccessToken, withElevation } from './account-helpers';
+import { type RequestState, withAccessToken, withElevation } from './account-helpers';
 
 interface PatRow {
   readonly id: string;
@@ -15,17 +17,21 @@ interface PatRow {
   readonly metadata: Record<string, unknown> | null;
 }
 
-const DAY_MS = 86_400_000;
 const DEFAULT_LIFETIME_DAYS = 90;
+/**
+ * The last day a token may end on: the end of that IST day must fall within the server's default
+ * AUTH_PAT_MAX_LIFETIME (365 days from now). A server configured shorter refuses with a message.
+ */
+const MAX_LIFETIME_DAYS = 364;
 
 /** YYYY-MM-DD of the IST day `days` after today. */
-function dayFromToday(days: number): string {
-  return todayInIndia(Date.now() + days * DAY_MS);
+function dayFromToday(days: number): IsoDate {
+  return addDays(istToday(), days);
 }
 
 /** A token chosen to expire on a day lives to the end of that day in India. */
-function endOfDayIst(date: string): string {
-  return new Date(`${date}T23:59:59+05:30`).toISOString();
+function endOfDayIst(date: IsoDate): string {
+  return new Date(istEpochMs(date, '23:59:59')).toISOString();
 }
 
 function patName(row: PatRow): string {
@@ -54,7 +60,7 @@ export function PatSection() {
   const [rows, setRows] = useState<readonly PatRow[]>([]);
   const [loading, setLoading] = useState(true);
   const [name, setName] = useState('');
-  const [expiresOn, setExpiresOn] = useState(() => dayFromToday(DEFAULT_LIFETIME_DAYS));
+  const [expiresOn, setExpiresOn] = useState<string>(() => dayFromToday(DEFAULT_LIFETIME_DAYS));
   const [state, setState] = useState<RequestState>('idle');
   const [newToken, setNewToken] = useState<string | undefined>(undefined);
 
@@ -71,14 +77,16 @@ export function PatSection() {
   }, [load]);
 
   const tomorrow = dayFromToday(1);
-  const validDate = /^\d{4}-\d{2}-\d{2}$/.test(expiresOn) && expiresOn >= tomorrow;
+  const lastDay = dayFromToday(MAX_LIFETIME_DAYS);
+  const expiryDate = asIsoDate(expiresOn);
+  const validDate = expiryDate !== undefined && expiryDate >= tomorrow && expiryDate <= lastDay;
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    if (!validDate) return;
+    if (!validDate || expiryDate === undefined) return;
     setState('requesting');
     const label = name.trim();
-    const result = await withElevation((token) => authApi.createPat({ expiresAt: endOfDayIst(expiresOn), metadata: label ? { name: label } : {} }, token));
+    const result = await withElevation((token) => authApi.createPat({ expiresAt: endOfDayIst(expiryDate), metadata: label ? { name: label } : {} }, token));
     if (!result.ok) {
       setState('error');
       showToast('error', result.error.message);
@@ -121,8 +129,9 @@ export function PatSection() {
               type="date"
               value={expiresOn}
               min={tomorrow}
+              max={lastDay}
               onChange={(event) => setExpiresOn(event.currentTarget.value)}
-              error={validDate ? undefined : 'Pick a day after today'}
+              error={validDate ? undefined : 'Pick a day after today, at most a year ahead'}
               required
             />
             <Button type="submit" loading={state === 'requesting'} disabled={!validDate}>Create token</Button>

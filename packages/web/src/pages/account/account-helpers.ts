@@ -1,4 +1,4 @@
-// Small pieces the account pages share: GraphQL error text, the acting user, today's IST date,
+// Small pieces the account pages share: GraphQL error text, the acting user,
 // request states (spec section 4) and calls to the auth service that may need an elevated session.
 import type { CombinedError } from 'urql';
 import { authCall, authApi, type ApiResult } from '../../auth/auth-api';
@@ -6,7 +6,6 @@ import { clientError } from '../../auth/auth-errors';
 import { authActor, currentAccessToken, useAuthState } from '../../auth/auth-service';
 import type { AuthSession } from '../../auth/auth-types';
 import { requestCredential } from '../../auth/webauthn';
-import { formatDate } from '../../format/format';
 import { useAppStore } from '../../stores/app-store';
 
 /** Spec section 4: change e-mail, change password and the like go idle -> requesting -> success | error. */
@@ -35,11 +34,6 @@ export function useActingUserId(): string | undefined {
   const signedIn = useSignedInUserId();
   const managed = useAppStore((state) => state.managedUserId);
   return managed ?? signedIn;
-}
-
-/** Today's date in India (YYYY-MM-DD): investment history entries are dated in IST. */
-export function todayInIndia(nowMs: number = Date.now()): string {
-  return formatDate(nowMs);
 }
 
 type AuthCall<T> = (accessToken: string) => Promise<ApiResult<T>>;

@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuthContext, AuthenticatedUser } from './context';
+import { AuthError, invalidRequest } from './errors';
+import { spendPasswordResetGrant } from './refresh-tokens';
+import { userAccount } from './signin-throttle';
+
+/**
+ * What it takes to change an account's credentials, so that holding a token is never enough to
+ * take the account over (README "Hardening"):
+ *
+ * - A session signed in with a personal access token never changes the password or e-mail,
+ *   never elevates, never sets up MFA or security keys and never mints PATs
+ *   (403 forbidden-pat-session): a leaked PAT stays a leaked PAT, revocable, not a lost account.
+ * - Changing the password or the e-mail needs one of: the current password in the body
+ *   (`currentPassword`, ours; guesses are throttled like sign-ins), an access token elevated
+ *   (security key or TOTP) at most FRESH_ELEVATION_SECONDS ago, or, for the password only, the
+ *   one-time grant of a session started by a passwordReset link (the forgot-password path).
+ */
+
+/** How recent an elevation must be to stand in for the current password: 5 minutes. */
+export const FRESH_ELEVATION_SECONDS = 300;
+
+/** 403 forbidden-pat-session for a session that came from POST /signin/pat. */
+export function refusePatSession(user: AuthenticatedUser): void {
+  if (user.patId !== undefined) throw new AuthError('forbidden-pat-session');
+}
+
+/** How the caller proved it may change the credentials. */
+export type CredentialProof =
+  | { readonly kind: 'current-password' }
+  | { readonly kind: 'fresh-elevation' }
+  | { readonly kind: 'password-reset'; readonly familyId: string };
+
+const MISSING = `is required: the account's current password, unless the session was elevated (POST /elevate/webauthn or /elevate/totp) in the last ${FRESH_ELEVATION_SECONDS / 60} minutes`;
+
+/**
+ * Checks the proof for a password change (`allowPasswordReset`) or an e-mail change. A wrong
+ * current password is 401 invalid-email-password naming the field and counts as a failed
+ * sign-in of the account (a stolen token cannot guess at full speed).
+ */
+export async function proveCredentialChange(
+  context: AuthContext,
+  input: { request: FastifyRequest; user: AuthenticatedUser; body: Record<string, unknown>; allowPasswordReset: boolean },
+): Promise<CredentialProof> {
+  const { user, body } = input;
+  refusePatSession(user);
+  const given = body.currentPassword;
+  if (given !== undefined && given !== null) {
+    if (typeof given !== 'string' || given === '') throw invalidRequest('currentPassword', 'must be a non-empty string');
+    const attempt = await context.signInThrottle.begin(input.request, { account: userAccount(user.userId) });
+    const stored = await context.pool.query<{ password_hash: string | null }>('SELECT password_hash FROM auth.users WHERE id = $1', [user.userId]);
+    if (!(await context.passwords.verify(stored.rows[0]?.password_hash ?? null, given))) {
+      await attempt.failed();
+      await context.audit.record({ action: 'auth.current_password_failed', actorUserId: user.userId, entityId: user.userId, request: input.request });
+      throw new AuthError('invalid-email-password', "currentPassword: is not the account's password");
+    }
+    await attempt.succeeded();
+    return { kind: 'current-password' };
+  }
+  if (user.elevated && user.elevatedForSeconds !== undefined && user.elevatedForSeconds <= FRESH_ELEVATION_SECONDS) return { kind: 'fresh-elevation' };
+  if (input.allowPasswordReset && user.passwordResetFamily !== undefined) {
+    if (await spendPasswordResetGrant(context.pool, { familyId: user.passwordResetFamily, userId: user.userId })) {
+      return { kind: 'password-reset', familyId: user.passwordResetFamily };
+    }
+  }
+  throw invalidRequest('currentPassword', MISSING);
+}
