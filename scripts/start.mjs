@@ -1,10 +1,10 @@
 // `npm start`: build the web app if its build is missing or older than its sources, then run the
-// platform in this process. A newcomer types `npm ci && npm start` and nothing else.
+// platform as the child of a crash supervisor (scripts/supervisor.mjs: restarts with backoff,
+// forwards Ctrl+C and SIGTERM). A newcomer types `npm ci && npm start` and nothing else.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'packages', 'web');
@@ -27,6 +27,5 @@ if (builtAt < Math.max(...inputs.map(newestModification))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-register();
-const { main } = await import('../packages/server/src/cli.ts');
-process.exitCode = await main(['start', ...process.argv.slice(2)]);
+const { supervise, VYUHA_BIN } = await import('./supervisor.mjs');
+process.exitCode = await supervise({ command: process.execPath, args: [VYUHA_BIN, 'start', ...process.argv.slice(2)] });

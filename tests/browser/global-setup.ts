@@ -123,6 +123,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     process.env.AUTH_WEBAUTHN_RP_ID = 'localhost';
     process.env.AUTH_WEBAUTHN_RP_ORIGINS = baseUrl;
     const adminSecret = randomBytes(24).toString('hex');
+    // One key for both: secrets stored through set_broker_secret are the ones the broker login reads.
+    const brokerKey = generateBrokerSecretKey();
     const authConfig = readAuthConfig({
       PORT: String(port),
       AUTH_SERVER_URL: `${baseUrl}/v1/auth`,
@@ -139,7 +141,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const app = await buildApp({
       pool, version: prebuilt ? stampedVersion(distDir) : readDeployedVersion(), webDistDir: distDir, logLevel: 'warn',
       auth: { config: authConfig },
-      graphql: { adminSecret, production: false, actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: generateBrokerSecretKey() })] },
+      graphql: { adminSecret, production: false, actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey })] },
+      // The broker login route, as startServer mounts it (its outcome lands on the account page).
+      brokerLogin: { key: brokerKey },
     });
     // Undone in reverse: HTTP closes first, then the workers, the queue, the pool, PostgreSQL (startServer's order).
     // Every progress step is written (no 250 ms throttle), so a test can watch a short run's bar move.

@@ -140,3 +140,5 @@ async function loadMain() {
 
 const main = await loadMain();
 process.exitCode = await main(process.argv.slice(2));
+// Under the supervisor of `npm start` an IPC channel is open, and it would keep this process alive.
+if (process.connected) process.disconnect();

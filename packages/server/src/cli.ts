@@ -1,5 +1,6 @@
 import { ConfigError } from './config';
 import { UsageError, type CliCommand } from './commands/command';
+import { exitCodeFor } from './exit-codes';
 import { readDeployedVersion } from './version';
 
 /** Every command: its words, a one-line summary, and how to load it (on demand). */
@@ -8,6 +9,7 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
   { name: 'backtest', summary: 'backtest an OHLCV CSV with an algorithm (JSON or --entry/--exit), long-only; metrics, JSON or a trades CSV', load: async () => (await import('./commands/backtest')).backtestCommand },
   { name: 'db migrate', summary: 'apply pending database migrations and exit', load: async () => (await import('./commands/db')).dbMigrateCommand },
   { name: 'db seed', summary: 'load the demo world (idempotent) and exit', load: async () => (await import('./commands/db')).dbSeedCommand },
+  { name: 'outbox', summary: 'print the latest e-mails and SMS kept in auth.outbox (links and codes), also while the platform runs', load: async () => (await import('./commands/outbox')).outboxCommand },
   { name: 'charges', summary: 'charges on one order (brokerage, STT, exchange, SEBI, stamp duty, GST) on a date', load: async () => (await import('./commands/charges')).chargesCommand },
   { name: 'import candles', summary: 'import 1-minute candles from a CSV for one instrument', load: async () => (await import('./commands/import')).importCandlesCommand },
   { name: 'import bhavcopy', summary: 'import NSE F&O bhavcopies (legacy or UDiFF, CSV or .zip)', load: async () => (await import('./commands/import')).importBhavcopyCommand },
@@ -64,6 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const message = error instanceof ConfigError ? `configuration: ${error.message}` : (error as Error).message;
     process.stderr.write(`vyuha: ${message}\n`);
-    return 1;
+    // 78 for what would only fail again (bad configuration, a taken port): the supervisor does not retry those.
+    return exitCodeFor(error);
   }
 }

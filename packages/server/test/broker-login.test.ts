@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readAuthConfig } from '../src/auth/config';
@@ -9,12 +7,14 @@ import { brokerLoginRoutes } from '../src/brokers/broker-login-routes';
 import { decryptBrokerSecret, encryptBrokerSecret, generateBrokerSecretKey, type BrokerSecretKey } from '../src/brokers/broker-secrets';
 import { buildApp } from '../src/http/app';
 import { freshDatabase, type TestDatabase } from './helpers/db';
-import { KITE_INVALID_CHECKSUM, kiteSessionSuccess } from './helpers/kite-payloads';
+import { startFakeKite, type FakeKite, type KiteApps, type KiteRequest } from './helpers/fake-kite';
 import { TEST_JWT_KEY, testToken } from './graphql/live-test-engine';
 
 // The Zerodha login end to end: a real database, the route plugin with a logger we can read, and
 // a fake Kite on 127.0.0.1 that checks the form and the checksum the way Kite does and answers
-// with Kite's recorded payload shapes. The real Kite is never called.
+// with Kite's recorded payload shapes. The real Kite is never called. Every ending is a redirect
+// to the brokers tab with a code (a page of raw JSON told a trader nothing); who owns a client id
+// that several users recorded is settled by the login (broker-client-id-unique-per-user.test.ts).
 
 const AUTH_CONFIG = readAuthConfig({ HASURA_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: TEST_JWT_KEY }) });
 /** 2026-03-02 15:30 IST: the session dies at 06:00 IST on 03-03. */
@@ -22,23 +22,16 @@ const NOW = Date.parse('2026-03-02T10:00:00Z');
 const EXPIRES = '2026-03-03T00:30:00.000Z';
 
 /** The fake Kite's apps: api_key -> the api_secret it knows and the Kite user who signs in. */
-const KITE_APPS: Record<string, { secret: string; userId: string }> = {
+const KITE_APPS: KiteApps = {
   kitekey123: { secret: 'apisecret789', userId: 'AB1234' },
   kitekey456: { secret: 'the-real-secret', userId: 'EF3456' },
 };
 
-interface KiteRequest {
-  readonly method: string | undefined;
-  readonly url: string | undefined;
-  readonly headers: IncomingMessage['headers'];
-  readonly form: Record<string, string>;
-}
-
 let db: TestDatabase;
 let key: BrokerSecretKey;
-let kite: Server;
+let kite: FakeKite;
 let kiteUrl: string;
-const kiteRequests: KiteRequest[] = [];
+let kiteRequests: KiteRequest[];
 let app: FastifyInstance;
 const logLines: string[] = [];
 const users = { owner: randomUUID(), other: randomUUID() };
@@ -78,46 +71,23 @@ async function auditRows(userBrokerId: string) {
   return rows;
 }
 
+/** The brokers-tab query of a failed login, for `code`. */
+function failure(code: string, broker: string, clientId: string): Record<string, string> {
+  return { tab: 'brokers', broker_login: 'error', code, broker, client_id: clientId };
+}
+
 function redirectQuery(location: string | undefined): Record<string, string> {
   const url = new URL(location ?? '', 'http://vyuha.test');
   expect(url.pathname).toBe('/users/edit');
   return Object.fromEntries(url.searchParams);
 }
 
-async function readForm(request: IncomingMessage): Promise<Record<string, string>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-}
-
-/** Kite's /session/token as the docs describe it: form fields, X-Kite-Version 3, the checksum. */
-function startFakeKite(): Promise<Server> {
-  const server = createServer((request, response) => {
-    void readForm(request).then((form) => {
-      kiteRequests.push({ method: request.method, url: request.url, headers: request.headers, form });
-      response.setHeader('content-type', 'application/json');
-      const app = KITE_APPS[form.api_key ?? ''];
-      const expected = app === undefined ? undefined
-        : createHash('sha256').update(`${form.api_key ?? ''}${form.request_token ?? ''}${app.secret}`).digest('hex');
-      const wellFormed = request.method === 'POST' && request.url === '/session/token' && request.headers['x-kite-version'] === '3'
-        && request.headers['content-type'] === 'application/x-www-form-urlencoded';
-      if (!wellFormed || app === undefined || form.checksum !== expected) {
-        response.statusCode = 403;
-        response.end(KITE_INVALID_CHECKSUM);
-        return;
-      }
-      response.end(kiteSessionSuccess({ accessToken: `KiteAccessToken${form.request_token ?? ''}`, userId: app.userId, apiKey: form.api_key ?? '' }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-async function routesApp(options: { kiteApiUrl: string }): Promise<FastifyInstance> {
+async function routesApp(options: { kiteApiUrl: string; key?: BrokerSecretKey | undefined }): Promise<FastifyInstance> {
   const instance = Fastify({ logger: { level: 'trace', stream: { write: (line: string) => { logLines.push(line); } } } });
   const keys = createSigningKeys({ pool: db.pool, config: AUTH_CONFIG });
   await instance.register(brokerLoginRoutes, {
     pool: db.pool, verifyToken: (token) => keys.verify(token), claimsNamespace: AUTH_CONFIG.jwt.claimsNamespace,
-    key, kiteApiUrl: options.kiteApiUrl, now: () => NOW,
+    key: 'key' in options ? options.key : key, kiteApiUrl: options.kiteApiUrl, now: () => NOW,
   });
   return instance;
 }
@@ -127,8 +97,9 @@ const accounts = { ab: '', ef: '', noSecret: '', noKey: '', wrongUser: '', other
 beforeAll(async () => {
   db = await freshDatabase();
   key = generateBrokerSecretKey();
-  kite = await startFakeKite();
-  kiteUrl = `http://127.0.0.1:${(kite.address() as AddressInfo).port}`;
+  kite = await startFakeKite(KITE_APPS);
+  kiteUrl = kite.url;
+  kiteRequests = kite.requests;
   await addUser(users.owner);
   await addUser(users.other);
   accounts.ab = await addAccount({ userId: users.owner, clientId: 'AB1234', apiKey: 'kitekey123', apiSecret: 'apisecret789' });
@@ -142,7 +113,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await new Promise((resolve) => kite.close(resolve));
+  await kite.close();
   await db.close();
 });
 beforeEach(() => {
@@ -167,27 +138,34 @@ describe('who may log in', () => {
     expect(response.headers.location).toBe('/authenticate/signin');
   });
 
-  it("answers 404 for another user's client id, exactly as for a missing one", async () => {
+  it("returns account-not-found for another user's client id, exactly as for a missing one", async () => {
     const others = await get('/api/broker_login/zerodha/ZZ9999');
     const missing = await get('/api/broker_login/zerodha/QQ0000');
-    expect(others.statusCode).toBe(404);
-    expect(others.json()).toEqual({ error: 'not-found', message: 'no zerodha account ZZ9999 of yours' });
-    expect(missing.json()).toEqual({ error: 'not-found', message: 'no zerodha account QQ0000 of yours' });
+    expect(others.statusCode).toBe(302);
+    expect(redirectQuery(others.headers.location)).toEqual(failure('account-not-found', 'zerodha', 'ZZ9999'));
+    expect(redirectQuery(missing.headers.location)).toEqual(failure('account-not-found', 'zerodha', 'QQ0000'));
     // Not even with Kite's callback: the other user's secret is never used.
-    expect((await get('/api/broker_login/zerodha/ZZ9999?request_token=abc&action=login&status=success')).statusCode).toBe(404);
+    const callback = await get('/api/broker_login/zerodha/ZZ9999?request_token=abc&action=login&status=success');
+    expect(redirectQuery(callback.headers.location)).toEqual(failure('account-not-found', 'zerodha', 'ZZ9999'));
     expect(kiteRequests).toEqual([]);
   });
 
-  it('answers 404 for a broker that does not exist', async () => {
+  it('returns unknown-broker for a broker that does not exist', async () => {
     const response = await get('/api/broker_login/robinhood/AB1234');
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ error: 'not-found' });
+    expect(redirectQuery(response.headers.location)).toEqual(failure('unknown-broker', 'robinhood', 'AB1234'));
   });
 
-  it('answers 501 for a broker whose login is not built', async () => {
+  it('keeps anything malformed out of the address it returns to', async () => {
+    const response = await get(`/api/broker_login/${encodeURIComponent('Robin Hood')}/${encodeURIComponent('<b>x</b>')}`);
+    expect(redirectQuery(response.headers.location)).toEqual({ tab: 'brokers', broker_login: 'error', code: 'unknown-broker' });
+    const badClient = await get(`/api/broker_login/zerodha/${encodeURIComponent('call +91 at once')}`);
+    expect(redirectQuery(badClient.headers.location)).toEqual({ tab: 'brokers', broker_login: 'error', code: 'account-not-found', broker: 'zerodha' });
+  });
+
+  it('returns not-supported for a broker whose login is not built (the raw JSON 501 before)', async () => {
     const response = await get('/api/broker_login/upstox/UP1111');
-    expect(response.statusCode).toBe(501);
-    expect(response.json()).toEqual({ error: 'not-implemented', message: 'logging in to Upstox is not supported yet' });
+    expect(response.statusCode).toBe(302);
+    expect(redirectQuery(response.headers.location)).toEqual(failure('not-supported', 'upstox', 'UP1111'));
   });
 });
 
@@ -200,10 +178,10 @@ describe('starting a login', () => {
     expect(kiteRequests).toEqual([]);
   });
 
-  it('answers 400 naming api_key when the account has none', async () => {
+  it('returns api-key-missing when the account has none (the raw JSON 400 before)', async () => {
     const response = await get('/api/broker_login/zerodha/NK0000');
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ error: 'api-key-missing', message: expect.stringContaining('api_key') });
+    expect(response.statusCode).toBe(302);
+    expect(redirectQuery(response.headers.location)).toEqual(failure('api-key-missing', 'zerodha', 'NK0000'));
   });
 });
 
@@ -211,7 +189,7 @@ describe("Kite's callback", () => {
   it('stores the access token encrypted, with its 06:00 IST expiry, and returns to the brokers tab', async () => {
     const response = await get('/api/broker_login/zerodha/AB1234?request_token=GoodTok1&action=login&status=success');
     expect(response.statusCode).toBe(302);
-    expect(redirectQuery(response.headers.location)).toEqual({ tab: 'brokers', broker_login: 'ok' });
+    expect(redirectQuery(response.headers.location)).toEqual({ tab: 'brokers', broker_login: 'ok', broker: 'zerodha', client_id: 'AB1234' });
 
     expect(kiteRequests).toHaveLength(1);
     const sent = kiteRequests[0] as KiteRequest;
@@ -241,7 +219,7 @@ describe("Kite's callback", () => {
 
   it('replaces the session on the next login', async () => {
     const response = await get('/api/broker_login/zerodha/AB1234?request_token=NextDay2&action=login&status=success');
-    expect(redirectQuery(response.headers.location)).toEqual({ tab: 'brokers', broker_login: 'ok' });
+    expect(redirectQuery(response.headers.location)).toEqual({ tab: 'brokers', broker_login: 'ok', broker: 'zerodha', client_id: 'AB1234' });
     const stored = await sessionOf(accounts.ab);
     if (stored === undefined) throw new Error('no session stored');
     expect(decryptBrokerSecret([key], { ciphertext: stored.access_token_ciphertext, nonce: stored.access_token_nonce, keyId: stored.access_token_key_id }))
@@ -250,12 +228,10 @@ describe("Kite's callback", () => {
     expect(await auditRows(accounts.ab)).toHaveLength(2);
   });
 
-  it("returns with Kite's reason and stores nothing when Kite refuses the checksum", async () => {
+  it('returns api-secret-wrong and stores nothing when Kite refuses the checksum', async () => {
     const response = await get('/api/broker_login/zerodha/EF3456?request_token=GoodTok3&action=login&status=success');
     expect(response.statusCode).toBe(302);
-    expect(redirectQuery(response.headers.location)).toEqual({
-      tab: 'brokers', broker_login: 'error', message: 'Kite refused the login (TokenException): Invalid `checksum`.',
-    });
+    expect(redirectQuery(response.headers.location)).toEqual(failure('api-secret-wrong', 'zerodha', 'EF3456'));
     expect(kiteRequests).toHaveLength(1);
     expect(await sessionOf(accounts.ef)).toBeUndefined();
     expect(await auditRows(accounts.ef)).toEqual([]);
@@ -263,29 +239,47 @@ describe("Kite's callback", () => {
 
   it('refuses a session of another Kite user than the account', async () => {
     const response = await get('/api/broker_login/zerodha/GH7890?request_token=GoodTok4&action=login&status=success');
-    expect(redirectQuery(response.headers.location)).toEqual({ tab: 'brokers', broker_login: 'error', message: 'signed in to Kite as AB1234, not GH7890' });
+    expect(redirectQuery(response.headers.location)).toEqual({ ...failure('wrong-user', 'zerodha', 'GH7890'), signed_in_as: 'AB1234' });
     expect(await sessionOf(accounts.wrongUser)).toBeUndefined();
   });
 
   it('returns with an error when Kite did not say success, without calling it', async () => {
     const response = await get('/api/broker_login/zerodha/AB1234?request_token=GoodTok5&action=login&status=cancelled');
-    expect(redirectQuery(response.headers.location)).toMatchObject({ broker_login: 'error', message: 'Kite came back with status "cancelled", not success' });
+    expect(redirectQuery(response.headers.location)).toEqual(failure('callback-invalid', 'zerodha', 'AB1234'));
     expect(kiteRequests).toEqual([]);
   });
 
-  it('answers 400 asking for the API secret when none is stored', async () => {
+  it('returns api-secret-missing when none is stored (the raw JSON 400 before)', async () => {
     const response = await get('/api/broker_login/zerodha/CD5678?request_token=GoodTok6&action=login&status=success');
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'api-secret-missing', message: 'set the API secret of zerodha account CD5678 first (set_broker_secret)' });
+    expect(response.statusCode).toBe(302);
+    expect(redirectQuery(response.headers.location)).toEqual(failure('api-secret-missing', 'zerodha', 'CD5678'));
     expect(kiteRequests).toEqual([]);
     expect(await sessionOf(accounts.noSecret)).toBeUndefined();
+  });
+
+  it('returns request-token-expired when Kite says the token was used or expired', async () => {
+    const response = await get('/api/broker_login/zerodha/AB1234?request_token=UsedTok1&action=login&status=success');
+    expect(redirectQuery(response.headers.location)).toEqual(failure('request-token-expired', 'zerodha', 'AB1234'));
+  });
+
+  it('returns secret-key-missing without a broker secret key, and secret-unreadable under another key', async () => {
+    for (const [serverKey, code] of [[undefined, 'secret-key-missing'], [generateBrokerSecretKey(), 'secret-unreadable']] as const) {
+      const other = await routesApp({ kiteApiUrl: kiteUrl, key: serverKey });
+      try {
+        const response = await other.inject({ url: '/api/broker_login/zerodha/AB1234?request_token=KeyTok1&action=login&status=success', headers: { cookie: cookieFor(users.owner) } });
+        expect(redirectQuery(response.headers.location)).toEqual(failure(code, 'zerodha', 'AB1234'));
+      } finally {
+        await other.close();
+      }
+    }
+    expect(kiteRequests).toEqual([]);
   });
 
   it('returns with an error when Kite cannot be reached', async () => {
     const unreachable = await routesApp({ kiteApiUrl: 'http://127.0.0.1:1' });
     try {
       const response = await unreachable.inject({ url: '/api/broker_login/zerodha/EF3456?request_token=GoodTok7&action=login&status=success', headers: { cookie: cookieFor(users.owner) } });
-      expect(redirectQuery(response.headers.location)).toMatchObject({ broker_login: 'error', message: 'Kite could not be reached' });
+      expect(redirectQuery(response.headers.location)).toEqual(failure('broker-unreachable', 'zerodha', 'EF3456'));
     } finally {
       await unreachable.close();
     }
@@ -313,7 +307,8 @@ describe('the wiring in buildApp', () => {
       expect((await built.inject('/api/broker_login/zerodha/AB1234')).headers.location).toBe('/authenticate/signin');
       const start = await built.inject({ url: '/api/broker_login/zerodha/AB1234', headers: { cookie: cookieFor(users.owner) } });
       expect(start.headers.location).toBe('https://kite.zerodha.com/connect/login?v=3&api_key=kitekey123');
-      expect((await built.inject({ url: '/api/broker_login/upstox/UP1111', headers: { cookie: cookieFor(users.owner) } })).statusCode).toBe(501);
+      const upstox = await built.inject({ url: '/api/broker_login/upstox/UP1111', headers: { cookie: cookieFor(users.owner) } });
+      expect(redirectQuery(upstox.headers.location)).toEqual(failure('not-supported', 'upstox', 'UP1111'));
     } finally {
       await built.close();
     }

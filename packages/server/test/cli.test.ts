@@ -26,9 +26,9 @@ describe('npx vyuha', () => {
     expect(cli.output()).toContain('Usage: vyuha db migrate');
   });
 
-  it('names the bad variable and exits 1 on bad configuration', async () => {
+  it('names the bad variable and exits 78 (EX_CONFIG: retrying cannot help) on bad configuration', async () => {
     const cli = runCli(['db', 'migrate'], { env: { PORT: 'eighty' } });
-    expect((await cli.exited).code).toBe(1);
+    expect((await cli.exited).code).toBe(78);
     expect(cli.output()).toContain('configuration: PORT must be a port number');
   });
 });

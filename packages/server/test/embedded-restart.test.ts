@@ -89,7 +89,7 @@ describe('the embedded database across crashes', () => {
   it('refuses a second Vyuha on the same data folder with a clear message', async () => {
     const first = await start();
     const second = runCli(['start'], { env: { ...env, PORT: String(await freePort()) } });
-    expect((await second.exited).code).toBe(1);
+    expect((await second.exited).code).toBe(78);
     expect(second.output()).toMatch(/Another Vyuha process \(pid \d+\) is using this data folder/);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     first.cli.child.kill('SIGTERM');
@@ -109,13 +109,13 @@ describe('ports that are taken', () => {
 
   it('explains a taken PostgreSQL port', async () => {
     const cli = runCli(['start'], { env: { ...env, VYUHA_PG_PORT: String(blockedPort) } });
-    expect((await cli.exited).code).toBe(1);
+    expect((await cli.exited).code).toBe(78);
     expect(cli.output()).toContain(`PostgreSQL cannot listen on 127.0.0.1:${blockedPort}: another program is using that port`);
   });
 
   it('explains a taken HTTP port and leaves no PostgreSQL behind', async () => {
     const cli = runCli(['start'], { env: { ...env, PORT: String(blockedPort) } });
-    expect((await cli.exited).code).toBe(1);
+    expect((await cli.exited).code).toBe(78);
     expect(cli.output()).toContain(`Port ${blockedPort} on 127.0.0.1 is already in use by another program`);
     expect(await postmasterPid(dataDir)).toBeUndefined();
   });

@@ -175,8 +175,9 @@ describe('accounts', () => {
       .rejects.toMatchObject({ code: '23514', constraint: 'user_brokers_secret_complete' });
     await expect(insert({ broker: 'robinhood', clientId: 'BAD4' }))
       .rejects.toMatchObject({ code: '23503', constraint: 'user_brokers_broker_fkey' });
+    // Unique per user (migration 0014): the same user cannot record a client id twice.
     await expect(insert({ clientId: 'OK1001' }))
-      .rejects.toMatchObject({ code: '23505', constraint: 'user_brokers_broker_client_id_key' });
+      .rejects.toMatchObject({ code: '23505', constraint: 'user_brokers_user_broker_client_key' });
   });
 
   it('pairs credit categories with their subcategories', async () => {

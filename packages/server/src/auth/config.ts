@@ -32,6 +32,12 @@ export interface AuthConfig {
   /** Default redirect target and the first allowed redirect prefix (AUTH_CLIENT_URL). */
   readonly clientUrl: string;
   readonly allowedRedirectUrls: readonly string[];
+  /**
+   * The server's own origins, always allowed as redirect targets: http://127.0.0.1:PORT,
+   * http://localhost:PORT, http://HOST:PORT for a HOST that names one address, and the origin of
+   * AUTH_SERVER_URL. So the README's own address works without configuring anything.
+   */
+  readonly ownOrigins: readonly string[];
   readonly accessTokenExpiresIn: number;
   readonly refreshTokenExpiresIn: number;
   readonly passwordMinLength: number;
@@ -56,6 +62,18 @@ export interface AuthConfig {
   readonly smtp: SmtpSettings | undefined;
   /** Lifetime of e-mailed tickets (verify e-mail, reset password, change e-mail, magic link). */
   readonly ticketExpiresIn: number;
+  /** The longest a personal access token may live, seconds (AUTH_PAT_MAX_LIFETIME, default 365 days). */
+  readonly patMaxLifetimeSeconds: number;
+  /** Failed sign-ins slow down, never lock (auth/signin-throttle.ts). */
+  readonly signInThrottle: SignInThrottleSettings;
+}
+
+/** Consecutive failures answered at once, then waits of 1, 2, 4, ... seconds up to the cap. */
+export interface SignInThrottleSettings {
+  /** AUTH_SIGNIN_FREE_FAILURES, default 5. */
+  readonly freeFailures: number;
+  /** AUTH_SIGNIN_MAX_DELAY, default 15m. */
+  readonly maxDelaySeconds: number;
 }
 
 const TRUE_WORDS = ['1', 'true', 'yes'];
@@ -80,6 +98,7 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     serverUrl,
     clientUrl,
     allowedRedirectUrls: list(env, 'AUTH_ACCESS_CONTROL_ALLOWED_REDIRECT_URLS') ?? [],
+    ownOrigins: ownOrigins({ port, host: text(env, 'HOST'), serverUrl }),
     accessTokenExpiresIn: integer(env, 'AUTH_ACCESS_TOKEN_EXPIRES_IN', { fallback: 900, min: 10, max: 86_400 }),
     refreshTokenExpiresIn: integer(env, 'AUTH_REFRESH_TOKEN_EXPIRES_IN', { fallback: 2_592_000, min: 60, max: 31_536_000 }),
     passwordMinLength,
@@ -98,15 +117,22 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     signingKeyEncryptionSecret: text(env, 'AUTH_SIGNING_KEY_ENCRYPTION_SECRET'),
     rateLimitEnabled: flag(env, 'AUTH_RATE_LIMIT_ENABLE', true),
     rateLimits: {
-      global: rateRule(env, 'GLOBAL', { burst: 100, intervalSeconds: 60 }),
+      // An office behind one address signs in, refreshes and loads profiles through this: 1000 a minute.
+      global: rateRule(env, 'GLOBAL', { burst: 1000, intervalSeconds: 60 }),
       email: rateRule(env, 'EMAIL', { burst: 10, intervalSeconds: 3600 }),
       sms: rateRule(env, 'SMS', { burst: 10, intervalSeconds: 3600 }),
-      bruteForce: rateRule(env, 'BRUTE_FORCE', { burst: 10, intervalSeconds: 300 }),
+      // Failed sign-ins per address (successes are not counted): 100 per 5 minutes.
+      bruteForce: rateRule(env, 'BRUTE_FORCE', { burst: 100, intervalSeconds: 300 }),
       signups: rateRule(env, 'SIGNUPS', { burst: 10, intervalSeconds: 300 }),
-      token: rateRule(env, 'TOKEN', { burst: 60, intervalSeconds: 60 }),
+      token: rateRule(env, 'TOKEN', { burst: 600, intervalSeconds: 60 }),
     },
     smtp: smtpSettings(env),
     ticketExpiresIn: integer(env, 'AUTH_TICKET_EXPIRES_IN', { fallback: 3600, min: 60, max: 2_592_000 }),
+    patMaxLifetimeSeconds: boundedDuration(env, 'AUTH_PAT_MAX_LIFETIME', { fallback: 365 * 86_400, min: 60, max: 10 * 365 * 86_400 }),
+    signInThrottle: {
+      freeFailures: integer(env, 'AUTH_SIGNIN_FREE_FAILURES', { fallback: 5, min: 1, max: 1000 }),
+      maxDelaySeconds: boundedDuration(env, 'AUTH_SIGNIN_MAX_DELAY', { fallback: 900, min: 1, max: 86_400 }),
+    },
   };
 }
 
@@ -198,6 +224,14 @@ function duration(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return seconds;
 }
 
+/** A duration (seconds or Go style, see `duration`) within a range. */
+function boundedDuration(env: NodeJS.ProcessEnv, name: string, range: { fallback: number; min: number; max: number }): number {
+  const seconds = duration(env, name);
+  if (seconds === undefined) return range.fallback;
+  if (seconds < range.min || seconds > range.max) throw new ConfigError(`${name} must be from ${range.min}s to ${range.max}s, got "${text(env, name) ?? ''}"`);
+  return seconds;
+}
+
 function integer(env: NodeJS.ProcessEnv, name: string, range: { fallback: number; min: number; max: number }): number {
   const raw = text(env, name);
   if (raw === undefined) return range.fallback;
@@ -246,6 +280,21 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
 function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Hosts that mean "every address" (nothing to redirect to) or are already in the list. */
+const NOT_AN_ORIGIN_HOST = new Set(['0.0.0.0', '::', '[::]', '127.0.0.1', 'localhost']);
+
+/**
+ * The origins the server answers at on this machine, for the redirect allow list.
+ * @example ownOrigins({ port: '8080', host: undefined, serverUrl: 'http://localhost:8080/v1/auth' }) // ['http://127.0.0.1:8080', 'http://localhost:8080']
+ */
+function ownOrigins(input: { port: string; host: string | undefined; serverUrl: string }): string[] {
+  const origins = [`http://127.0.0.1:${input.port}`, `http://localhost:${input.port}`];
+  const { host } = input;
+  if (host !== undefined && !NOT_AN_ORIGIN_HOST.has(host)) origins.push(`http://${host.includes(':') ? `[${host}]` : host}:${input.port}`);
+  origins.push(new URL(input.serverUrl).origin);
+  return [...new Set(origins)];
 }
 
 function trimSlash(value: string): string {

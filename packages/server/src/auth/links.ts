@@ -35,7 +35,8 @@ function escapeRegex(text: string): string {
 
 /** Links of the context: redirect checks and the /verify URL. */
 export function createLinks(config: AuthConfig): Links {
-  const prefixes = [config.clientUrl, ...config.allowedRedirectUrls];
+  // The server's own origins first: sign-up at http://127.0.0.1:8080 must work out of the box.
+  const prefixes = [config.clientUrl, ...config.ownOrigins, ...config.allowedRedirectUrls];
   return {
     checkRedirect(redirectTo) {
       if (redirectTo === undefined) return config.clientUrl;

@@ -2,7 +2,9 @@
 // browser's own navigations (spec section 2). Without a request token it sends the browser to the
 // broker's login page; the broker sends it back here with one, and the server exchanges it for
 // the day's access token, stores that encrypted in broker_sessions, and returns the browser to the
-// brokers tab of /users/edit.
+// brokers tab of /users/edit. Every ending, success or failure, is that redirect with a code the
+// page turns into words (broker-login-outcome.ts); a successful login also settles who owns the
+// client id (broker-ownership.ts).
 //
 // The browser is identified by the `vyuhaAccessToken` cookie (spec section 7: the web app keeps
 // the access token there for navigations), verified exactly as GraphQL verifies a bearer token.
@@ -12,6 +14,8 @@ import { isIP } from 'node:net';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { AccessTokenClaims } from '../auth/jwt';
+import { exchangeFailureCode, outcomeLocation, type BrokerLoginErrorCode } from './broker-login-outcome';
+import { storeVerifiedSession } from './broker-ownership';
 import { BrokerSecretError, decryptBrokerSecret, encryptBrokerSecret, type BrokerSecretKey } from './broker-secrets';
 import { exchangeKiteRequestToken, kiteApiBaseUrl } from './kite/kite-http';
 import { kiteLoginUrl, kiteSessionExpiry, kiteSessionForm, parseKiteCallback } from './kite/kite-login';
@@ -19,7 +23,6 @@ import { kiteLoginUrl, kiteSessionExpiry, kiteSessionForm, parseKiteCallback } f
 /** Must match the web app's ACCESS_TOKEN_COOKIE (packages/web/src/auth/token-storage.ts). */
 export const ACCESS_TOKEN_COOKIE = 'vyuhaAccessToken';
 export const SIGN_IN_PATH = '/authenticate/signin';
-const BROKERS_TAB = '/users/edit';
 
 export interface BrokerLoginOptions {
   readonly pool: pg.Pool;
@@ -37,7 +40,6 @@ export interface BrokerLoginOptions {
 
 interface AccountRow {
   readonly broker: string;
-  readonly broker_name: string;
   readonly user_broker_id: string | null;
   readonly api_key: string | null;
   readonly api_secret_ciphertext: Buffer | null;
@@ -66,18 +68,20 @@ export const brokerLoginRoutes: FastifyPluginAsync<BrokerLoginOptions> = async (
     const userId = await signedInUser(request, options);
     if (userId === undefined) return reply.redirect(SIGN_IN_PATH, 302);
     const { broker, client_id: clientId } = request.params;
-    const account = BROKER_ID.test(broker) && CLIENT_ID.test(clientId)
-      ? await findAccount(options.pool, { broker, clientId, userId })
+    const failed = (code: BrokerLoginErrorCode) => reply.redirect(outcomeLocation({ kind: 'error', code, broker, clientId }), 302);
+    // A malformed client id cannot be anyone's account: it looks up nothing.
+    const account = BROKER_ID.test(broker)
+      ? await findAccount(options.pool, { broker, clientId: CLIENT_ID.test(clientId) ? clientId : '', userId })
       : undefined;
-    if (account === undefined) return reply.code(404).send({ error: 'not-found', message: `no broker ${broker}` });
+    if (account === undefined) return failed('unknown-broker');
+    // Someone else's account and a missing one answer alike: the owner is not revealed.
+    if (account.user_broker_id === null) return failed('account-not-found');
     // One case per built adapter; every other row of `brokers` is honest about it.
     switch (account.broker) {
-      case 'zerodha': {
-        if (account.user_broker_id === null) return notYours(reply, { broker: account.broker, clientId });
+      case 'zerodha':
         return kiteLogin({ request, reply, context: { options, kiteApiUrl, now, userId, clientId, account: { ...account, user_broker_id: account.user_broker_id } } });
-      }
       default:
-        return reply.code(501).send({ error: 'not-implemented', message: `logging in to ${account.broker_name} is not supported yet` });
+        return failed('not-supported');
     }
   });
 };
@@ -94,59 +98,63 @@ interface KiteLoginContext {
 async function kiteLogin(input: { request: FastifyRequest<{ Querystring: Record<string, unknown> }>; reply: FastifyReply; context: KiteLoginContext }): Promise<FastifyReply> {
   const { request, reply, context } = input;
   const { account, clientId } = context;
+  const fail = (code: BrokerLoginErrorCode, reason: string, signedInAs?: string) => loginFailed(reply, { request, context, code, reason, ...(signedInAs === undefined ? {} : { signedInAs }) });
   const callback = parseKiteCallback(request.query);
-  if (!callback.ok) return loginFailed(reply, { request, context, reason: callback.error });
+  if (!callback.ok) return fail('callback-invalid', callback.error);
   // Both steps need the app's key: the login URL names it, the exchange checksums it.
-  if (account.api_key === null || account.api_key === '') {
-    return reply.code(400).send({ error: 'api-key-missing', message: `set the api_key of ${account.broker} account ${clientId} first (the broker app's API key)` });
-  }
+  if (account.api_key === null || account.api_key === '') return fail('api-key-missing', 'the account has no api_key');
   if (callback.value.kind === 'start') return reply.redirect(kiteLoginUrl(account.api_key), 302);
   if (account.api_secret_ciphertext === null || account.api_secret_nonce === null || account.api_secret_key_id === null) {
-    return reply.code(400).send({ error: 'api-secret-missing', message: `set the API secret of ${account.broker} account ${clientId} first (set_broker_secret)` });
+    return fail('api-secret-missing', 'the account has no API secret (set_broker_secret)');
   }
   const key = context.options.key;
-  if (key === undefined) {
-    return reply.code(500).send({ error: 'broker-secret-key-missing', message: 'no broker secret key is configured (VYUHA_BROKER_SECRET_KEY): the API secret cannot be read' });
-  }
+  if (key === undefined) return fail('secret-key-missing', 'no broker secret key is configured (VYUHA_BROKER_SECRET_KEY)');
   let apiSecret: string;
   try {
     apiSecret = decryptBrokerSecret([key], { ciphertext: account.api_secret_ciphertext, nonce: account.api_secret_nonce, keyId: account.api_secret_key_id });
   } catch (error) {
     if (!(error instanceof BrokerSecretError)) throw error;
-    request.log.error({ broker: account.broker, clientId, reason: error.message }, 'broker login: the API secret cannot be decrypted');
-    return reply.code(500).send({ error: 'broker-secret-unreadable', message: error.message });
+    return fail('secret-unreadable', `the API secret cannot be decrypted: ${error.message}`);
   }
   const form = kiteSessionForm({ apiKey: account.api_key, requestToken: callback.value.requestToken, apiSecret });
   const session = await exchangeKiteRequestToken({ baseUrl: context.kiteApiUrl, form });
-  if (!session.ok) return loginFailed(reply, { request, context, reason: session.error });
+  if (!session.ok) return fail(exchangeFailureCode(session.error), session.error.reason);
   // A Kite session belongs to whoever signed in at Kite: storing another client's under this
   // account would trade in the wrong account.
   if (session.value.userId.toUpperCase() !== clientId.toUpperCase()) {
-    return loginFailed(reply, { request, context, reason: `signed in to Kite as ${session.value.userId.slice(0, 32)}, not ${clientId}` });
+    const signedInAs = session.value.userId.slice(0, 32);
+    return fail('wrong-user', `signed in to Kite as ${signedInAs}, not ${clientId}`, signedInAs);
   }
   const expiresAt = new Date(kiteSessionExpiry(context.now()));
-  await storeSession(context.options.pool, {
+  const { claimsLost } = await storeVerifiedSession(context.options.pool, {
     userBrokerId: account.user_broker_id,
+    broker: account.broker,
+    clientId,
     token: encryptBrokerSecret(key, session.value.accessToken),
     brokerUserId: session.value.userId,
     expiresAt,
-    audit: { actor: context.userId, broker: account.broker, clientId, ip: isIP(request.ip) === 0 ? null : request.ip },
+    actorUserId: context.userId,
+    ip: isIP(request.ip) === 0 ? null : request.ip,
   });
-  request.log.info({ broker: account.broker, clientId, expiresAt: expiresAt.toISOString() }, 'broker login: session stored');
-  return reply.redirect(`${BROKERS_TAB}?${new URLSearchParams({ tab: 'brokers', broker_login: 'ok' }).toString()}`, 302);
+  request.log.info({ broker: account.broker, clientId, expiresAt: expiresAt.toISOString(), claimsLost }, 'broker login: session stored');
+  return reply.redirect(outcomeLocation({ kind: 'ok', broker: account.broker, clientId }), 302);
 }
 
-/** Someone else's account and a missing one answer alike: the owner is not revealed. */
-function notYours(reply: FastifyReply, account: { broker: string; clientId: string }): FastifyReply {
-  return reply.code(404).send({ error: 'not-found', message: `no ${account.broker} account ${account.clientId} of yours` });
+interface LoginFailure {
+  readonly request: FastifyRequest;
+  readonly context: KiteLoginContext;
+  readonly code: BrokerLoginErrorCode;
+  /** For the log (never a token or secret). */
+  readonly reason: string;
+  readonly signedInAs?: string;
 }
 
-/** Back to the brokers tab with a short reason; the log gets the same reason (never a token). */
-function loginFailed(reply: FastifyReply, failure: { request: FastifyRequest; context: KiteLoginContext; reason: string }): FastifyReply {
+/** Back to the brokers tab with the failure's code; the log gets the reason too. */
+function loginFailed(reply: FastifyReply, failure: LoginFailure): FastifyReply {
   const { account, clientId } = failure.context;
-  failure.request.log.warn({ broker: account.broker, clientId, reason: failure.reason }, 'broker login failed');
-  const query = new URLSearchParams({ tab: 'brokers', broker_login: 'error', message: failure.reason.slice(0, 160) });
-  return reply.redirect(`${BROKERS_TAB}?${query.toString()}`, 302);
+  failure.request.log.warn({ broker: account.broker, clientId, code: failure.code, reason: failure.reason }, 'broker login failed');
+  const outcome = { kind: 'error', code: failure.code, broker: account.broker, clientId } as const;
+  return reply.redirect(outcomeLocation(failure.signedInAs === undefined ? outcome : { ...outcome, signedInAs: failure.signedInAs }), 302);
 }
 
 /** The user id of a valid `vyuhaAccessToken` cookie, else undefined. */
@@ -189,41 +197,11 @@ export function readCookie(header: string | undefined, name: string): string | u
 /** The broker row, joined with the user's own account at it (NULL columns when they have none); undefined for an unknown broker. */
 async function findAccount(pool: pg.Pool, where: { broker: string; clientId: string; userId: string }): Promise<AccountRow | undefined> {
   const { rows } = await pool.query<AccountRow>(
-    `SELECT b.broker, b.name AS broker_name, ub.user_broker_id, ub.api_key,
+    `SELECT b.broker, ub.user_broker_id, ub.api_key,
             ub.api_secret_ciphertext, ub.api_secret_nonce, ub.api_secret_key_id
        FROM brokers b
        LEFT JOIN user_brokers ub ON ub.broker = b.broker AND ub.client_id = $2 AND ub.user_id = $3::uuid
       WHERE b.broker = $1`,
     [where.broker, where.clientId, where.userId]);
   return rows[0];
-}
-
-interface StoredSession {
-  readonly userBrokerId: string;
-  readonly token: { readonly ciphertext: Buffer; readonly nonce: Buffer; readonly keyId: string };
-  readonly brokerUserId: string;
-  readonly expiresAt: Date;
-  readonly audit: { readonly actor: string; readonly broker: string; readonly clientId: string; readonly ip: string | null };
-}
-
-/** Replaces the account's session and appends the audit row, in one statement (both or neither). */
-async function storeSession(pool: pg.Pool, session: StoredSession): Promise<void> {
-  await pool.query(
-    `WITH saved AS (
-       INSERT INTO broker_sessions (user_broker_id, access_token_ciphertext, access_token_nonce, access_token_key_id, broker_user_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (user_broker_id) DO UPDATE SET
-         access_token_ciphertext = EXCLUDED.access_token_ciphertext, access_token_nonce = EXCLUDED.access_token_nonce,
-         access_token_key_id = EXCLUDED.access_token_key_id, broker_user_id = EXCLUDED.broker_user_id,
-         created_at = now(), expires_at = EXCLUDED.expires_at
-       RETURNING user_broker_id, expires_at
-     )
-     INSERT INTO audit_log (actor_user_id, action, entity, entity_id, after, ip)
-     SELECT $7::uuid, 'broker.login', 'public.broker_sessions', user_broker_id::text,
-            jsonb_build_object('broker', $8::text, 'client_id', $9::text, 'broker_user_id', $5::text,
-                               'expires_at', expires_at, 'key_id', $4::text),
-            $10::inet
-       FROM saved`,
-    [session.userBrokerId, session.token.ciphertext, session.token.nonce, session.token.keyId, session.brokerUserId,
-      session.expiresAt, session.audit.actor, session.audit.broker, session.audit.clientId, session.audit.ip]);
 }

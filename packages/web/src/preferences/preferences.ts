@@ -57,8 +57,15 @@ export function missingKeys(saved: Record<string, unknown>, defaults: object): R
 }
 
 /** Loads the preferences, creating or completing them; returns the global ones as stored. */
-export async function loadPreferences(client: Client, input: { userId: string; dashboardMode: DashboardMode }): Promise<{ global: GlobalPreferences; marketplace: MarketplacePreferences } | undefined> {
+export async function loadPreferences(client: Client, input: {
+  userId: string;
+  dashboardMode: DashboardMode;
+  /** False once this user's session has ended: a write sent then would go out without a token (a 400 and an error toast after sign-out). */
+  stillSignedIn?: () => boolean;
+}): Promise<{ global: GlobalPreferences; marketplace: MarketplacePreferences } | undefined> {
+  const stillSignedIn = input.stillSignedIn ?? (() => true);
   const result = await client.query<{ user_app_configs: ConfigRow[] }>(USER_APP_CONFIGS, {}, { requestPolicy: 'network-only' }).toPromise();
+  if (!stillSignedIn()) return undefined;
   if (result.error) {
     showToast('error', result.error.message);
     return undefined;
@@ -70,7 +77,7 @@ export async function loadPreferences(client: Client, input: { userId: string; d
     marketplace: rows.find((row) => row.subcategory === 'marketplace')?.meta_data ?? undefined,
   };
   const toCreate = (['global', 'marketplace'] as const).filter((subcategory) => saved[subcategory] === undefined);
-  if (toCreate.length > 0) {
+  if (toCreate.length > 0 && stillSignedIn()) {
     // user_id is the server's preset (the session's user); the client never sends it.
     const objects = toCreate.map((subcategory) => ({ category: 'application', subcategory, meta_data: defaults[subcategory] }));
     const created = await client.mutation(INSERT_APP_CONFIGS, { objects }).toPromise();
@@ -82,6 +89,7 @@ export async function loadPreferences(client: Client, input: { userId: string; d
     if (current === undefined) continue;
     const missing = missingKeys(current, defaults[subcategory]);
     if (Object.keys(missing).length === 0) continue;
+    if (!stillSignedIn()) return undefined;
     const filled = await client.mutation(APPEND_APP_CONFIG, { category: 'application', subcategory, userId: input.userId, metaData: missing }).toPromise();
     if (filled.error) showToast('error', filled.error.message);
     saved[subcategory] = { ...current, ...missing };

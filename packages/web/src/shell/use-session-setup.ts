@@ -4,6 +4,8 @@
 import { useEffect } from 'react';
 import { PAPER_ONLY_ROLES } from '../app/menu';
 import { showToast } from '../app/toast';
+import { currentAccessToken } from '../auth/auth-service';
+import { readClaims } from '../auth/claims';
 import { EXCHANGES_BY_ZONE } from '../graphql/documents';
 import { graphqlClient } from '../graphql/graphql-client';
 import { loadPreferences } from '../preferences/preferences';
@@ -50,7 +52,12 @@ export function useSessionSetup(userId: string | undefined, role: string | undef
     let cancelled = false;
     const forcedPaper = paperOnly(role);
     void (async () => {
-      const loaded = await preferencesOnce(userId, () => loadPreferences(client, { userId, dashboardMode: forcedPaper ? 'PAPER' : 'LIVE' }));
+      // A sign-out right after signing in must not leave first-visit writes going out without a token.
+      const stillSignedIn = () => {
+        const token = currentAccessToken();
+        return token !== undefined && readClaims(token)?.userId === userId;
+      };
+      const loaded = await preferencesOnce(userId, () => loadPreferences(client, { userId, dashboardMode: forcedPaper ? 'PAPER' : 'LIVE', stillSignedIn }));
       if (cancelled || !loaded) return;
       const store = useAppStore.getState();
       const { global } = loaded;

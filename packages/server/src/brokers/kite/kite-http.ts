@@ -3,7 +3,8 @@
 // failed (status, timeout, unreachable) and never carry the form, the token or the secret.
 import { err, type Result } from '@vyuha/core';
 import { ConfigError } from '../../config';
-import { encodeKiteSessionForm, KITE_API_VERSION, parseKiteSessionAnswer, type KiteSession, type KiteSessionForm } from './kite-login';
+import type { ExchangeFailure } from '../broker-login-outcome';
+import { encodeKiteSessionForm, KITE_API_VERSION, KITE_REFUSED, parseKiteSessionAnswer, type KiteSession, type KiteSessionForm } from './kite-login';
 
 export const KITE_API_URL_VARIABLE = 'KITE_API_URL';
 export const DEFAULT_KITE_API_URL = 'https://api.kite.trade';
@@ -39,9 +40,9 @@ export interface KiteExchangeRequest {
 /**
  * POST /session/token: exchanges a request token for the day's session. Kite's refusals (a 403
  * TokenException for a used token or a wrong checksum) come back as the error of the Result, like
- * a timeout or an unreachable host; only a bug throws.
+ * a timeout or an unreachable host, each with its kind; only a bug throws.
  */
-export async function exchangeKiteRequestToken(request: KiteExchangeRequest): Promise<Result<KiteSession, string>> {
+export async function exchangeKiteRequestToken(request: KiteExchangeRequest): Promise<Result<KiteSession, ExchangeFailure>> {
   const timeoutMs = request.timeoutMs ?? KITE_TIMEOUT_MS;
   let status: number;
   let body: string;
@@ -57,11 +58,12 @@ export async function exchangeKiteRequestToken(request: KiteExchangeRequest): Pr
     body = await response.text();
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') return err(`Kite did not answer within ${timeoutMs / 1000} s`);
-    return err('Kite could not be reached');
+    if (name === 'TimeoutError' || name === 'AbortError') return err({ kind: 'timeout', reason: `Kite did not answer within ${timeoutMs / 1000} s` });
+    return err({ kind: 'unreachable', reason: 'Kite could not be reached' });
   }
   const parsed = parseKiteSessionAnswer(body);
+  if (parsed.ok) return parsed;
   // Kite states its refusals in the body; a body without one is described by the HTTP status.
-  if (!parsed.ok && status !== 200 && !parsed.error.startsWith('Kite refused')) return err(`Kite answered HTTP ${status}`);
-  return parsed;
+  if (parsed.error.startsWith(KITE_REFUSED)) return err({ kind: 'refused', reason: parsed.error });
+  return err({ kind: 'malformed', reason: status !== 200 ? `Kite answered HTTP ${status}` : parsed.error });
 }

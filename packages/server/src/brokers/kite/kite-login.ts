@@ -7,7 +7,7 @@
 // the server posts api_key, request_token and checksum = SHA-256(api_key + request_token +
 // api_secret) to /session/token and receives the day's access token.
 import { createHash } from 'node:crypto';
-import { err, ok, type Result } from '@vyuha/core';
+import { err, istDate, istMidnightMs, ok, type Result } from '@vyuha/core';
 
 /** Where the browser signs in to Kite. */
 export const KITE_LOGIN_URL = 'https://kite.zerodha.com/connect/login';
@@ -20,6 +20,9 @@ export type KiteCallback =
   | { readonly kind: 'start' }
   /** Kite came back with a request token to exchange. */
   | { readonly kind: 'token'; readonly requestToken: string };
+
+/** How the parsed answer's error begins when Kite itself refused (its own message follows). */
+export const KITE_REFUSED = 'Kite refused the login';
 
 /** The fields of the exchange form (`application/x-www-form-urlencoded`). */
 export interface KiteSessionForm {
@@ -102,7 +105,7 @@ export function parseKiteSessionAnswer(body: string): Result<KiteSession, string
   if (answer.status === 'error') {
     const kind = typeof answer.error_type === 'string' ? ` (${answer.error_type.slice(0, 40)})` : '';
     const message = typeof answer.message === 'string' && answer.message !== '' ? answer.message.slice(0, 200) : 'no message';
-    return err(`Kite refused the login${kind}: ${message}`);
+    return err(`${KITE_REFUSED}${kind}: ${message}`);
   }
   if (answer.status !== 'success') return err('the Kite session answer has no status "success" or "error"');
   const data = answer.data;
@@ -112,8 +115,6 @@ export function parseKiteSessionAnswer(body: string): Result<KiteSession, string
   return ok({ accessToken: data.access_token, userId: data.user_id });
 }
 
-/** IST is UTC+05:30 all year (no daylight saving). */
-const IST_OFFSET_MS = 330 * 60_000;
 const DAY_MS = 86_400_000;
 /** Kite access tokens expire at 06:00 IST. */
 const EXPIRY_MINUTE_IST = 6 * 60;
@@ -124,10 +125,8 @@ const EXPIRY_MINUTE_IST = 6 * 60;
  * @example new Date(kiteSessionExpiry(Date.parse('2026-03-02T10:00:00Z'))).toISOString() // '2026-03-03T00:30:00.000Z'
  */
 export function kiteSessionExpiry(issuedAtMs: number): number {
-  const istMs = issuedAtMs + IST_OFFSET_MS;
-  const expiryToday = Math.floor(istMs / DAY_MS) * DAY_MS + EXPIRY_MINUTE_IST * 60_000;
-  const expiryIst = expiryToday > istMs ? expiryToday : expiryToday + DAY_MS;
-  return expiryIst - IST_OFFSET_MS;
+  const expiryToday = istMidnightMs(istDate(issuedAtMs)) + EXPIRY_MINUTE_IST * 60_000;
+  return expiryToday > issuedAtMs ? expiryToday : expiryToday + DAY_MS;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

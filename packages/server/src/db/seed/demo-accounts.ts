@@ -130,7 +130,7 @@ async function seedBrokerAccounts(client: pg.PoolClient, userId: UserIdOf): Prom
     inserted += await execute(client,
       `INSERT INTO user_brokers (user_id, broker, client_id, active, investment_amt_paise, investment_history)
        VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (broker, client_id) DO NOTHING`,
+       ON CONFLICT (user_id, broker, client_id) DO NOTHING`,
       [userId(account.role), account.broker, account.clientId, account.active, account.investmentPaise,
         JSON.stringify(account.history)]);
   }

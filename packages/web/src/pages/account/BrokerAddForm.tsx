@@ -5,8 +5,10 @@ import { Button, Checkbox, Group, NumberInput, PasswordInput, Select, SimpleGrid
 import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { showToast } from '../../app/toast';
-import { SETTINGS_UPDATED, graphqlErrorMessage, todayInIndia } from './account-helpers';
-import { CLIENT_ID_PATTERN, INSERT_BROKER_MUTATION, SET_BROKER_SECRET_MUTATION, rupeesToPaise, type BrokerOption } from './broker-accounts';
+import { istToday } from '../../format/date-ranges';
+import { rupeesFieldToPaise } from '../../format/money-input';
+import { SETTINGS_UPDATED, graphqlErrorMessage } from './account-helpers';
+import { CLIENT_ID_PATTERN, INSERT_BROKER_MUTATION, SET_BROKER_SECRET_MUTATION, type BrokerOption } from './broker-accounts';
 
 export interface BrokerAddFormProps {
   readonly brokers: readonly BrokerOption[];
@@ -28,8 +30,9 @@ export function BrokerAddForm({ brokers, disabled, onAdded, onCancel }: BrokerAd
 
   const trimmedClientId = clientId.trim();
   const clientIdError = touched && !CLIENT_ID_PATTERN.test(trimmedClientId) ? '2 to 32 letters, digits, _ or -' : undefined;
-  const investmentPaise = investment === '' ? 0 : rupeesToPaise(investment);
-  const investmentError = touched && investmentPaise === undefined ? 'Enter an amount in rupees, 0 or more' : undefined;
+  const investmentAmount = rupeesFieldToPaise(investment);
+  const investmentPaise = investmentAmount.ok ? investmentAmount.value : undefined;
+  const investmentError = touched && !investmentAmount.ok ? `Investment ${investmentAmount.error}` : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,7 +45,7 @@ export function BrokerAddForm({ brokers, disabled, onAdded, onCancel }: BrokerAd
       active,
       api_key: key === '' ? null : key,
       investment_amt_paise: investmentPaise,
-      investment_history: investmentPaise > 0 ? [{ date: todayInIndia(), amount_paise: investmentPaise }] : [],
+      investment_history: investmentPaise > 0 ? [{ date: istToday(), amount_paise: investmentPaise }] : [],
     };
     const result = await insert({ object });
     if (result.error) {

@@ -1,18 +1,27 @@
 // Broker accounts of the acting user (user_brokers): list, add, toggle active, edit the investment
-// (integer paise in the database, rupees on screen), delete, and the broker's daily login.
-import { Alert, Anchor, Button, Group, Loader, Modal, NumberInput, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core';
+// (integer paise in the database, rupees on screen), set the API secret, delete, and the broker's
+// daily login, whose outcome comes back here in words, as does the broker's verdict on whose a
+// client id is (a row the broker gave to another account is switched off and says why).
+import { Alert, Anchor, Badge, Button, Group, Loader, Modal, NumberInput, Paper, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import { paiseToRupees } from '@vyuha/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { confirm } from '../../app/confirm';
 import { showToast } from '../../app/toast';
 import { useReadOnly } from '../../app/update-mode';
+import { istToday } from '../../format/date-ranges';
 import { formatRupees } from '../../format/format';
-import { SETTINGS_UPDATED, graphqlErrorMessage, todayInIndia } from './account-helpers';
+import { rupeesFieldToPaise } from '../../format/money-input';
+import { SETTINGS_UPDATED, graphqlErrorMessage } from './account-helpers';
 import { BrokerAddForm } from './BrokerAddForm';
+import type { BrokerLoginOutcome } from './broker-login-outcome';
+import { claimedElsewhereMessage, ownershipStatus } from './broker-ownership';
+import { BrokerLoginNotice } from './BrokerLoginNotice';
+import { BrokerSecretDialog } from './BrokerSecretDialog';
 import {
   BROKERS_QUERY, DELETE_BROKER_MUTATION, UPDATE_BROKER_MUTATION, activeInvestmentTotalPaise, brokerLoginPath,
-  effectiveInvestmentPaise, paiseToRupees, rupeesToPaise, withHistoryEntry, type BrokersData, type UserBrokerRow,
+  effectiveInvestmentPaise, withHistoryEntry, type BrokersData, type UserBrokerRow,
 } from './broker-accounts';
 
 interface InvestmentDialogProps {
@@ -29,14 +38,15 @@ function InvestmentDialog({ row, onClose, onSaved }: InvestmentDialogProps) {
     if (row) setAmount(paiseToRupees(effectiveInvestmentPaise(row)));
   }, [row]);
 
-  const paise = rupeesToPaise(amount);
+  const typed = rupeesFieldToPaise(amount);
+  const paise = typed.ok ? typed.value : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!row || paise === undefined) return;
     const set = {
       investment_amt_paise: paise,
-      investment_history: withHistoryEntry(row.investment_history, { date: todayInIndia(), amount_paise: paise }),
+      investment_history: withHistoryEntry(row.investment_history, { date: istToday(), amount_paise: paise }),
     };
     const result = await update({ id: row.user_broker_id, set });
     if (result.error) {
@@ -61,7 +71,7 @@ function InvestmentDialog({ row, onClose, onSaved }: InvestmentDialogProps) {
             allowNegative={false}
             value={amount}
             onChange={setAmount}
-            error={amount !== '' && paise === undefined ? 'Enter an amount in rupees, 0 or more' : undefined}
+            error={amount !== '' && !typed.ok ? `Investment ${typed.error}` : undefined}
             data-autofocus
           />
           {row && row.investment_history.length > 0 && (
@@ -79,12 +89,16 @@ function InvestmentDialog({ row, onClose, onSaved }: InvestmentDialogProps) {
   );
 }
 
-function BrokerRow({ row, readOnly, onEdit, onChanged }: {
+function BrokerRow({ row, readOnly, onEdit, onSetSecret, onChanged }: {
   readonly row: UserBrokerRow;
   readonly readOnly: boolean;
   readonly onEdit: (row: UserBrokerRow) => void;
+  readonly onSetSecret: (row: UserBrokerRow) => void;
   readonly onChanged: () => void;
 }) {
+  const status = ownershipStatus(row);
+  // The broker gave this client id to another account: it stays off until a login here takes it back.
+  const claimedElsewhere = row.ownership === 'claimed_elsewhere';
   const [updateState, update] = useMutation(UPDATE_BROKER_MUTATION);
   const [, remove] = useMutation(DELETE_BROKER_MUTATION);
 
@@ -114,20 +128,26 @@ function BrokerRow({ row, readOnly, onEdit, onChanged }: {
     <Table.Tr>
       <Table.Td>{row.broker_info?.name ?? row.broker}</Table.Td>
       <Table.Td ff="monospace">{row.client_id}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap', minWidth: 180 }}>
+        <Tooltip label={status.description} multiline w={260}>
+          <Badge color={status.color} variant="light" style={{ maxWidth: 'none', width: 'max-content' }} data-testid={`broker-status-${row.client_id}`}>{status.label}</Badge>
+        </Tooltip>
+      </Table.Td>
       <Table.Td ff="monospace">{row.api_key ?? '—'}</Table.Td>
       <Table.Td>
         <Switch
           checked={row.active}
           onChange={(event) => void toggle(event.currentTarget.checked)}
-          disabled={readOnly || updateState.fetching}
+          disabled={readOnly || updateState.fetching || claimedElsewhere}
           aria-label={`Active: ${row.broker} ${row.client_id}`}
         />
       </Table.Td>
       <Table.Td ta="right">{formatRupees(effectiveInvestmentPaise(row))}</Table.Td>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs">
           <Button size="compact-sm" variant="light" onClick={() => onEdit(row)} disabled={readOnly}>Edit investment</Button>
-          <Button size="compact-sm" component="a" href={brokerLoginPath(row)}>Log in to broker</Button>
+          <Button size="compact-sm" variant="light" onClick={() => onSetSecret(row)} disabled={readOnly}>Set API secret</Button>
+          <Button size="compact-sm" component="a" href={brokerLoginPath(row)} data-testid={`broker-login-${row.client_id}`}>Log in to broker</Button>
           <Button size="compact-sm" variant="subtle" color="red" onClick={() => void deleteRow()} disabled={readOnly}>Delete</Button>
         </Group>
       </Table.Td>
@@ -135,11 +155,37 @@ function BrokerRow({ row, readOnly, onEdit, onChanged }: {
   );
 }
 
-export function BrokersSection({ userId }: { readonly userId: string }) {
+/** The login's outcome and every row another account took at the broker, above the table. */
+function BrokerNotices({ rows, brokers, loginOutcome, onDismissLoginOutcome }: {
+  readonly rows: readonly UserBrokerRow[];
+  readonly brokers: BrokersData['brokers'];
+  readonly loginOutcome: BrokerLoginOutcome | undefined;
+  readonly onDismissLoginOutcome: () => void;
+}) {
+  const claimed = rows.filter((row) => row.ownership === 'claimed_elsewhere');
+  return (
+    <>
+      {loginOutcome && <BrokerLoginNotice outcome={loginOutcome} brokers={brokers} onClose={onDismissLoginOutcome} />}
+      {claimed.map((row) => (
+        <Alert key={row.user_broker_id} color="red" title={`${row.broker_info?.name ?? row.broker} account ${row.client_id} is claimed by another account`} data-testid="broker-claimed-elsewhere">
+          {claimedElsewhereMessage({ brokerName: row.broker_info?.name ?? row.broker, clientId: row.client_id })}
+        </Alert>
+      ))}
+    </>
+  );
+}
+
+export function BrokersSection({ userId, loginOutcome, onDismissLoginOutcome }: {
+  readonly userId: string;
+  /** How the last broker login ended (the route returns to this tab with it), until dismissed. */
+  readonly loginOutcome?: BrokerLoginOutcome | undefined;
+  readonly onDismissLoginOutcome?: () => void;
+}) {
   const readOnly = useReadOnly();
   const [result, reexecute] = useQuery<BrokersData>({ query: BROKERS_QUERY, variables: { userId } });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<UserBrokerRow | undefined>(undefined);
+  const [settingSecret, setSettingSecret] = useState<UserBrokerRow | undefined>(undefined);
 
   useEffect(() => {
     if (result.error) showToast('error', graphqlErrorMessage(result.error));
@@ -156,6 +202,10 @@ export function BrokersSection({ userId }: { readonly userId: string }) {
         {!adding && <Button onClick={() => setAdding(true)} disabled={readOnly}>Add broker account</Button>}
       </Group>
       <Stack gap="md">
+        {/* After the first answer, so the notice names the broker as the table does. */}
+        {(result.data !== undefined || result.error !== undefined) && (
+          <BrokerNotices rows={rows} brokers={brokers} loginOutcome={loginOutcome} onDismissLoginOutcome={onDismissLoginOutcome ?? (() => undefined)} />
+        )}
         {adding && (
           <Paper withBorder p="sm" bg="var(--mantine-color-default-hover)">
             <BrokerAddForm
@@ -172,12 +222,13 @@ export function BrokersSection({ userId }: { readonly userId: string }) {
         {result.fetching && !result.data ? <Loader size="sm" aria-label="Loading broker accounts" /> : rows.length === 0 ? (
           <Text size="sm" c="dimmed">No broker accounts yet.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={820}>
+          <Table.ScrollContainer minWidth={1000}>
             <Table striped verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Broker</Table.Th>
                   <Table.Th>Client id</Table.Th>
+                  <Table.Th>Status</Table.Th>
                   <Table.Th>API key</Table.Th>
                   <Table.Th>Active</Table.Th>
                   <Table.Th ta="right">Investment</Table.Th>
@@ -185,11 +236,11 @@ export function BrokersSection({ userId }: { readonly userId: string }) {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {rows.map((row) => <BrokerRow key={row.user_broker_id} row={row} readOnly={readOnly} onEdit={setEditing} onChanged={refresh} />)}
+                {rows.map((row) => <BrokerRow key={row.user_broker_id} row={row} readOnly={readOnly} onEdit={setEditing} onSetSecret={setSettingSecret} onChanged={refresh} />)}
               </Table.Tbody>
               <Table.Tfoot>
                 <Table.Tr>
-                  <Table.Th colSpan={4}>Total of active accounts</Table.Th>
+                  <Table.Th colSpan={5}>Total of active accounts</Table.Th>
                   <Table.Th ta="right">{formatRupees(activeInvestmentTotalPaise(rows))}</Table.Th>
                   <Table.Th />
                 </Table.Tr>
@@ -199,11 +250,13 @@ export function BrokersSection({ userId }: { readonly userId: string }) {
         )}
         <Alert color="gray" variant="light">
           <Text size="sm">
-            "Log in to broker" opens the broker's daily login for that account. API secrets are never shown once saved.{' '}
+            "Log in to broker" opens the broker's daily login for that account (only Zerodha logs in today); the broker's
+            answer also confirms the client id is yours. API secrets are never shown once saved.{' '}
             <Anchor component={Link} to="/brokersInfo" size="sm">How to get broker API keys</Anchor>
           </Text>
         </Alert>
       </Stack>
+      <BrokerSecretDialog row={settingSecret} onClose={() => setSettingSecret(undefined)} />
       <InvestmentDialog
         row={editing}
         onClose={() => setEditing(undefined)}

@@ -2,11 +2,11 @@
 // acting user (the managed user while a manager acts for one); e-mail, password, two-factor,
 // security keys and access tokens belong to the signed-in account and go to the auth service.
 import { Alert, Stack, Tabs, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { showToast } from '../../app/toast';
 import { useAppStore } from '../../stores/app-store';
 import { useActingUserId } from './account-helpers';
+import { readBrokerLoginOutcome, type BrokerLoginOutcome } from './broker-login-outcome';
 import { BrokersSection } from './BrokersSection';
 import { CredentialsSection } from './CredentialsSection';
 import { MfaSection } from './MfaSection';
@@ -30,15 +30,15 @@ export function Component() {
   const userId = useActingUserId();
   const acting = useAppStore((state) => state.managedUserId !== undefined);
   const auth = useAuthUser();
-  // The broker login callback (/api/broker_login/...) comes back here with its outcome.
-  const brokerLogin = searchParams.get('broker_login');
-  const brokerMessage = searchParams.get('message');
+  // The broker login (/api/broker_login/...) always comes back here with its outcome: kept on the
+  // brokers tab in words until dismissed, and taken out of the address so a reload does not repeat it.
+  const [brokerLogin, setBrokerLogin] = useState<BrokerLoginOutcome | undefined>(() => readBrokerLoginOutcome(searchParams));
   useEffect(() => {
-    if (brokerLogin === null) return;
-    if (brokerLogin === 'ok') showToast('success', "Logged in to the broker: today's session is stored");
-    else showToast('error', `The broker login did not complete${brokerMessage ? `: ${brokerMessage}` : ''}`);
+    const outcome = readBrokerLoginOutcome(searchParams);
+    if (outcome === undefined) return;
+    setBrokerLogin(outcome);
     setSearchParams({ tab: 'brokers' }, { replace: true });
-  }, [brokerLogin, brokerMessage, setSearchParams]);
+  }, [searchParams, setSearchParams]);
 
   if (!userId) return null;
 
@@ -77,7 +77,7 @@ export function Component() {
           <PatSection />
         </Tabs.Panel>
         <Tabs.Panel value="brokers">
-          <BrokersSection userId={userId} />
+          <BrokersSection userId={userId} loginOutcome={brokerLogin} onDismissLoginOutcome={() => setBrokerLogin(undefined)} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

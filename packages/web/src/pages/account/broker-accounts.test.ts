@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CLIENT_ID_PATTERN, activeInvestmentTotalPaise, brokerLoginPath, effectiveInvestmentPaise, paiseToRupees, rupeesToPaise,
-  withHistoryEntry, type UserBrokerRow,
+  CLIENT_ID_PATTERN, activeInvestmentTotalPaise, brokerLoginPath, effectiveInvestmentPaise, withHistoryEntry, type UserBrokerRow,
 } from './broker-accounts';
 
 const row = (overrides: Partial<UserBrokerRow>): UserBrokerRow => ({
@@ -13,6 +12,8 @@ const row = (overrides: Partial<UserBrokerRow>): UserBrokerRow => ({
   investment_amt_paise: 0,
   investment_history: [],
   broker_info: { name: 'Zerodha (Kite Connect)' },
+  ownership: 'unverified',
+  ownership_checked_at: null,
   ...overrides,
 });
 
@@ -38,22 +39,6 @@ describe('investment of a broker account (spec section 5)', () => {
       { date: '2026-11-24', amount_paise: 3 },
     ]);
     expect(withHistoryEntry(history, { date: '2025-01-01', amount_paise: 0 })[0]).toEqual({ date: '2025-01-01', amount_paise: 0 });
-  });
-});
-
-describe('rupee input', () => {
-  it('turns rupees into integer paise', () => {
-    expect(rupeesToPaise(1500.5)).toBe(150_050);
-    expect(rupeesToPaise('2,50,000.50')).toBe(25_000_050);
-    expect(rupeesToPaise(0.29)).toBe(29);
-    expect(paiseToRupees(150_050)).toBe(1500.5);
-  });
-
-  it('refuses NaN, negatives and amounts whose paise overflow', () => {
-    expect(rupeesToPaise('abc')).toBeUndefined();
-    expect(rupeesToPaise(-1)).toBeUndefined();
-    expect(rupeesToPaise(Number.MAX_SAFE_INTEGER)).toBeUndefined();
-    expect(rupeesToPaise(Number.POSITIVE_INFINITY)).toBeUndefined();
   });
 });
 

@@ -1,5 +1,7 @@
-// Broker accounts (table user_brokers, docs/DATA-MODEL.md): GraphQL documents, row shapes, rupee
-// input and the investment rules of spec section 5.
+// Broker accounts (table user_brokers, docs/DATA-MODEL.md): GraphQL documents, row shapes and the
+// investment rules of spec section 5 (typed rupees become paise in format/money-input.ts).
+
+import type { BrokerOwnership } from './broker-ownership';
 
 export interface InvestmentEntry {
   readonly date: string;
@@ -15,6 +17,9 @@ export interface UserBrokerRow {
   readonly investment_amt_paise: number;
   readonly investment_history: readonly InvestmentEntry[];
   readonly broker_info: { readonly name: string } | null;
+  /** Settled by the broker login (broker-ownership.ts). */
+  readonly ownership: BrokerOwnership;
+  readonly ownership_checked_at: string | null;
 }
 
 export interface BrokerOption {
@@ -31,6 +36,7 @@ export interface BrokersData {
 export const BROKERS_QUERY = `query AccountBrokers($userId: uuid!) {
   user_brokers(where: { user_id: { _eq: $userId } }, order_by: [{ broker: asc }, { client_id: asc }]) {
     user_broker_id broker client_id active api_key investment_amt_paise investment_history
+    ownership ownership_checked_at
     broker_info { name }
   }
   brokers(where: { active: { _eq: true } }, order_by: { name: asc }) { broker name }
@@ -88,20 +94,3 @@ export function brokerLoginPath(row: Pick<UserBrokerRow, 'broker' | 'client_id'>
   return `/api/broker_login/${encodeURIComponent(row.broker)}/${encodeURIComponent(row.client_id)}`;
 }
 
-/** Largest rupee amount accepted: its paise still fit a double exactly (and the bigint column). */
-const MAX_RUPEES = Math.floor(Number.MAX_SAFE_INTEGER / 100);
-
-/**
- * Rupees typed by a person -> integer paise, or undefined for NaN, negatives and overflow.
- * Example: rupeesToPaise(1500.5) === 150050.
- */
-export function rupeesToPaise(rupees: number | string): number | undefined {
-  const value = typeof rupees === 'number' ? rupees : Number(String(rupees).replace(/,/g, '').trim());
-  if (!Number.isFinite(value) || value < 0 || value > MAX_RUPEES) return undefined;
-  return Math.round(value * 100);
-}
-
-/** Integer paise -> rupees for an input field (150050 -> 1500.5). */
-export function paiseToRupees(paise: number): number {
-  return paise / 100;
-}

@@ -1,7 +1,8 @@
-// /authenticate/signin: password, magic link, SMS code and security key (spec sections 4 and 7).
-// The auth machine does the work; this page sends it SIGNIN and follows its state: needsMfa asks
-// for the TOTP code, needsSmsOtp for the texted code, success says the link went out, signedIn
-// returns to the page the user came from (location.state.from) or the dashboard.
+// /authenticate/signin: password, magic link, SMS code, security key and guest (spec sections 4
+// and 7), each only when the auth service has it switched on (sign-in-methods.ts). The auth
+// machine does the work; this page sends it SIGNIN and follows its state: needsMfa asks for the
+// TOTP code, needsSmsOtp for the texted code, success says the link went out, signedIn returns to
+// the page the user came from (location.state.from) or the dashboard.
 import { Alert, Anchor, Button, Group, SegmentedControl, Stack, Text, TextInput, PasswordInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -12,8 +13,11 @@ import { authActor, authIn, useAuthState } from '../../auth/auth-service';
 import type { AuthErrorPayload } from '../../auth/auth-types';
 import type { SignInRequest } from '../../auth/sign-in';
 import { showToast } from '../../app/toast';
+import { OutboxNote } from './OutboxNote';
+import { SecurityKeyElsewhere } from './SecurityKeyElsewhere';
+import { securityKeyUse, signInMethods, useEnabledMethods, type SignInMethod } from './sign-in-methods';
 
-type Method = 'password' | 'magic-link' | 'sms' | 'security-key';
+type Method = SignInMethod;
 
 const METHODS: ReadonlyArray<{ readonly value: Method; readonly label: string }> = [
   { value: 'password', label: 'Password' },
@@ -68,13 +72,14 @@ function PasswordForm({ busy, onEmail }: FormProps) {
   );
 }
 
-function MagicLinkForm({ busy, onEmail, sentTo }: FormProps & { readonly sentTo: string | undefined }) {
+function MagicLinkForm({ busy, onEmail, sentTo, outbox }: FormProps & { readonly sentTo: string | undefined; readonly outbox: boolean }) {
   const form = useForm({ initialValues: { email: '' }, validate: { email: emailRule } });
   if (sentTo !== undefined) {
     return (
       <Stack gap="sm">
         <Alert color="teal" title="Check your e-mail" data-testid="magic-link-sent">
           We sent a sign-in link to {sentTo || 'your address'}. Open it in this browser to sign in.
+          {outbox && <OutboxNote what="link" to={sentTo} />}
         </Alert>
         <Button variant="default" onClick={clearMachine}>Use another address</Button>
       </Stack>
@@ -94,7 +99,7 @@ function MagicLinkForm({ busy, onEmail, sentTo }: FormProps & { readonly sentTo:
   );
 }
 
-function SmsForm({ busy, codeSentTo, onChangeNumber }: { readonly busy: boolean; readonly codeSentTo: string | undefined; readonly onChangeNumber: () => void }) {
+function SmsForm({ busy, codeSentTo, onChangeNumber, outbox }: { readonly busy: boolean; readonly codeSentTo: string | undefined; readonly onChangeNumber: () => void; readonly outbox: boolean }) {
   const phoneForm = useForm({ initialValues: { phoneNumber: '' }, validate: { phoneNumber: phoneRule } });
   const codeForm = useForm({ initialValues: { code: '' }, validate: { code: codeRule } });
   if (codeSentTo === undefined) {
@@ -113,6 +118,7 @@ function SmsForm({ busy, codeSentTo, onChangeNumber }: { readonly busy: boolean;
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm">We texted a 6-digit code to {codeSentTo}.</Text>
+        {outbox && <OutboxNote what="code" to={codeSentTo} />}
         <TextInput label="Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required data-testid="sms-code" {...codeForm.getInputProps('code')} />
         <Button type="submit" loading={busy} fullWidth data-testid="sms-code-submit">Sign in</Button>
         <Anchor component="button" type="button" size="sm" onClick={onChangeNumber}>Use another number</Anchor>
@@ -193,7 +199,12 @@ export function Component() {
     error: snapshot.context.error,
     smsPhoneNumber: snapshot.context.smsPhoneNumber,
   }));
-  const [method, setMethod] = useState<Method>(view.linkSent ? 'magic-link' : view.needsSmsOtp ? 'sms' : 'password');
+  const methods = useEnabledMethods();
+  const available = signInMethods(methods, window.location.origin);
+  const keys = securityKeyUse(methods.securityKeys, window.location.origin);
+  const [chosen, setMethod] = useState<Method>(view.linkSent ? 'magic-link' : view.needsSmsOtp ? 'sms' : 'password');
+  // A method the server has off is never shown, even while its answer is on its way.
+  const method: Method = available.includes(chosen) ? chosen : 'password';
   const [email, setEmail] = useState('');
   // The code steps stay on screen after a wrong code (the machine is then in failed) until the user goes back.
   const [mfaStep, setMfaStep] = useState(view.needsMfa);
@@ -233,11 +244,19 @@ export function Component() {
         <MfaStep busy={view.busy} onBack={leaveMfa} />
       ) : (
         <>
-          <SegmentedControl fullWidth size="xs" data={[...METHODS]} value={method} onChange={chooseMethod} aria-label="Sign-in method" />
+          {available.length > 1 && (
+            <SegmentedControl fullWidth size="xs" data={METHODS.filter((entry) => available.includes(entry.value))} value={method} onChange={chooseMethod} aria-label="Sign-in method" />
+          )}
           {method === 'password' && <PasswordForm busy={view.busy} onEmail={setEmail} />}
-          {method === 'magic-link' && <MagicLinkForm busy={view.busy} onEmail={setEmail} sentTo={view.linkSent ? email : undefined} />}
-          {method === 'sms' && <SmsForm busy={view.busy} codeSentTo={codeSentTo} onChangeNumber={changeNumber} />}
+          {method === 'magic-link' && <MagicLinkForm busy={view.busy} onEmail={setEmail} sentTo={view.linkSent ? email : undefined} outbox={methods.delivery.email === 'outbox'} />}
+          {method === 'sms' && <SmsForm busy={view.busy} codeSentTo={codeSentTo} onChangeNumber={changeNumber} outbox={methods.delivery.sms === 'outbox'} />}
           {method === 'security-key' && <SecurityKeyForm busy={view.busy} onEmail={setEmail} />}
+          {keys.kind === 'elsewhere' && <SecurityKeyElsewhere at={keys.at} />}
+          {methods.anonymous && (
+            <Button variant="subtle" size="xs" onClick={() => signIn({ method: 'anonymous' })} disabled={view.busy} data-testid="signin-anonymous">
+              Continue as a guest
+            </Button>
+          )}
         </>
       )}
       {view.failed && view.error && <ErrorNotice error={view.error} email={email} />}

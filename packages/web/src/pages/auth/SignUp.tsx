@@ -1,5 +1,5 @@
-// /authenticate/signup: e-mail + password or a security key, through the registration machine
-// (spec section 4). A session from the server is exchanged for one the auth machine owns and the
+// /authenticate/signup: e-mail + password, or a security key where the server has keys on and the
+// browser can use them here (sign-in-methods.ts), through the registration machine (spec section 4). A session from the server is exchanged for one the auth machine owns and the
 // user goes to the dashboard; `session: null` means the e-mail waits for verification
 // (/authenticate/signup-success). A signed-in anonymous user is converted, keeping its id.
 import { Alert, Anchor, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -15,6 +15,8 @@ import type { AuthErrorPayload } from '../../auth/auth-types';
 import { readClaims } from '../../auth/claims';
 import { registrationMachine, type RegistrationRequest } from '../../auth/registration-machine';
 import { exchangeRefreshToken } from './AuthRedirect';
+import { SecurityKeyElsewhere } from './SecurityKeyElsewhere';
+import { securityKeyUse, useEnabledMethods } from './sign-in-methods';
 
 type Mode = 'password' | 'security-key';
 
@@ -111,7 +113,9 @@ export function Component() {
     if (!authIn(auth, 'signedIn') || !session) return false;
     return session.user?.isAnonymous === true || readClaims(session.accessToken)?.isAnonymous === true;
   });
-  const [mode, setMode] = useState<Mode>('password');
+  const [chosenMode, setMode] = useState<Mode>('password');
+  const keys = securityKeyUse(useEnabledMethods().securityKeys, window.location.origin);
+  const mode: Mode = keys.kind === 'here' ? chosenMode : 'password';
   const [adoptError, setAdoptError] = useState<AuthErrorPayload | undefined>(undefined);
 
   const complete = snapshot.status === 'done';
@@ -156,24 +160,27 @@ export function Component() {
       {anonymous && (
         <Text size="sm" c="dimmed">You are using a guest session: creating an account keeps everything you have saved.</Text>
       )}
-      <SegmentedControl
-        fullWidth
-        size="xs"
-        value={mode}
-        onChange={(value) => {
-          setMode(value as Mode);
-          send({ type: 'RESET' });
-        }}
-        aria-label="Sign-up method"
-        data={[
-          { value: 'password', label: 'Email and password' },
-          // A guest session can only be converted with a password or passwordless (spec section 5).
-          { value: 'security-key', label: 'Security key', disabled: anonymous },
-        ]}
-      />
+      {keys.kind === 'here' && (
+        <SegmentedControl
+          fullWidth
+          size="xs"
+          value={mode}
+          onChange={(value) => {
+            setMode(value as Mode);
+            send({ type: 'RESET' });
+          }}
+          aria-label="Sign-up method"
+          data={[
+            { value: 'password', label: 'Email and password' },
+            // A guest session can only be converted with a password or passwordless (spec section 5).
+            { value: 'security-key', label: 'Security key', disabled: anonymous },
+          ]}
+        />
+      )}
       {mode === 'password'
         ? <PasswordSignUpForm busy={busy} onSubmit={register} />
         : <SecurityKeySignUpForm busy={busy} onSubmit={register} />}
+      {keys.kind === 'elsewhere' && <SecurityKeyElsewhere at={keys.at} />}
       {error && <ErrorNotice error={error} created={adoptError !== undefined} />}
       <Group justify="center" gap={4}>
         <Text size="sm">Already have an account?</Text>

@@ -1,11 +1,14 @@
 // /authenticate/signup-success: the account exists and waits for its e-mail to be verified. The
 // sign-up page passes the address in location.state, so the mail can be sent again from here.
+// Without a mail server the mail waits in the server's outbox, and the page says how to read it.
 import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { showToast } from '../../app/toast';
 import { authApi } from '../../auth/auth-api';
 import { isValidEmail } from '../../auth/auth-errors';
+import { OutboxNote } from './OutboxNote';
+import { useEnabledMethods } from './sign-in-methods';
 
 function stateEmail(state: unknown): string | undefined {
   const email = (state as { email?: unknown } | null)?.email;
@@ -16,6 +19,7 @@ export function Component() {
   const location = useLocation();
   const email = stateEmail(location.state);
   const [sending, setSending] = useState(false);
+  const outbox = useEnabledMethods().delivery.email === 'outbox';
 
   const resend = async (address: string) => {
     setSending(true);
@@ -32,7 +36,9 @@ export function Component() {
         Your account has been created. We sent a verification link to {email ?? 'your e-mail address'}: open it to
         verify your address and sign in.
       </Text>
-      <Text size="sm" c="dimmed">No e-mail after a few minutes? Look in your spam folder, or send it again.</Text>
+      {outbox
+        ? <OutboxNote what="mail" to={email} />
+        : <Text size="sm" c="dimmed">No e-mail after a few minutes? Look in your spam folder, or send it again.</Text>}
       {email && (
         <Button variant="light" loading={sending} onClick={() => void resend(email)} data-testid="resend-verification">
           Resend verification e-mail

@@ -4,13 +4,15 @@ import { currentBrand } from '../../app/brand';
 import { Section } from './Section';
 
 // The rows of the `brokers` table (migration 0003). The list in the account screen is read from
-// the database and is the one that counts; this page describes them for visitors.
-const BROKERS: readonly string[] = [
-  'Zerodha (Kite Connect)', 'Upstox', 'Angel One (SmartAPI)', 'Fyers', 'Dhan', 'ICICI Direct (Breeze)',
-  'Kotak Neo', 'Alice Blue', '5paisa', 'Shoonya (Finvasia)', 'IIFL Securities', 'Motilal Oswal',
+// the database and is the one that counts; this page describes them for visitors. Only Zerodha has
+// a login adapter today (packages/server/src/brokers/README.md): the others can be recorded.
+const BROKERS: ReadonlyArray<{ readonly name: string; readonly login: boolean }> = [
+  { name: 'Zerodha (Kite Connect)', login: true },
+  ...['Upstox', 'Angel One (SmartAPI)', 'Fyers', 'Dhan', 'ICICI Direct (Breeze)', 'Kotak Neo', 'Alice Blue', '5paisa',
+    'Shoonya (Finvasia)', 'IIFL Securities', 'Motilal Oswal'].map((name) => ({ name, login: false })),
 ];
 
-/** '/brokersInfo': which brokers, how an account is connected, and the rules live orders follow. */
+/** '/brokersInfo': what works today, which brokers, how an account is connected, and the rules live orders will follow. */
 export function Component() {
   const brand = currentBrand();
   return (
@@ -18,22 +20,31 @@ export function Component() {
       <Stack gap="xs">
         <Title order={1}>Connecting your broker</Title>
         <Text c="dimmed">
-          Backtests and paper trading need no broker. To trade live, {brand.name} sends orders to your own account at your
-          broker through the broker’s official trading API. Your money and your holdings stay with the broker; {brand.name} can
-          place and cancel orders, and nothing else: broker APIs cannot withdraw funds or transfer securities.
+          Backtests and charts need no broker. Trading will send orders to your own account at your broker through the
+          broker’s official trading API. Your money and your holdings stay with the broker; {brand.name} will place and
+          cancel orders, and nothing else: broker APIs cannot withdraw funds or transfer securities.
         </Text>
       </Stack>
 
-      <Alert variant="light" color="yellow" title="Live trading is not open yet" data-testid="live-trading-status">
-        Backtests and paper trading work today. The broker login, the daily token exchange and the live order path described
-        below are being built; until they are released, broker accounts can be recorded but no order reaches a broker.
+      <Alert variant="light" color="yellow" title="What works today" data-testid="live-trading-status">
+        <List size="sm" spacing={4}>
+          <List.Item>
+            <Text fw={600} span>Works:</Text> backtests and charts; recording your broker accounts; the daily Zerodha (Kite
+            Connect) login, which stores that day’s access token encrypted and confirms the client id is yours.
+          </List.Item>
+          <List.Item>
+            <Text fw={600} span>Not yet:</Text> paper trading and live trading. Deploying a strategy comes in a later release;
+            until then no order reaches a broker. Logging in to brokers other than Zerodha is not supported yet.
+          </List.Item>
+        </List>
       </Alert>
 
       <Section title="Brokers">
         <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} spacing="xs">
           {BROKERS.map((broker) => (
-            <Paper key={broker} withBorder px="sm" py={6} radius="sm">
-              <Text size="sm">{broker}</Text>
+            <Paper key={broker.name} withBorder px="sm" py={6} radius="sm">
+              <Text size="sm">{broker.name}</Text>
+              <Text size="xs" c="dimmed">{broker.login ? 'Daily login works' : 'Recorded only: login not yet supported'}</Text>
             </Paper>
           ))}
         </SimpleGrid>
@@ -60,8 +71,8 @@ export function Component() {
             Nobody can read it back: not you, not support, not an administrator. To change it, enter a new one.
           </List.Item>
           <List.Item>
-            <Text fw={600} span>Log in at the broker every trading day.</Text>{' '}
-            The connect button takes you to your broker’s own login page, where you sign in with your broker password and
+            <Text fw={600} span>Log in at the broker every trading day (Zerodha today).</Text>{' '}
+            The “Log in to broker” button takes you to your broker’s own login page, where you sign in with your broker password and
             two-factor code ({brand.name} never asks for either). The broker then sends you back to the redirect URL above,
             some brokers with a one-time <Code>code</Code> (Kite calls it a request token), and our server exchanges it,
             together with your API secret, for that day’s access token.
@@ -72,14 +83,16 @@ export function Component() {
       <Section title="Why you log in again every day">
         <Text size="sm">
           Indian brokers end API sessions daily, as the exchanges and SEBI require: an access token issued today stops working
-          before the next trading day begins. A live strategy cannot place orders until that day’s login is done, so log in
-          before 09:15 IST if your strategy trades at the open. Paper strategies and backtests are not affected.
+          before the next trading day begins (Zerodha’s at 06:00 IST). Once live trading arrives, a live strategy will not
+          place orders until that day’s login is done, so log in before 09:15 IST if it trades at the open. Backtests are
+          not affected.
         </Text>
       </Section>
 
       <Section title="Rules for algorithmic orders">
         <Text size="sm">
-          SEBI’s framework for retail algorithmic trading applies to every live order from 1 April 2026. What it means for you:
+          SEBI’s framework for retail algorithmic trading applies to every live order from 1 April 2026. When live trading
+          opens here, this is what it will mean for you:
         </Text>
         <List spacing="xs" size="sm">
           <List.Item>Each order carries the algo id issued by the exchange for the strategy that placed it.</List.Item>
