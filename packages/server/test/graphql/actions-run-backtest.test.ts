@@ -1,4 +1,4 @@
-import { estimateCandles } from '@vyuha/engine';
+import { algorithmFromExpressions, estimateCandles } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backtestActions } from '../../src/graphql/actions/backtest-actions';
 import { GraphqlFailure } from '../../src/graphql/types';
@@ -143,6 +143,30 @@ describe('backtest actions', () => {
     expect(failure.code).toBe('insufficient-credits');
     expect(failure.message).toBe(`this backtest needs ${needed} BACKTEST credits (candles) and ${Number(rows[0]?.left)} are available`);
     expect(await counts()).toEqual(before);
+  });
+
+  it('refuses an algorithm whose latest version does not compile, naming the version and the error, and writes nothing', async () => {
+    const broken = await saveAlgorithm(db.pool, {
+      userId: users.advanced as string, name: 'divides by zero',
+      graph: algorithmFromExpressions({ entry: 'close / 0 > 1', exit: 'close < sma(close, 10)' }),
+    });
+    // Version 2 breaks what version 1 had right: the latest version is the one that runs.
+    await db.pool.query('INSERT INTO algorithm_versions (algorithm_id, version, graph, schema_version, created_by) VALUES ($1, 2, $2, 1, $3)',
+      [algorithmA, JSON.stringify(algorithmFromExpressions({ entry: 'clsoe > 1' })), users.advanced]);
+    await db.pool.query('UPDATE algorithms SET latest_version = 2 WHERE algorithm_id = $1', [algorithmA]);
+    try {
+      const before = await counts();
+      const failure = await failureOf(runBacktest(backtestInput([algorithmB, broken]), advanced()));
+      expect(failure.code).toBe('validation-failed');
+      expect(failure.path).toBe('$.selectionSet.run_backtest.args.input.algorithms[1]');
+      expect(failure.message).toBe("algorithms[1]: algorithm divides by zero version 1 does not compile: nodes[0].expression: 1:9: division by zero: the right side of '/' is always 0");
+      const second = await failureOf(runBacktest(backtestInput([algorithmA]), advanced()));
+      expect(second.path).toBe('$.selectionSet.run_backtest.args.input.algorithms[0]');
+      expect(second.message).toBe("algorithms[0]: algorithm sma cross version 2 does not compile: nodes[0].expression: 1:1: unknown name 'clsoe'; did you mean 'close'?");
+      expect(await counts()).toEqual(before);
+    } finally {
+      await db.pool.query('UPDATE algorithms SET latest_version = 1 WHERE algorithm_id = $1', [algorithmA]);
+    }
   });
 
   it("accepts published algorithms of others, refuses private ones", async () => {

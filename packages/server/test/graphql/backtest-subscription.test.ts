@@ -2,9 +2,10 @@
 // through a graphql-ws subscription on strategy_runs, with real pg-boss workers running it; its
 // metrics equal the engine's run directly on the same stored candles.
 import { addDays, istEpochMs, type IsoDate, type Paise } from '@vyuha/core';
-import { algorithmFromExpressions, compileAlgorithm, runBacktest } from '@vyuha/engine';
+import { algorithmFromExpressions, compileAlgorithm, FuturesChain, runBacktest } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsOf, seriesOf } from '../../src/commands/backtest';
+import { metricsOf } from '../../src/backtest/run-metrics';
+import { seriesOf } from '../../src/backtest/series';
 import { readCandles } from '../../src/market-data/candle-store';
 import { saveAlgorithm, writeSyntheticHistory } from './actions-support';
 import { LiveFeed, dataOf, startSpecServer, type SpecServer } from './spec-server';
@@ -57,7 +58,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The engine run directly, as a user of the engine would: the stored candles of the whole range in one read. */
+/** The engine run directly, as a user of the engine would: the stored candles of the whole range in one read, NIFTY traded as its near-month futures. */
 async function directRun(): Promise<{ metrics: unknown; orders: number; days: number; netPnl: number }> {
   const { rows } = await server.db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE name = 'NIFTY 50'`);
   const candles = await readCandles(server.db.pool, {
@@ -67,8 +68,8 @@ async function directRun(): Promise<{ metrics: unknown; orders: number; days: nu
   const compiled = compileAlgorithm(algorithmFromExpressions(RULES));
   if (!compiled.ok) throw new Error('the test algorithm does not compile');
   const result = runBacktest({
-    series, program: compiled.value,
-    config: { capital: (INVESTMENT_RUPEES * 100) as Paise, type: 'intraday', instrument: 'NIFTY', direction: 'long-only', charges: { kind: 'none' }, sizing: { kind: 'all-in' } },
+    series, program: compiled.value, contracts: new FuturesChain({ underlying: 'NIFTY', index: series, type: 'intraday', rollTime: '15:15' }),
+    config: { capital: (INVESTMENT_RUPEES * 100) as Paise, type: 'intraday', instrument: 'NIFTY', direction: 'long-only', charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } },
   });
   return { metrics: JSON.parse(JSON.stringify(metricsOf(result, series) ?? null)) as unknown, orders: result.orders.length, days: result.days.length, netPnl: result.summary.netPnl };
 }

@@ -82,7 +82,7 @@ describe('POST /api/gql/csv', () => {
     fetch(`${server.url}/api/gql/csv`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
 
   it("streams the first root field as an attachment, with the caller's permissions", async () => {
-    const response = await csv({ query: '{ my_notes: notes { id body } }' }, testToken({ userId: alice }));
+    const response = await csv({ query: '{ my_notes: notes { id body owner { id } created_at } }' }, testToken({ userId: alice }));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="my_notes-\d{8}-\d{6}\.csv"$/);

@@ -15,8 +15,12 @@ const OPERATORS = new Set([
 ]);
 const SESSION_VARIABLES = new Set(['x-hasura-user-id', 'x-hasura-actor-id', 'x-hasura-w1m']);
 
-/** Tables the metadata deliberately leaves out (see metadata/index.ts and the permissions doc). */
-const NOT_EXPOSED = new Set(['audit_log', 'app_meta', 'vyuha_migrations', 'broker_sessions']);
+/**
+ * Relations the metadata deliberately leaves out (see metadata/index.ts and the permissions doc);
+ * `ltps` holds the recorded last prices, which GraphQL serves only through the view
+ * instrument_last_prices (its `ltps`).
+ */
+const NOT_EXPOSED = new Set(['audit_log', 'app_meta', 'vyuha_migrations', 'broker_sessions', 'ltps']);
 
 const EXPECTED_TABLES = [
   'users', 'user_permissions', 'managers', 'user_app_configs', 'brokers', 'user_brokers', 'exchanges', 'holidays',
@@ -27,6 +31,7 @@ const EXPECTED_TABLES = [
 ];
 
 const byName = new Map(VYUHA_METADATA_TABLES.map((table) => [table.name, table]));
+const bySqlName = new Map(VYUHA_METADATA_TABLES.map((table) => [table.sqlName ?? table.name, table]));
 
 function declared(name: string): TableDeclaration {
   const table = byName.get(name);
@@ -105,6 +110,11 @@ describe('GraphQL metadata against the real catalogue', () => {
       columns.add(row.column_name);
       catalogue.set(row.table_name, columns);
     }
+    // A table GraphQL serves from a relation of another name is checked against that relation.
+    const sqlColumns = new Map(catalogue);
+    for (const table of VYUHA_METADATA_TABLES) {
+      if (table.sqlName !== undefined) catalogue.set(table.name, sqlColumns.get(table.sqlName) ?? new Set<string>());
+    }
     const relations = await db.pool.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
     publicRelations = relations.rows.map((row) => row.table_name);
@@ -115,14 +125,14 @@ describe('GraphQL metadata against the real catalogue', () => {
     expect(VYUHA_METADATA_TABLES.map((table) => table.name).sort()).toEqual([...EXPECTED_TABLES].sort());
     for (const table of VYUHA_METADATA_TABLES) {
       expect(table.sqlSchema ?? 'public', table.name).toBe('public');
-      expect(catalogue.has(table.sqlName ?? table.name), `${table.name} exists`).toBe(true);
+      expect(publicRelations.includes(table.sqlName ?? table.name), `${table.name} exists`).toBe(true);
     }
   });
 
   it('leaves every other public table out on purpose (a new table needs a decision)', () => {
-    const undecided = publicRelations.filter((name) => !byName.has(name) && !NOT_EXPOSED.has(name));
+    const undecided = publicRelations.filter((name) => !bySqlName.has(name) && !NOT_EXPOSED.has(name));
     expect(undecided).toEqual([]);
-    for (const name of NOT_EXPOSED) expect(byName.has(name), name).toBe(false);
+    for (const name of NOT_EXPOSED) expect(bySqlName.has(name), name).toBe(false);
   });
 
   it('names only existing columns in relationships, keys and hidden columns', () => {

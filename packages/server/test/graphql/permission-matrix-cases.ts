@@ -90,7 +90,9 @@ function actingOf(persona: Persona): WorldUser | undefined {
   return persona.actingFor ?? persona.user;
 }
 
-function selectCase(table: string, persona: Persona, primaryKey: readonly string[]): Omit<PermissionCase, 'id'> {
+/** `relation`: the SQL relation GraphQL reads the table from (a view for `ltps`). */
+function selectCase(declared: { readonly table: string; readonly relation: string }, persona: Persona, primaryKey: readonly string[]): Omit<PermissionCase, 'id'> {
+  const { table, relation } = declared;
   const acting = actingOf(persona);
   const visible = visibleRows(table, {
     role: persona.role,
@@ -102,7 +104,7 @@ function selectCase(table: string, persona: Persona, primaryKey: readonly string
     table, operation: 'select', persona, prepare: [], cleanup: [],
     request: { query: `query { ${table} { ${visible ? primaryKey.join(' ') : '__typename'} } }` },
     expect: visible
-      ? { kind: 'rows', field: table, columns: primaryKey, expected: { text: `SELECT ARRAY[${keys}] AS key FROM "${table}" t WHERE ${visible.text}`, params: visible.params } }
+      ? { kind: 'rows', field: table, columns: primaryKey, expected: { text: `SELECT ARRAY[${keys}] AS key FROM "${relation}" t WHERE ${visible.text}`, params: visible.params } }
       : DENIED,
   };
 }
@@ -200,7 +202,7 @@ export function permissionCases(metadata: Metadata, world: PermissionWorld, role
     const primaryKey = world.primaryKeys.get(table.sqlName ?? table.name) ?? table.primaryKey ?? [];
     for (const role of roles) {
       for (const persona of personasOf(role, world)) {
-        cases.push(selectCase(table.name, persona, primaryKey));
+        cases.push(selectCase({ table: table.name, relation: table.sqlName ?? table.name }, persona, primaryKey));
         for (const operation of ['insert', 'update', 'delete'] as const) {
           cases.push(...writeCases({ table: table.name, operation, persona, world, number: cases.length + 1 }));
         }

@@ -1,9 +1,10 @@
 // The checks of `run_backtest` that need no database: the form (engine's parseBacktestRequest),
-// stored algorithms only, dates not in the future, and the tier's minimum dates. Each refusal is
-// a GraphqlFailure whose path points into the input (`$.selectionSet.run_backtest.args.input.dateRanges[1]`).
+// stored algorithms only, dates not in the future, the tier's minimum dates, and that each stored
+// algorithm version compiles (given its graph). Each refusal is a GraphqlFailure whose path
+// points into the input (`$.selectionSet.run_backtest.args.input.dateRanges[1]`).
 import { istParts } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { formatRequestIssues, parseBacktestRequest } from '@vyuha/engine';
+import { compileAlgorithm, formatAlgorithmError, formatRequestIssues, parseBacktestRequest } from '@vyuha/engine';
 import type { BacktestRequest, RequestIssue } from '@vyuha/engine';
 import { GraphqlFailure } from '../types';
 import type { GraphqlSession } from '../types';
@@ -84,4 +85,23 @@ export function checkTierDates(request: BacktestRequest, session: GraphqlSession
     }
   });
   if (issues.length > 0) refuse(issues, 'permission-error');
+}
+
+/** At most this many compile errors are quoted in a refusal (the editor shows them all). */
+const QUOTED_COMPILE_ERRORS = 5;
+
+/**
+ * Refuses an algorithm version whose graph does not compile with the engine's compileAlgorithm:
+ * accepted, it would only fail later in the worker, after credits were reserved.
+ * @example checkAlgorithmCompiles(0, { name: 'x', version: 2, graph }) // throws validation-failed at algorithms[0]: 'algorithm x version 2 does not compile: nodes[0].expression: 1:9: ...'
+ */
+export function checkAlgorithmCompiles(index: number, algorithm: { readonly name: string; readonly version: number; readonly graph: unknown }): void {
+  const compiled = compileAlgorithm(algorithm.graph);
+  if (compiled.ok) return;
+  const quoted = compiled.error.slice(0, QUOTED_COMPILE_ERRORS).map(formatAlgorithmError);
+  const more = compiled.error.length > QUOTED_COMPILE_ERRORS ? `; and ${compiled.error.length - QUOTED_COMPILE_ERRORS} more` : '';
+  refuse([{
+    path: `algorithms[${index}]`,
+    message: `algorithm ${algorithm.name} version ${algorithm.version} does not compile: ${quoted.join('; ')}${more}`,
+  }]);
 }

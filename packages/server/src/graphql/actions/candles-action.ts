@@ -8,7 +8,7 @@ import type { IsoDate } from '@vyuha/core';
 import { INTERVAL_MINUTES } from '@vyuha/market';
 import type { IntervalMinutes } from '@vyuha/market';
 import type pg from 'pg';
-import { loadRunCandles } from '../../jobs/run-candles';
+import { loadRunCandles } from '../../backtest/stored-candles';
 import type { ActionInvocation } from '../metadata/types';
 import { GraphqlFailure } from '../types';
 import { minimumCandleDate, requireRole, SIGNED_IN_ROLES } from './session-access';

@@ -2,9 +2,10 @@
 // credits), then in ONE transaction a strategies row, one strategy_runs row per cell and one
 // pg-boss job per run. A refusal writes nothing.
 import { randomUUID } from 'node:crypto';
-import { estimateCandles, expandBacktestRequest, OptionsLegsConfigError, parseOptionsLegsConfig } from '@vyuha/engine';
+import { estimateCandles, expandBacktestRequest, formatRequestIssues, OptionsLegsConfigError, parseOptionsLegsConfig } from '@vyuha/engine';
 import type { BacktestRequest, BacktestRun } from '@vyuha/engine';
 import type pg from 'pg';
+import { tradeRequestIssues } from '../../backtest/trade-plan';
 import { BACKTEST_PARAMS_FORMAT } from '../../jobs/backtest-params';
 import type { BacktestRunParams } from '../../jobs/backtest-params';
 import { enqueueBacktestRuns } from '../../jobs/job-queue';
@@ -13,7 +14,7 @@ import { resolveInstrument, UnknownInstrumentError } from '../../market-data/ins
 import type { InstrumentRef } from '../../market-data/instrument-lookup';
 import type { ActionInvocation } from '../metadata/types';
 import { GraphqlFailure } from '../types';
-import { checkNotFuture, checkTierDates, inputPath, parseRunBacktestInput } from './backtest-input';
+import { checkAlgorithmCompiles, checkNotFuture, checkTierDates, inputPath, parseRunBacktestInput } from './backtest-input';
 import { actorId, BACKTEST_ROLES, requirePermission, requireRole, targetUserId } from './session-access';
 
 /** The error code of a request the user's BACKTEST credits cannot cover. */
@@ -64,10 +65,25 @@ function checkLegs(request: BacktestRequest, instrument: InstrumentRef): void {
   }
 }
 
-/** Each algorithm must be the user's own or published, with at least one saved version (its latest runs). */
+/**
+ * Without option legs the instrument itself is traded: it must be tradeable (an index through its
+ * futures, a stock), its futures must exist in each range, and each investment must cover one lot.
+ */
+async function checkTrade(pool: pg.Pool, request: BacktestRequest, instrument: InstrumentRef): Promise<void> {
+  if (request.tradeInstrumentsConfig !== null) return;
+  const issues = await tradeRequestIssues(pool, {
+    instrument, strategyType: request.strategyType, dateRanges: request.dateRanges, investments: request.frequenciesAndInvestments.map((pair) => pair.investment),
+  });
+  const first = issues[0];
+  if (first !== undefined) throw new GraphqlFailure('validation-failed', formatRequestIssues(issues).replaceAll('\n', '; '), inputPath(first.path));
+}
+
+/** Each algorithm must be the user's own or published, with at least one saved version (its latest runs) that compiles. */
 async function algorithmsOf(pool: pg.Pool, request: { ids: readonly string[]; userId: string }): Promise<Map<string, StoredAlgorithm>> {
-  const { rows } = await pool.query<{ algorithm_id: string; name: string; user_id: string; published: boolean; latest_version: number | null }>(
-    'SELECT algorithm_id, name, user_id, published, latest_version FROM algorithms WHERE algorithm_id = ANY($1::uuid[])', [request.ids]);
+  const { rows } = await pool.query<{ algorithm_id: string; name: string; user_id: string; published: boolean; latest_version: number | null; graph: unknown }>(
+    `SELECT a.algorithm_id, a.name, a.user_id, a.published, a.latest_version, v.graph
+     FROM algorithms a LEFT JOIN algorithm_versions v ON v.algorithm_id = a.algorithm_id AND v.version = a.latest_version
+     WHERE a.algorithm_id = ANY($1::uuid[])`, [request.ids]);
   const found = new Map(rows.map((row) => [row.algorithm_id, row]));
   const algorithms = new Map<string, StoredAlgorithm>();
   request.ids.forEach((id, index) => {
@@ -75,9 +91,10 @@ async function algorithmsOf(pool: pg.Pool, request: { ids: readonly string[]; us
     if (row === undefined || (row.user_id !== request.userId && !row.published)) {
       throw new GraphqlFailure('validation-failed', `algorithms[${index}]: no algorithm ${id} of yours or published`, inputPath(`algorithms[${index}]`));
     }
-    if (row.latest_version === null) {
+    if (row.latest_version === null || row.graph === null) {
       throw new GraphqlFailure('validation-failed', `algorithms[${index}]: algorithm ${row.name} has no saved version yet`, inputPath(`algorithms[${index}]`));
     }
+    checkAlgorithmCompiles(index, { name: row.name, version: row.latest_version, graph: row.graph });
     algorithms.set(id, { algorithmId: id, name: row.name, version: row.latest_version });
   });
   return algorithms;
@@ -153,6 +170,7 @@ export async function runBacktestAction(context: BacktestActionContext, invocati
   checkTierDates(request, session);
   const instrument = await instrumentOf(context.pool, request.instrument);
   checkLegs(request, instrument);
+  await checkTrade(context.pool, request, instrument);
   const algorithms = await algorithmsOf(context.pool, { ids: request.algorithms.map((algorithm) => (algorithm.kind === 'id' ? algorithm.id : '')), userId });
   const actor = actorId(session);
   const runs = expandBacktestRequest(request).map((run) => {

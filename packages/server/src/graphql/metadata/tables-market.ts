@@ -42,7 +42,7 @@ const instruments: TableDeclaration = {
   },
   arrayRelationships: {
     // Spec section 3 "instrument ... ltps with price": a list under the table's own name, as
-    // Hasura names array relationships; it holds at most one row (ltps' key is instrument_id).
+    // Hasura names array relationships; it holds at most one row (one last price per instrument).
     ltps: { table: 'ltps', columns: BY_INSTRUMENT },
     fno_expiries: { table: 'fno_expiries', columns: BY_INSTRUMENT },
   },
@@ -56,9 +56,14 @@ const indexConfigs: TableDeclaration = {
   permissions: referenceTable({ anonymous: true }),
 };
 
+// The one source of a last price (migration 0015): the newer of the latest stored candle's close
+// and the recorded ltps row, with its time (updated_at) and source ('candle' or 'recorded'). The
+// GraphQL name stays the spec's; the recorded rows themselves are only written by importers.
 const ltps: TableDeclaration = {
   name: 'ltps',
-  description: 'Last traded price per instrument (price_paise).',
+  sqlName: 'instrument_last_prices',
+  primaryKey: ['instrument_id'],
+  description: 'Last price per instrument (price_paise, as of updated_at): the newer of the latest stored candle close and the recorded price; source says which.',
   objectRelationships: INSTRUMENT_RELATIONSHIP,
   permissions: referenceTable({ anonymous: false }),
 };
