@@ -85,6 +85,15 @@ export async function createBenchEngine(pool: pg.Pool): Promise<GraphqlEngine> {
   return module.createGraphqlEngine({ pool, metadata: BENCH_METADATA });
 }
 
+/**
+ * Request budgets no benchmark reaches: a load generator sends thousands of requests a second
+ * from one address, which the default budgets (meant for people) would refuse.
+ */
+export const UNLIMITED_BUDGETS = {
+  addressBudget: { requests: 1_000_000_000, perSeconds: 1 },
+  userBudget: { requests: 1_000_000_000, perSeconds: 1 },
+} as const;
+
 /** An HS256 access token for a user, as the auth service would issue it. */
 export function benchToken(userId: string): string {
   const now = Math.floor(Date.now() / 1000);
@@ -103,11 +112,13 @@ export interface BenchServer {
  * The app with registerGraphql on 127.0.0.1 (a free port), with the logger of the production app
  * (http/app.ts: pino, no line per request; `warn` keeps the start-up line out of the figures).
  */
-export async function startBenchServer(options: { pool: pg.Pool; engine: GraphqlEngine } & Partial<Omit<GraphqlPluginOptions, 'pool' | 'engine'>>): Promise<BenchServer> {
+export async function startBenchServer(options: { pool: pg.Pool; engine: GraphqlEngine; routes?: (app: FastifyInstance) => void } & Partial<Omit<GraphqlPluginOptions, 'pool' | 'engine'>>): Promise<BenchServer> {
   const app = Fastify({ logger: { level: 'warn' }, logController: new LogController({ disableRequestLogging: true }) });
+  options.routes?.(app);
   const config = readAuthConfig({ HASURA_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_KEY }) });
   const keys = createSigningKeys({ pool: options.pool, config });
-  const transport = await registerGraphql(app, { verifyToken: keys.verify, production: true, log: app.log, ...options });
+  const { routes: _routes, ...graphqlOptions } = options;
+  const transport = await registerGraphql(app, { verifyToken: keys.verify, production: true, log: app.log, ...graphqlOptions });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   await transport.liveQueries.ready();

@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { benchToken, createBenchEngine, percentile, seedUsers, startBenchServer, withBenchDatabase } from './graphql-bench-support';
+import { benchToken, createBenchEngine, percentile, seedUsers, startBenchServer, UNLIMITED_BUDGETS, withBenchDatabase } from './graphql-bench-support';
 
 const CONNECTIONS = 32;
 const DURATION_MS = 8_000;
@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     pool.on('error', () => undefined);
     const users = await seedUsers(pool, USERS);
     const engine = await createBenchEngine(pool);
-    const server = await startBenchServer({ pool, engine });
+    // The production limits, but the request budgets: 32 connections from one address are not a person.
+    const server = await startBenchServer({ pool, engine, limits: UNLIMITED_BUDGETS });
     const query = 'query ($id: uuid!) { strategies_by_pk(strategy_id: $id) { strategy_id name } }';
     const graphqlRequests = users.map((user) => ({
       body: JSON.stringify({ query, variables: { id: user.strategyId } }),

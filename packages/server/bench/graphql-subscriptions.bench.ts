@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { WebSocketServer } from 'ws';
-import { benchToken, createBenchEngine, seedUsers, startBenchServer, withBenchDatabase } from './graphql-bench-support';
+import { benchToken, createBenchEngine, seedUsers, startBenchServer, UNLIMITED_BUDGETS, withBenchDatabase } from './graphql-bench-support';
 
 const SUBSCRIBERS = 1_000;
 const ROUNDS = 5;
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     pool.on('error', () => undefined);
     const users = await seedUsers(pool, SUBSCRIBERS);
     const engine = await createBenchEngine(pool);
-    const server = await startBenchServer({ pool, engine, limits: { handshakesPerAddress: { burst: 10_000, intervalMs: 10_000 } } });
+    const server = await startBenchServer({ pool, engine, limits: { ...UNLIMITED_BUDGETS, handshakesPerAddress: { burst: 10_000, intervalMs: 10_000 } } });
     console.log(`${SUBSCRIBERS} graphql-ws subscribers, one user each, subscription { strategies { strategy_id name } }; ${ROUNDS} rounds`);
 
     const connectStarted = now();

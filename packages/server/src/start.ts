@@ -3,9 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino from 'pino';
 import { readAuthConfig } from './auth/config';
+import { withDemoAuthMethods } from './auth/demo-methods';
+import { authMethodModules } from './auth/method-modules';
 import { describeBrokerSecretKey, loadBrokerSecretKey } from './brokers/broker-secret-key';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
+import { readGraphqlLimits } from './graphql/config';
 import { buildApp } from './http/app';
 import { backtestActions } from './graphql/actions/backtest-actions';
 import { brokerActions } from './graphql/actions/broker-secret-action';
@@ -27,8 +30,13 @@ export class HttpPortInUseError extends Error {
 
 /** Starts the whole platform in this process. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  // The demo world switches on every sign-in method that works on one machine (auth/demo-methods.ts).
+  const authEnv = config.seedDemo ? withDemoAuthMethods(process.env, { port: config.port }) : process.env;
   // Validated before anything starts: a bad AUTH_* variable is a one-line error naming it.
-  const authConfig = readAuthConfig(process.env);
+  const authConfig = readAuthConfig(authEnv);
+  const authModules = authMethodModules(authEnv);
+  // Also validated first: a bad VYUHA_GRAPHQL_* budget names its variable.
+  const graphqlLimits = readGraphqlLimits(process.env);
   const logger = pino({ level: config.logLevel });
   // Also before anything starts: a bad VYUHA_BROKER_SECRET_KEY or key file stops here.
   const brokerKey = await loadBrokerSecretKey({ env: process.env, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
@@ -47,9 +55,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     app = await buildApp({
       pool: database.pool, version, webDistDir, logLevel: config.logLevel,
       ...(serveApi ? {
-        auth: { config: authConfig },
+        auth: { config: authConfig, modules: authModules },
         graphql: {
-          adminSecret: config.adminSecret, production: config.production,
+          adminSecret: config.adminSecret, production: config.production, limits: graphqlLimits,
           actions: [...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key })],
         },
         brokerLogin: { key: brokerKey.key },

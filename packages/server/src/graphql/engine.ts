@@ -8,18 +8,19 @@
  * texts into `{"data":{...}}`.
  */
 import type pg from 'pg';
-import type { GraphqlEngine, GraphqlRequest, GraphqlSession } from './types';
+import type { ExecuteOptions, GraphqlEngine, GraphqlError, GraphqlRequest, GraphqlSession } from './types';
 import { readCatalogue, type Catalogue } from './catalogue';
 import { validateMetadata } from './catalogue-validate';
 import type { Metadata } from './metadata/types';
 import { RoleSchemas } from './schema/role-schemas';
 import { StatementRunner } from './execute/database';
-import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from './execute/limits';
+import { resolveEngineLimits, type EngineLimits } from './execute/limits';
+import { ByteLruCache } from './execute/lru';
 import { prepareLiveQuery } from './execute/live';
 import { OperationPreparer } from './execute/prepare';
 import { QueryPlanCache } from './execute/plan-cache';
 import { executeRows } from './execute/rows';
-import { executeRequest, type ExecutorDependencies } from './execute/run';
+import { coerceRequest, executeRequest, type ExecutorDependencies } from './execute/run';
 
 export interface GraphqlEngineOptions {
   readonly pool: pg.Pool;
@@ -36,6 +37,13 @@ export interface VyuhaGraphqlEngine extends GraphqlEngine {
   executeRows(request: GraphqlRequest, session: GraphqlSession): AsyncIterable<Record<string, unknown>>;
   /** The catalogue the engine was built from (tests, docs). */
   readonly catalogue: Catalogue;
+  /**
+   * Everything before a request runs (parse, limits, validation, variables), for tests and the
+   * abuse benchmark: the errors that would refuse it, or none.
+   */
+  prepare(request: GraphqlRequest, session: GraphqlSession, options?: ExecuteOptions): { readonly errors: readonly GraphqlError[] };
+  /** Estimated bytes each cache holds (tests, the abuse benchmark); each stays within its EngineLimits budget. */
+  cacheBytes(): { readonly documents: number; readonly operations: number; readonly plans: number; readonly introspection: number };
 }
 
 /**
@@ -50,24 +58,31 @@ export async function createGraphqlEngine(options: GraphqlEngineOptions): Promis
     if (actionNames.has(action.name)) throw new Error(`graphql metadata: action "${action.name}" is declared twice`);
     actionNames.add(action.name);
   }
-  const limits: EngineLimits = { ...DEFAULT_ENGINE_LIMITS, ...options.limits };
+  const limits: EngineLimits = resolveEngineLimits(options.limits);
   const schemas = new RoleSchemas({ catalogue, actions: options.metadata.actions });
   // Build every schema now: a bad action SDL fails the start, and no request pays the build.
   schemas.forSession({ admin: true, role: 'admin' });
   for (const role of schemas.knownRoles()) schemas.forSession({ admin: false, role });
+  const preparer = new OperationPreparer({ schemas, limits, production: options.production ?? false });
   const dependencies: ExecutorDependencies = {
     catalogue,
     runner: new StatementRunner(options.pool),
-    preparer: new OperationPreparer({ schemas, limits, production: options.production ?? false }),
+    preparer,
     limits,
     actions: new Map(options.metadata.actions.map((action) => [action.name, action])),
     log: options.log,
-    plans: new QueryPlanCache(),
+    plans: new QueryPlanCache({ maxBytes: limits.planCacheBytes }),
+    introspection: new ByteLruCache({ maxBytes: limits.introspectionCacheBytes, maxEntryBytes: Math.floor(limits.introspectionCacheBytes / 4) }),
   };
   return {
     catalogue,
-    execute: (request, session) => executeRequest(dependencies, { request, session }),
+    execute: (request, session, options) => executeRequest(dependencies, { request, session, batch: options?.batch }),
     subscribe: async (request, session) => prepareLiveQuery(dependencies, { request, session }),
     executeRows: (request, session) => executeRows(dependencies, { request, session }),
+    prepare: (request, session, options) => {
+      const coerced = coerceRequest(dependencies, { request, session, batch: options?.batch });
+      return { errors: 'errors' in coerced ? coerced.errors : [] };
+    },
+    cacheBytes: () => ({ ...preparer.cachedBytes(), plans: dependencies.plans.bytes, introspection: dependencies.introspection.bytes }),
   };
 }

@@ -1,6 +1,14 @@
+/**
+ * POST /v1/graphql and /graphql: the body read as text, scanned (json-scan.ts) and parsed; the
+ * request budget and a slot in flight taken before the body is read (transport-guards.ts); one
+ * request or a batch, whose operations run one after another (the event loop gets a turn
+ * between them), each answered in Hasura's shape.
+ */
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { scanJson } from './json-scan';
 import type { TransportLimits } from './limits';
 import type { SessionResolver } from './session';
+import { budgetError, budgetUser, guardRoutes, refuseHttp, type TransportGuards } from './transport-guards';
 import { GraphqlFailure, type GraphqlEngine, type GraphqlError, type GraphqlRequest } from './types';
 
 /** The two paths Hasura clients post to (DESIGN.md: `/v1/graphql`, alias `/graphql`). */
@@ -16,6 +24,8 @@ export interface GraphqlHttpOptions {
   readonly log: FastifyBaseLogger;
   /** Internal error messages are shown to clients only outside production. */
   readonly production: boolean;
+  /** The request budget and admission shared by every transport of the process. */
+  readonly guards: TransportGuards;
 }
 
 /**
@@ -60,6 +70,7 @@ export function statusForFailure(code: string): number {
   if (code === 'invalid-jwt' || code === 'invalid-headers') return 401;
   if (code === 'access-denied') return 403;
   if (code === 'too-many-requests') return 429;
+  if (code === 'server-busy') return 503;
   if (code === 'unexpected') return 500;
   return 400;
 }
@@ -68,6 +79,7 @@ export function statusForFailure(code: string): number {
 export async function registerGraphqlHttp(app: FastifyInstance, options: GraphqlHttpOptions): Promise<void> {
   await app.register(async (scope) => {
     useRawBodies(scope, options);
+    guardRoutes(scope, options.guards);
     for (const path of GRAPHQL_PATHS) {
       scope.post(path, { bodyLimit: options.limits.bodyLimitBytes }, (request, reply) => answerGraphql(request, reply, options));
       scope.get(path, async (_request, reply) => {
@@ -97,9 +109,14 @@ export function useRawBodies(scope: FastifyInstance, options: { readonly product
 
 const NON_SPACE = /\S/;
 
-/** The request body as JSON; text that is not JSON throws `parse-failed`. */
-export function readJsonBody(body: unknown): unknown {
+/**
+ * The request body as JSON; text that is not JSON throws `parse-failed`, JSON with more values
+ * or deeper nesting than the limits allow `bad-request` (checked before parsing).
+ */
+export function readJsonBody(body: unknown, limits: Pick<TransportLimits, 'maxJsonValues' | 'maxJsonDepth'>): unknown {
   if (typeof body !== 'string' || !NON_SPACE.test(body)) throw new GraphqlFailure('parse-failed', 'the request body is empty: send a JSON object {"query": ...}');
+  const refused = scanJson(body, { maxValues: limits.maxJsonValues, maxDepth: limits.maxJsonDepth });
+  if (refused) throw new GraphqlFailure('bad-request', `the request body is too large to read: ${refused}`);
   try {
     return JSON.parse(body);
   } catch (error) {
@@ -116,16 +133,29 @@ async function answerGraphql(request: FastifyRequest, reply: FastifyReply, optio
   const type = strict ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE;
   let parsed: GraphqlRequest | GraphqlRequest[];
   try {
-    parsed = parseBody(readJsonBody(request.body), options.limits.maxBatchSize);
+    parsed = parseBody(readJsonBody(request.body, options.limits), options.limits.maxBatchSize);
   } catch (error) {
     // A body we cannot read is a 400 in both modes (Hasura answers 400 too).
     return reply.code(400).type(type).send(errorsBody([toGraphqlError(error, options)]));
   }
   try {
     const session = await options.sessions(request.headers, true);
+    const count = Array.isArray(parsed) ? parsed.length : 1;
+    // The address paid one token before the body was read; a batch pays for each operation.
+    const address = count > 1 ? options.guards.budget.address(request.ip, count - 1) : { ok: true as const };
+    if (!address.ok) return refuseHttp(reply, { status: 429, retryAfterSeconds: address.retryAfterSeconds, error: budgetError(address, 'address') });
+    const user = options.guards.budget.user(budgetUser(session), count);
+    if (!user.ok) return refuseHttp(reply, { status: 429, retryAfterSeconds: user.retryAfterSeconds, error: budgetError(user, 'user') });
     if (Array.isArray(parsed)) {
-      const outcomes = await Promise.all(parsed.map((one) => options.engine.execute(one, session)));
-      return reply.code(200).type(type).send(`[${outcomes.map((outcome) => outcome.body).join(',')}]`);
+      const bodies: string[] = [];
+      // Held together to the limits of one operation (types.ts BatchSpent).
+      const batch = { nodes: 0, aliases: 0, cost: 0, tokens: 0 };
+      for (const one of parsed) {
+        // One after another, with a turn of the event loop between: a batch is never all at once.
+        if (bodies.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        bodies.push((await options.engine.execute(one, session, { batch })).body);
+      }
+      return reply.code(200).type(type).send(`[${bodies.join(',')}]`);
     }
     const outcome = await options.engine.execute(parsed, session);
     const status = strict && outcome.failed && outcome.requestError ? statusForFailure(outcome.errors[0]?.extensions.code ?? 'bad-request') : 200;

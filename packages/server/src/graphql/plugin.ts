@@ -5,6 +5,7 @@ import { registerGraphqlCsv, type RowSource } from './csv';
 import { GRAPHQL_PATHS, registerGraphqlHttp } from './http';
 import { resolveTransportLimits, type TransportLimits } from './limits';
 import { createSessionResolver, managedLinkRecheck } from './session';
+import { createTransportGuards, type TransportGuards } from './transport-guards';
 import type { GraphqlEngine, GraphqlRequest, GraphqlSession } from './types';
 import { createLiveQueryManager, type LiveQueryManager, type LiveQueryManagerOptions } from './ws/live-queries';
 import { attachGraphqlWebSocket, type GraphqlWebSocket } from './ws/server';
@@ -31,6 +32,7 @@ export interface GraphqlPluginOptions {
 export interface GraphqlTransport {
   readonly liveQueries: LiveQueryManager;
   readonly webSocket: GraphqlWebSocket;
+  readonly guards: TransportGuards;
 }
 
 /**
@@ -47,7 +49,9 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlPlug
     pool: options.pool,
     ...(options.claimsNamespace === undefined ? {} : { claimsNamespace: options.claimsNamespace }),
   });
-  const common = { engine: options.engine, sessions, limits, log: options.log, production: options.production };
+  // One budget and one admission for every transport: a client cannot double its share by switching.
+  const guards = createTransportGuards(limits);
+  const common = { engine: options.engine, sessions, limits, log: options.log, production: options.production, guards };
   await registerGraphqlHttp(app, common);
   await registerGraphqlCsv(app, { ...common, rows: rowSourceFor(options) });
   const liveQueries = createLiveQueryManager({ ...options.liveQueries, pool: options.pool, log: options.log });
@@ -59,7 +63,7 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlPlug
     await webSocket.close();
     await liveQueries.close();
   });
-  return { liveQueries, webSocket };
+  return { liveQueries, webSocket, guards };
 }
 
 function rowSourceFor(options: GraphqlPluginOptions): RowSource {

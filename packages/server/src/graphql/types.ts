@@ -48,6 +48,8 @@ export type GraphqlErrorCode =
   | 'bad-request'
   | 'unexpected'
   | 'too-many-requests'
+  | 'server-busy'
+  | 'response-too-large'
   | 'action-error';
 
 /** One entry of a Hasura error response: `{message, extensions: {path, code}}`. */
@@ -101,9 +103,29 @@ export interface LiveQuery {
   fetch(): Promise<string>;
 }
 
+/**
+ * What the operations of one batched HTTP request have asked for so far: a batch is held to the
+ * limits of one operation (fields, aliases, cost, tokens), so twenty operations cannot ask for
+ * twenty times what one may. The engine adds each operation's size as it prepares it.
+ */
+export interface BatchSpent {
+  nodes: number;
+  aliases: number;
+  cost: number;
+  /** Tokens of the batch's documents (parsing costs by the token). */
+  tokens: number;
+  /** Set once an operation found no room left: the rest are refused without being read. */
+  full?: boolean;
+}
+
+export interface ExecuteOptions {
+  /** Set for the operations of a batch (all of them share one object). */
+  readonly batch?: BatchSpent;
+}
+
 export interface GraphqlEngine {
   /** Runs a query or mutation (mutations in one transaction); never rejects for GraphQL-level errors. */
-  execute(request: GraphqlRequest, session: GraphqlSession): Promise<ExecutionOutcome>;
+  execute(request: GraphqlRequest, session: GraphqlSession, options?: ExecuteOptions): Promise<ExecutionOutcome>;
   /** Prepares a subscription, or answers its errors. */
   subscribe(request: GraphqlRequest, session: GraphqlSession): Promise<LiveQuery | { readonly errors: readonly GraphqlError[] }>;
 }

@@ -11,6 +11,8 @@ import { createGraphqlEngine } from '../graphql/engine';
 import type { ActionDeclaration } from '../graphql/metadata/types';
 import { vyuhaMetadata } from '../graphql/metadata';
 import { registerGraphql } from '../graphql/plugin';
+import type { EngineLimits } from '../graphql/execute/limits';
+import type { TransportLimits } from '../graphql/limits';
 
 export interface AppOptions {
   readonly pool: pg.Pool;
@@ -26,6 +28,10 @@ export interface AppOptions {
     readonly production: boolean;
     /** Custom root fields (the backtest actions) on top of the table metadata. */
     readonly actions: readonly ActionDeclaration[];
+    /** Transport limits over the defaults (request budgets, operations in flight: `readGraphqlLimits`). */
+    readonly limits?: Partial<TransportLimits>;
+    /** Engine limits over the defaults (depth, cost, response ceiling). */
+    readonly engineLimits?: Partial<EngineLimits>;
   };
   /** Mounts GET /api/broker_login/:broker/:client_id; needs `auth` (the browser's token cookie is verified with its keys). */
   readonly brokerLogin?: { readonly key: BrokerSecretKey | undefined };
@@ -85,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       metadata: vyuhaMetadata(options.graphql.actions),
       production: options.graphql.production,
       log: (message) => app.log.error(message),
+      ...(options.graphql.engineLimits ? { limits: options.graphql.engineLimits } : {}),
     });
     const keys = createSigningKeys({ pool: options.pool, config });
     await registerGraphql(app, {
@@ -95,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       production: options.graphql.production,
       log: app.log,
       claimsNamespace: config.jwt.claimsNamespace,
+      ...(options.graphql.limits ? { limits: options.graphql.limits } : {}),
     });
   }
   if (options.auth && options.brokerLogin) {

@@ -47,7 +47,7 @@ describe('request errors', () => {
     const deep = await run(small, { session: advanced(), query: '{ users { strategies { user { name } } } }' });
     expect(deep.errors?.[0]?.message).toBe('query depth 4 exceeds the limit of 3');
     const wide = await run(small, { session: advanced(), query: '{ users { name tier user_id created_at } }' });
-    expect(wide.errors?.[0]?.message).toBe('query has 5 fields, more than the limit of 4');
+    expect(wide.errors?.[0]?.message).toBe('query has at least 5 fields, more than the limit of 4');
     const many = await run(small, { session: advanced(), query: '{ a: exchanges { name } b: exchanges { name } c: exchanges { name } }' });
     expect(many.errors?.[0]?.message).toBe('too many root fields: 3 (at most 2)');
     const fine = await run(small, { session: advanced(), query: '{ users { strategies { name } } }' });

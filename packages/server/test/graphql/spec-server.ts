@@ -18,6 +18,8 @@ import { DEMO_PASSWORD, demoEmail, type DemoRole } from '../../src/db/seed/demo-
 import { generateBrokerSecretKey } from '../../src/brokers/broker-secrets';
 import { backtestActions } from '../../src/graphql/actions/backtest-actions';
 import { brokerActions } from '../../src/graphql/actions/broker-secret-action';
+import type { EngineLimits } from '../../src/graphql/execute/limits';
+import type { TransportLimits } from '../../src/graphql/limits';
 import { buildApp } from '../../src/http/app';
 import { startBacktestWorkers, type BacktestWorkers } from '../../src/jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from '../../src/jobs/job-queue';
@@ -62,6 +64,10 @@ export interface SpecServerOptions {
   readonly workers?: boolean;
   /** Extra AUTH_* environment for readAuthConfig. */
   readonly authEnv?: Record<string, string>;
+  /** GraphQL transport limits over the defaults (request budgets, operations in flight). */
+  readonly graphqlLimits?: Partial<TransportLimits>;
+  /** GraphQL engine limits over the defaults (response ceiling, ...). */
+  readonly engineLimits?: Partial<EngineLimits>;
 }
 
 /** Starts the platform on a fresh seeded database; `close()` stops everything and drops it. */
@@ -96,6 +102,8 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       graphql: {
         adminSecret: SPEC_ADMIN_SECRET, production: false,
         actions: [...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() })],
+        ...(options.graphqlLimits ? { limits: options.graphqlLimits } : {}),
+        ...(options.engineLimits ? { engineLimits: options.engineLimits } : {}),
       },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -133,7 +133,7 @@ describe('the real engine over WebSocket', () => {
     await client.dispose();
   });
 
-  it('refuses a new operation on an open connection once the manager no longer manages the user', async () => {
+  it('closes an open connection (4403) once the manager no longer manages the user, so no new operation runs', async () => {
     const managed = randomUUID();
     await addUser(managed, { name: 'Meera', tier: 'basic', strategy: randomUUID() });
     await db.pool.query('INSERT INTO managers (manager_id, user_id) VALUES ($1, $2)', [manager, managed]);
@@ -146,7 +146,9 @@ describe('the real engine over WebSocket', () => {
     const after = await new Promise<unknown>((resolve) => {
       client.subscribe({ query: 'subscription { strategies { name } }' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
     });
-    expect(after).toMatchObject([{ extensions: { code: 'access-denied' }, message: expect.stringContaining('no longer manage') }]);
+    // The removed link ends the connection (the `managers` change is watched): the new
+    // operation gets the close, never a result.
+    expect(after).toMatchObject({ code: 4403, reason: expect.stringContaining('no longer manage') });
     await live.return?.();
     await client.dispose();
   });

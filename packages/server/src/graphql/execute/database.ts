@@ -12,6 +12,13 @@ import { ReadLanes } from './read-lanes';
 /** Distinct SQL texts given a prepared-statement name; further texts run unnamed. */
 const MAX_PREPARED = 5000;
 /**
+ * Characters of SQL text the names are kept for (the map holds the texts): a statement longer
+ * than MAX_NAMED_SQL, or any once the total is reached, runs unnamed. Bounds the heap whatever
+ * the mix of queries (a 1,000-field query compiles to hundreds of kilobytes of SQL).
+ */
+const MAX_NAMED_SQL = 64 * 1024;
+const MAX_NAMED_SQL_TOTAL = 8 * 1024 * 1024;
+/**
  * Pipelined reads (read-lanes.ts): at most a quarter of the pool (1 to 3 connections), so most of
  * the pool stays free for transactions; two lanes already carry several times the reads of the
  * whole pool used one statement at a time (2-core machine: ~20,000 vs ~7,000 by-key reads/s).
@@ -24,6 +31,7 @@ function readLanesFor(pool: pg.Pool): { maxLanes: number; maxInFlight: number; r
 export class StatementRunner {
   private readonly utcClients = new WeakSet<pg.PoolClient>();
   private readonly names = new Map<string, string>();
+  private namedLength = 0;
   private readonly lanes: ReadLanes;
 
   constructor(private readonly pool: pg.Pool) {
@@ -47,7 +55,8 @@ export class StatementRunner {
 
   private statementName(sql: string): string | undefined {
     let name = this.names.get(sql);
-    if (name === undefined && this.names.size < MAX_PREPARED) {
+    if (name === undefined && this.names.size < MAX_PREPARED && sql.length <= MAX_NAMED_SQL && this.namedLength + sql.length <= MAX_NAMED_SQL_TOTAL) {
+      this.namedLength += sql.length;
       // Named by content: engines sharing a pool (and its connections) never clash over a name.
       name = `vyuha_gql_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
       this.names.set(sql, name);

@@ -16,8 +16,17 @@ export function errorOutcome(errors: readonly GraphqlError[], requestError: bool
   return { body: JSON.stringify({ errors }), failed: true, errors, requestError };
 }
 
-/** A successful outcome from response keys and their JSON texts (row data is never parsed). */
-export function dataOutcome(entries: readonly (readonly [string, string])[]): ExecutionOutcome {
+/**
+ * A successful outcome from response keys and their JSON texts (row data is never parsed); over
+ * `maxBytes` (UTF-16 length of the parts, measured before they are joined) it is an error outcome.
+ */
+export function dataOutcome(entries: readonly (readonly [string, string])[], maxBytes = Number.POSITIVE_INFINITY): ExecutionOutcome {
+  let length = 12;
+  for (const [key, json] of entries) length += key.length + json.length + 4;
+  if (length > maxBytes) {
+    const errors = [graphqlError('response-too-large', `the response would be about ${length.toLocaleString('en-US')} bytes, more than the limit of ${maxBytes.toLocaleString('en-US')}: ask for fewer rows or fields`)];
+    return errorOutcome(errors, false);
+  }
   const body = `{"data":{${entries.map(([key, json]) => `${JSON.stringify(key)}:${json}`).join(',')}}}`;
   return { body, failed: false, errors: [], requestError: false };
 }
@@ -85,6 +94,8 @@ export function validationError(error: GraphqlJsError, input: { operation: Opera
   const path = position === undefined ? '$' : pathAt(input.operation, { fragments: input.fragments, position });
   const unknownField = /^Cannot query field "(\w+)" on type "(\w+)"/.exec(error.message);
   if (unknownField) return graphqlError('validation-failed', `field '${unknownField[1]}' not found in type: '${unknownField[2]}'`, path);
+  // graphql-js stops a rule that would run past its work budget (overlapping fields, fragments).
+  if (error.message === 'Validation aborted.') return graphqlError('validation-failed', 'the query is too complex to validate', path);
   const unknownArgument = /^Unknown argument "(\w+)" on field "\w+\.(\w+)"/.exec(error.message);
   if (unknownArgument) return graphqlError('validation-failed', `'${unknownArgument[2]}' has no argument named '${unknownArgument[1]}'`, path);
   return graphqlError('validation-failed', error.message, path);

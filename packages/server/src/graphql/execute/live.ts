@@ -2,7 +2,9 @@
  * subscribe(): a subscription with exactly one table root field (`<t>`, `<t>_by_pk`,
  * `<t>_aggregate`) becomes a LiveQuery: one statement returning one row with one text column.
  * Its key hashes the SQL, the parameters (the variables and the session values the permission
- * filters used) and the response key, so identical subscriptions share one refetch.
+ * filters used) and the response key, so identical subscriptions share one refetch. A result
+ * over the response ceiling comes back as a marker (response-ceiling.ts) and ends the
+ * subscription with `response-too-large`.
  */
 import { createHash } from 'node:crypto';
 import type { GraphqlError, GraphqlRequest, GraphqlSession, LiveQuery } from '../types';
@@ -10,6 +12,7 @@ import { fieldOf, fieldRole } from '../schema/field-roles';
 import { finishStatement, statementContext } from '../sql/context';
 import { compileQueryField } from '../sql/select';
 import { executionError, graphqlError } from './errors';
+import { markedSize, sizedLiveSelect, tooLargeFailure } from './response-ceiling';
 import { readyRequest, type ExecutorDependencies } from './run';
 
 /** Prepares a live query, or answers the request's errors. */
@@ -27,7 +30,9 @@ export function prepareLiveQuery(dependencies: ExecutorDependencies, input: { re
   }
   try {
     const context = statementContext(ready.base);
-    const statement = finishStatement(context, `SELECT (${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text AS result`);
+    const maxBytes = dependencies.limits.maxResponseBytes;
+    const expression = `(${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text`;
+    const statement = finishStatement(context, sizedLiveSelect(expression, maxBytes));
     const key = createHash('sha256').update(statement.sql).update('\u0000').update(JSON.stringify(statement.params)).update('\u0000').update(field.responseKey).digest('base64url');
     const prefix = `{"data":{${JSON.stringify(field.responseKey)}:`;
     return {
@@ -38,7 +43,10 @@ export function prepareLiveQuery(dependencies: ExecutorDependencies, input: { re
       tables: statement.tables,
       async fetch() {
         const rows = await dependencies.runner.run(statement);
-        return `${prefix}${(rows[0]?.[0] as string | null) ?? 'null'}}}`;
+        const text = rows[0]?.[0] as string | null | undefined;
+        const tooLarge = markedSize(text);
+        if (tooLarge) throw tooLargeFailure(tooLarge);
+        return `${prefix}${text ?? 'null'}}}`;
       },
     };
   } catch (error) {

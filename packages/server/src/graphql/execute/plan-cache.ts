@@ -3,6 +3,8 @@
  * SQL text plus, for each parameter, where its value comes from (a request variable, a session
  * variable, or a constant).
  *
+ * Plans are kept least recently used out first, bounded by bytes (`EngineLimits.planCacheBytes`).
+ *
  * A plan belongs to one prepared operation (role key, operation name and query text) and one
  * variable shape: every variable that is not a plain string scalar enters the shape with its
  * value (booleans steer @include/@skip, numbers steer limits, objects steer `where` structure);
@@ -28,6 +30,7 @@ import {
 } from 'graphql';
 import { GraphqlFailure, type GraphqlSession } from '../types';
 import type { CompiledStatement } from '../sql/context';
+import { ByteLruCache, stringBytes } from './lru';
 
 /** Where one parameter's value comes from. */
 export type ParameterSource =
@@ -44,18 +47,14 @@ export interface QueryPlan {
   readonly params: readonly ParameterSource[];
   /** In response order; `prefix` is `"key":`. */
   readonly fields: readonly PlanField[];
+  /** The column holding the total length of the JSON columns (response-ceiling.ts). */
+  readonly sizeColumn: number;
 }
 
 const NOT_CACHEABLE = 'not-cacheable';
-/** Shapes kept per prepared operation (the prepared operations themselves are an LRU). */
+/** Shapes stored per prepared operation (a client varying a number variable cannot fill the cache with one query). */
 const MAX_SHAPES = 32;
 const MARKER = 'vyuha~plan~sentinel';
-
-interface OperationPlans {
-  /** Variables of a plain string scalar type: their values never enter the shape key. */
-  readonly stringVariables: ReadonlySet<string>;
-  readonly shapes: Map<string, QueryPlan | typeof NOT_CACHEABLE>;
-}
 
 export interface PlanLookup {
   readonly key: string;
@@ -64,45 +63,67 @@ export interface PlanLookup {
   readonly known: boolean;
 }
 
-/** Plans by prepared operation (weakly: an operation evicted from the preparer's LRU takes its plans along). */
-export class QueryPlanCache {
-  private readonly bySchema = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, OperationPlans>>();
+/** What identifies a prepared operation to the plan cache. */
+export interface PlanTarget {
+  readonly schema: GraphQLSchema;
+  readonly operation: OperationDefinitionNode;
+  /** The prepared operation's id (prepare.ts): role, operation name and query text. */
+  readonly id: number;
+}
 
-  private plansOf(input: { schema: GraphQLSchema; operation: OperationDefinitionNode }): OperationPlans {
-    // The same document node can be validated against several role schemas: key by both.
-    let perSchema = this.bySchema.get(input.schema);
-    if (!perSchema) {
-      perSchema = new WeakMap();
-      this.bySchema.set(input.schema, perSchema);
-    }
-    let plans = perSchema.get(input.operation);
-    if (!plans) {
-      plans = { stringVariables: stringVariables(input), shapes: new Map() };
-      perSchema.set(input.operation, plans);
-    }
-    return plans;
+/** Plans by prepared operation and variable shape, least recently used out first, bounded by bytes. */
+export class QueryPlanCache {
+  private readonly strings = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, ReadonlySet<string>>>();
+  private readonly shapesStored = new WeakMap<OperationDefinitionNode, number>();
+  private readonly plans: ByteLruCache<string, QueryPlan | typeof NOT_CACHEABLE>;
+
+  constructor(budget: { readonly maxBytes: number }) {
+    this.plans = new ByteLruCache({ maxBytes: budget.maxBytes, maxEntryBytes: Math.floor(budget.maxBytes / 16) });
   }
 
   /** The plan (or its absence) for an operation and coerced variables; session.admin and role are already in the operation's key. */
-  lookup(input: { schema: GraphQLSchema; operation: OperationDefinitionNode; variables: Readonly<Record<string, unknown>> }): PlanLookup {
-    const plans = this.plansOf(input);
-    const key = shapeKey(input.variables, plans.stringVariables);
-    const found = plans.shapes.get(key);
+  lookup(input: PlanTarget & { variables: Readonly<Record<string, unknown>> }): PlanLookup {
+    const key = `${input.id}\u0000${shapeKey(input.variables, this.stringVariablesOf(input))}`;
+    const found = this.plans.get(key);
     if (found === undefined) return { key, plan: undefined, known: false };
     return found === NOT_CACHEABLE ? { key, plan: undefined, known: true } : { key, plan: found, known: true };
   }
 
   /** Stores a plan (or "not cacheable") for a shape. */
-  store(input: { schema: GraphQLSchema; operation: OperationDefinitionNode; key: string; plan: QueryPlan | undefined }): void {
-    const plans = this.plansOf(input);
-    if (plans.shapes.size >= MAX_SHAPES && !plans.shapes.has(input.key)) return;
-    plans.shapes.set(input.key, input.plan ?? NOT_CACHEABLE);
+  store(input: PlanTarget & { key: string; plan: QueryPlan | undefined }): void {
+    const stored = this.shapesStored.get(input.operation) ?? 0;
+    if (stored >= MAX_SHAPES) return;
+    this.shapesStored.set(input.operation, stored + 1);
+    this.plans.set(input.key, input.plan ?? NOT_CACHEABLE, stringBytes(input.key) + (input.plan ? planBytes(input.plan) : 0));
   }
 
   /** String variables of an operation (sentinel candidates). */
   stringVariablesOf(input: { schema: GraphQLSchema; operation: OperationDefinitionNode }): ReadonlySet<string> {
-    return this.plansOf(input).stringVariables;
+    let perSchema = this.strings.get(input.schema);
+    if (!perSchema) {
+      perSchema = new WeakMap();
+      this.strings.set(input.schema, perSchema);
+    }
+    let names = perSchema.get(input.operation);
+    if (!names) {
+      names = stringVariables(input);
+      perSchema.set(input.operation, names);
+    }
+    return names;
   }
+
+  /** Estimated bytes held (tests, the benchmark). */
+  get bytes(): number {
+    return this.plans.bytes;
+  }
+}
+
+/** Estimated heap bytes of a plan: its SQL, its parameter sources and its field prefixes. */
+function planBytes(plan: QueryPlan): number {
+  let bytes = stringBytes(plan.sql) + 64 * plan.params.length;
+  for (const source of plan.params) if (source.kind === 'constant') bytes += stringBytes(JSON.stringify(source.value) ?? '');
+  for (const field of plan.fields) bytes += 48 + stringBytes(field.prefix) + ('json' in field ? stringBytes(field.json) : 0);
+  return bytes;
 }
 
 function stringVariables(input: { schema: GraphQLSchema; operation: OperationDefinitionNode }): ReadonlySet<string> {
@@ -175,11 +196,17 @@ export function parameterSources(input: { real: CompiledStatement; probe: Compil
       result.push(source);
       continue;
     }
-    const text = JSON.stringify(value) ?? 'undefined';
-    if (text.includes(MARKER) || text !== (JSON.stringify(real.params[index]) ?? 'undefined')) return undefined;
+    if (!sameConstant(value, real.params[index])) return undefined;
     result.push({ kind: 'constant', value });
   }
   return result;
+}
+
+/** Whether a probe's parameter equals the real compile's and carries no sentinel (strings compared as they are: a 1 MB literal is not re-encoded). */
+function sameConstant(probe: unknown, real: unknown): boolean {
+  if (typeof probe === 'string') return probe === real && !probe.includes(MARKER);
+  const text = JSON.stringify(probe) ?? 'undefined';
+  return !text.includes(MARKER) && text === (JSON.stringify(real) ?? 'undefined');
 }
 
 /** The parameter values of a plan for one request; a session variable the plan reads but the session lacks fails as the compiler does. */

@@ -2,13 +2,16 @@
  * Queries: every table root field is compiled into ONE statement (`SELECT (f1)::text, (f2)::text`,
  * one snapshot, one round trip); introspection and query actions go to graphql-js; the response
  * text is spliced together in field order without parsing row data. A repeated query of the same
- * shape runs its cached plan (plan-cache.ts): no field collection, no compile.
+ * shape runs its cached plan (plan-cache.ts): no field collection, no compile. The statement
+ * also returns the total length of its JSON and withholds it over the response ceiling
+ * (response-ceiling.ts), so an oversized answer never reaches this process.
  */
 import type { ExecutionOutcome, GraphqlRequest, GraphqlSession } from '../types';
 import { finishStatement, statementContext, type CompiledStatement } from '../sql/context';
 import { type CollectedField } from '../sql/fields';
 import { compileQueryField } from '../sql/select';
 import { dataOutcome, errorOutcome } from './errors';
+import { sizedSelect, tooLargeError } from './response-ceiling';
 import {
   parameterSources, planParameters, reproduces, sentinelSession, sentinelVariables,
   type ParameterSource, type PlanField, type QueryPlan,
@@ -24,7 +27,7 @@ interface QueryInput {
 /** Runs a query (the caller turns a throw into an execution error). */
 export async function runQuery(dependencies: ExecutorDependencies, input: QueryInput): Promise<ExecutionOutcome> {
   const { prepared, variables } = input.coerced;
-  const target = { schema: prepared.schema, operation: prepared.operation };
+  const target = { schema: prepared.schema, operation: prepared.operation, id: prepared.id };
   const lookup = dependencies.plans.lookup({ ...target, variables });
   if (lookup.plan) return runPlan(dependencies, { plan: lookup.plan, variables, session: input.session });
   const ready = readyFrom(dependencies, { coerced: input.coerced, session: input.session });
@@ -42,18 +45,28 @@ export async function runQuery(dependencies: ExecutorDependencies, input: QueryI
     }
     const rows = await dependencies.runner.run(statement);
     const row = rows[0] ?? [];
+    const tooLarge = oversized(dependencies, row[tableFields.length]);
+    if (tooLarge) return tooLarge;
     tableFields.forEach((field, index) => values.set(field.responseKey, (row[index] as string | null) ?? 'null'));
   }
   const other = await graphqlValues(dependencies, { ready, input: { request: input.request, session: input.session } }, otherFields);
   if (!other.ok) return errorOutcome(other.errors, false);
   for (const [key, value] of other.values) values.set(key, value);
-  return dataOutcome(ready.fields.map((field) => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]));
+  const entries = ready.fields.map((field): [string, string] => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]);
+  return dataOutcome(entries, dependencies.limits.maxResponseBytes);
+}
+
+/** An error outcome when the statement's size column says the answer is over the ceiling. */
+function oversized(dependencies: ExecutorDependencies, size: unknown): ExecutionOutcome | undefined {
+  const bytes = Number(size ?? 0);
+  const maxBytes = dependencies.limits.maxResponseBytes;
+  return bytes > maxBytes ? errorOutcome([tooLargeError({ bytes, maxBytes })], false) : undefined;
 }
 
 function compileTableFields(ready: ReadyRequest, tableFields: readonly CollectedField[]): CompiledStatement {
   const context = statementContext(ready.base);
-  const columns = tableFields.map((field, index) => `(${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text AS "${index}"`);
-  return finishStatement(context, `SELECT ${columns.join(', ')}`);
+  const expressions = tableFields.map((field) => `(${compileQueryField(context, { rootType: ready.prepared.rootType, field })})::text`);
+  return finishStatement(context, sizedSelect(expressions, ready.base.limits.maxResponseBytes));
 }
 
 async function runPlan(dependencies: ExecutorDependencies, input: { plan: QueryPlan; variables: Readonly<Record<string, unknown>>; session: GraphqlSession }): Promise<ExecutionOutcome> {
@@ -61,6 +74,8 @@ async function runPlan(dependencies: ExecutorDependencies, input: { plan: QueryP
   const params = planParameters(plan, input);
   const rows = await dependencies.runner.run({ sql: plan.sql, params });
   const row = rows[0] ?? [];
+  const tooLarge = oversized(dependencies, row[plan.sizeColumn]);
+  if (tooLarge) return tooLarge;
   let body = '{"data":{';
   for (let index = 0; index < plan.fields.length; index += 1) {
     const field = plan.fields[index] as PlanField;
@@ -100,6 +115,6 @@ function buildPlan(dependencies: ExecutorDependencies, input: { ready: ReadyRequ
     if (classify(ready, field) === 'table') return { prefix, column: column++ };
     return { prefix, json: JSON.stringify(ready.prepared.rootType.name) };
   });
-  const plan: QueryPlan = { sql: statement.sql, tables: statement.tables, params, fields };
+  const plan: QueryPlan = { sql: statement.sql, tables: statement.tables, params, fields, sizeColumn: column };
   return reproduces(plan, { variables, session: input.input.session, params: statement.params }) ? plan : undefined;
 }

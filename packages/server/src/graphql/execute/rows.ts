@@ -2,7 +2,8 @@
  * executeRows(): the rows of a query's FIRST root field as plain objects, read through a
  * server-side cursor in batches (the CSV endpoint). Same permissions as execute(): the role's
  * filter, columns, masks and row limit; the engine-wide row cap does not apply (the result is
- * streamed, not held). `<t>_by_pk` and `<t>_aggregate` yield their one object.
+ * streamed, not held), but one row's JSON may not pass the response ceiling. `<t>_by_pk` and
+ * `<t>_aggregate` yield their one object.
  */
 import { getNamedType, type GraphQLObjectType } from 'graphql';
 import { GraphqlFailure, type GraphqlRequest, type GraphqlSession } from '../types';
@@ -10,6 +11,7 @@ import { fieldOf, fieldRole } from '../schema/field-roles';
 import { finishStatement, statementContext } from '../sql/context';
 import { fieldArguments } from '../sql/fields';
 import { compileQueryField, compileRowsSelect } from '../sql/select';
+import { tooLargeFailure } from './response-ceiling';
 import { readyRequest, type ExecutorDependencies } from './run';
 
 const BATCH_ROWS = 500;
@@ -44,10 +46,16 @@ export async function* executeRows(dependencies: ExecutorDependencies, input: { 
   try {
     await client.query('BEGIN READ ONLY');
     open = true;
-    await client.query({ text: `DECLARE vyuha_rows NO SCROLL CURSOR FOR ${statement.sql}`, values: statement.params as unknown[] });
+    // Each row's JSON is measured in PostgreSQL and withheld over the response ceiling.
+    const maxBytes = dependencies.limits.maxResponseBytes;
+    const sized = `SELECT CASE WHEN octet_length(r.j::text) <= ${maxBytes} THEN r.j END AS j, octet_length(r.j::text)::bigint AS n FROM (${statement.sql}) r`;
+    await client.query({ text: `DECLARE vyuha_rows NO SCROLL CURSOR FOR ${sized}`, values: statement.params as unknown[] });
     for (;;) {
-      const batch = await client.query<{ j: Record<string, unknown> | null }>(`FETCH ${BATCH_ROWS} FROM vyuha_rows`);
-      for (const row of batch.rows) if (row.j !== null) yield row.j;
+      const batch = await client.query<{ j: Record<string, unknown> | null; n: string | null }>(`FETCH ${BATCH_ROWS} FROM vyuha_rows`);
+      for (const row of batch.rows) {
+        if (Number(row.n ?? 0) > maxBytes) throw tooLargeFailure({ bytes: Number(row.n), maxBytes });
+        if (row.j !== null) yield row.j;
+      }
       if (batch.rows.length < BATCH_ROWS) break;
     }
     await client.query('COMMIT');

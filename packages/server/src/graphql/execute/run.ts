@@ -7,7 +7,7 @@
  * rolls everything back. Action mutations cannot be mixed with table mutations in one request.
  */
 import { getVariableValues } from 'graphql';
-import type { ExecutionOutcome, GraphqlError, GraphqlRequest, GraphqlSession } from '../types';
+import type { BatchSpent, ExecutionOutcome, GraphqlError, GraphqlRequest, GraphqlSession } from '../types';
 import type { Catalogue } from '../catalogue';
 import type { ActionDeclaration } from '../metadata/types';
 import { fieldOf, fieldRole } from '../schema/field-roles';
@@ -18,6 +18,9 @@ import type { StatementRunner } from './database';
 import { dataOutcome, errorOutcome, executionError, graphqlError, variableError } from './errors';
 import { executeGraphqlPart } from './graphql-part';
 import type { EngineLimits } from './limits';
+import type { ByteLruCache } from './lru';
+import { checkVariables } from './variables-check';
+import { tooLargeError } from './response-ceiling';
 import type { OperationPreparer, PreparedOperation } from './prepare';
 import type { QueryPlanCache } from './plan-cache';
 import { runQuery } from './query';
@@ -31,6 +34,8 @@ export interface ExecutorDependencies {
   readonly log: ((message: string) => void) | undefined;
   /** Compiled query plans (see plan-cache.ts). */
   readonly plans: QueryPlanCache;
+  /** Introspection JSON already built (see graphql-part.ts). */
+  readonly introspection: ByteLruCache<string, string>;
 }
 
 /** A request made ready to compile: its prepared operation, coerced variables and root fields. */
@@ -47,10 +52,13 @@ export interface CoercedRequest {
 }
 
 /** Prepares a request and coerces its variables; errors are request errors. */
-export function coerceRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): CoercedRequest | { errors: readonly GraphqlError[] } {
-  const prepared = dependencies.preparer.prepare(input.request, input.session);
+export function coerceRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession; batch?: BatchSpent | undefined }): CoercedRequest | { errors: readonly GraphqlError[] } {
+  const prepared = dependencies.preparer.prepare(input.request, input.session, input.batch);
   if (!prepared.ok) return { errors: prepared.errors };
   const { operation } = prepared;
+  const { limits } = dependencies;
+  const tooBig = checkVariables(input.request.variables, { maxDepth: limits.maxVariableDepth, maxValues: limits.maxVariableValues });
+  if (tooBig) return { errors: [tooBig] };
   const coerced = getVariableValues(operation.schema, operation.operation.variableDefinitions ?? [], { ...(input.request.variables ?? {}) }, { maxErrors: 10 });
   if (coerced.errors) return { errors: coerced.errors.map(variableError) };
   return { prepared: operation, variables: coerced.coerced };
@@ -92,7 +100,7 @@ export function classify(ready: ReadyRequest, field: CollectedField): FieldKind 
 }
 
 /** Runs a query or mutation; never rejects for GraphQL-level errors. */
-export async function executeRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession }): Promise<ExecutionOutcome> {
+export async function executeRequest(dependencies: ExecutorDependencies, input: { request: GraphqlRequest; session: GraphqlSession; batch?: BatchSpent | undefined }): Promise<ExecutionOutcome> {
   const coerced = coerceRequest(dependencies, input);
   if ('errors' in coerced) return errorOutcome(coerced.errors, true);
   const kind = coerced.prepared.operation.operation;
@@ -120,6 +128,8 @@ export async function graphqlValues(dependencies: ExecutorDependencies, run: Run
     session: run.input.session,
     actions: dependencies.actions,
     log: dependencies.log,
+    introspection: dependencies.introspection,
+    maxResponseBytes: dependencies.limits.maxResponseBytes,
   });
 }
 
@@ -143,7 +153,8 @@ async function runMutation(dependencies: ExecutorDependencies, run: RunInput): P
     if ('error' in result) return errorOutcome([result.error], false);
     for (const [key, value] of result.values) values.set(key, value);
   }
-  return dataOutcome(ready.fields.map((field) => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]));
+  const entries = ready.fields.map((field): [string, string] => [field.responseKey, values.get(field.responseKey) ?? JSON.stringify(ready.prepared.rootType.name)]);
+  return dataOutcome(entries, dependencies.limits.maxResponseBytes);
 }
 
 const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
@@ -151,6 +162,8 @@ const CHECK_FAILED = 'check constraint of an insert/update permission has failed
 async function runInTransaction(dependencies: ExecutorDependencies, mutations: readonly CompiledMutation[]): Promise<{ values: Map<string, string> } | { error: GraphqlError }> {
   const client = await dependencies.runner.connect();
   const values = new Map<string, string>();
+  const maxBytes = dependencies.limits.maxResponseBytes;
+  let bytes = 0;
   let path = '$';
   try {
     await client.query('BEGIN');
@@ -159,6 +172,12 @@ async function runInTransaction(dependencies: ExecutorDependencies, mutations: r
       const results: string[] = [];
       for (const statement of mutation.statements) {
         const [row] = await dependencies.runner.query(client, statement);
+        bytes += Number(row?.[2] ?? 0);
+        if (bytes > maxBytes) {
+          // Too large to answer: nothing of the request stays.
+          await client.query('ROLLBACK');
+          return { error: tooLargeError({ bytes, maxBytes, path: mutation.errorPath }) };
+        }
         if (row?.[1] !== true) {
           await client.query('ROLLBACK');
           return { error: graphqlError('permission-error', CHECK_FAILED, mutation.errorPath) };

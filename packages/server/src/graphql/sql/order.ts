@@ -46,8 +46,12 @@ function orderTerms(context: CompileContext, input: OrderInput): OrderTerm[] {
     }
     const { remote, columns } = remoteTable(context, table, key);
     const inner = nextAlias(context);
+    const innerTerms = orderTerms(context, { table: remote, alias: inner, orderBy: value });
+    // Nothing to order by (`{run: {}}`): no subquery, and no permission parameters left unused
+    // (PostgreSQL cannot type a parameter the statement never reads).
+    if (innerTerms.length === 0) continue;
     const where = andAll([joinCondition(columns, { outer: alias, inner }), permissionFilter(context, { table: remote, alias: inner })]);
-    for (const term of orderTerms(context, { table: remote, alias: inner, orderBy: value })) {
+    for (const term of innerTerms) {
       terms.push({ expression: `(SELECT ${term.expression} FROM ${readTable(context, remote)} ${inner} WHERE ${where} LIMIT 1)`, direction: term.direction });
     }
   }
@@ -55,12 +59,17 @@ function orderTerms(context: CompileContext, input: OrderInput): OrderTerm[] {
 }
 
 function aggregateTerms(context: CompileContext, input: OrderInput, relationship: string): OrderTerm[] {
+  const entries = Object.entries(input.orderBy as Record<string, unknown>);
+  const wanted = entries.some(([aggregate, value]) => value !== undefined && value !== null
+    && (aggregate === 'count' || Object.values(value as Record<string, unknown>).some((direction) => typeof direction === 'string')));
+  // `{positions_aggregate: {}}` orders by nothing: no subquery, no unused parameters.
+  if (!wanted) return [];
   const { remote, columns } = remoteTable(context, input.table, relationship);
   const inner = nextAlias(context);
   const where = andAll([joinCondition(columns, { outer: input.alias, inner }), permissionFilter(context, { table: remote, alias: inner })]);
   const from = `FROM ${readTable(context, remote)} ${inner} WHERE ${where}`;
   const terms: OrderTerm[] = [];
-  for (const [aggregate, value] of Object.entries(input.orderBy as Record<string, unknown>)) {
+  for (const [aggregate, value] of entries) {
     if (value === undefined || value === null) continue;
     if (aggregate === 'count') {
       terms.push({ expression: `(SELECT count(*) ${from})`, direction: value as string });

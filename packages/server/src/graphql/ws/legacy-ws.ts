@@ -38,7 +38,7 @@ export function serveLegacyWs(setup: ConnectionSetup): void {
     }
     try {
       const session = await setup.sessions(headers);
-      operations = new ConnectionOperations(setup, session);
+      operations = new ConnectionOperations(setup, session, { address: setup.address, revoke: (message) => refuse(message, CLOSE.forbidden) });
       cancelExpiry = watchExpiry(session, () => refuse(JWT_EXPIRED_MESSAGE, CLOSE.forbidden));
       sendText(socket, '{"type":"connection_ack"}');
       sendText(socket, '{"type":"ka"}');
@@ -121,7 +121,7 @@ export function serveLegacyWs(setup: ConnectionSetup): void {
   };
 
   socket.on('message', (data) => {
-    const message = readMessage(data);
+    const message = readMessage(data, setup.limits);
     if (!message) {
       refuse('Message must be a JSON object with a "type"', CLOSE.badRequest);
       return;

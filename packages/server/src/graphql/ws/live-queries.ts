@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { GraphqlFailure, type GraphqlError, type LiveQuery } from '../types';
+import type { GraphqlError, LiveQuery } from '../types';
+import { markedSize, tooLargeFailure } from '../execute/response-ceiling';
+import { inUtcTransaction, permanentError, tableName, VIEW_BASE_TABLES_SQL } from './live-query-sql';
 import { multiplexedSql, parameterSetsJson, payloadText } from './multiplex';
 import { clientFactoryFor, openTableChangeFeed, type ListenerLog, type TableChangeFeed } from './table-changes';
 
@@ -37,6 +40,11 @@ export interface LiveQueryManager {
   subscribe(query: LiveQuery, listener: LiveQueryListener): () => void;
   /** Resolves once the process is LISTENing for table changes. */
   ready(): Promise<void>;
+  /**
+   * Calls `onChange` whenever `table` (`schema.table`) changes in any process, and after the
+   * LISTEN connection was lost and is back (changes may have been missed); returns the stop function.
+   */
+  watchTable(table: string, onChange: () => void): () => void;
   statistics(): LiveQueryStatistics;
   close(): Promise<void>;
 }
@@ -45,7 +53,12 @@ interface Group {
   readonly query: LiveQuery;
   readonly cohort: Cohort;
   readonly listeners: Set<LiveQueryListener>;
+  /** The last result pushed, kept when it is small (KEPT_RESULT_CHARACTERS). */
   last: string | undefined;
+  /** A digest of the last result when it was too large to keep. */
+  lastDigest: string | undefined;
+  /** Newcomers still owed a first result (the last one was too large to keep). */
+  readonly awaiting: Set<LiveQueryListener>;
   dirty: boolean;
   failures: number;
   retryAt: number;
@@ -59,6 +72,12 @@ interface Cohort {
   tables: readonly string[];
 }
 
+/**
+ * Results longer than this are not kept for newcomers (a digest tells a change): the heap then
+ * holds at most this much per distinct subscription, whatever the results' sizes.
+ */
+const KEPT_RESULT_CHARACTERS = 64 * 1024;
+
 /** Failures after which a subscription gets an error instead of another retry. */
 const MAX_TRANSIENT_FAILURES = 5;
 
@@ -70,11 +89,30 @@ const MAX_TRANSIENT_FAILURES = 5;
  */
 export function createLiveQueryManager(options: LiveQueryManagerOptions): LiveQueryManager {
   const state = new ManagerState(options);
+  const watchers = new Map<string, Set<() => void>>();
+  const notify = (table: string | undefined): void => {
+    const lists = table === undefined ? [...watchers.values()] : [watchers.get(table) ?? new Set<() => void>()];
+    for (const list of lists) {
+      for (const watcher of [...list]) {
+        try {
+          watcher();
+        } catch (error) {
+          options.log.error({ err: error }, 'live queries: a table watcher failed');
+        }
+      }
+    }
+  };
   const feed: TableChangeFeed = openTableChangeFeed({
     createClient: options.createListenClient ?? clientFactoryFor(options.pool),
-    onChange: (table) => state.tableChanged(table),
-    // Changes made while disconnected were missed: refetch everything.
-    onConnected: () => state.markAll(),
+    onChange: (table) => {
+      state.tableChanged(table);
+      notify(table);
+    },
+    // Changes made while disconnected were missed: refetch everything, and tell every watcher.
+    onConnected: () => {
+      state.markAll();
+      notify(undefined);
+    },
     log: options.log,
   });
   const loop = setInterval(() => void state.tick(), options.refetchIntervalMs ?? 50);
@@ -84,6 +122,16 @@ export function createLiveQueryManager(options: LiveQueryManagerOptions): LiveQu
   return {
     subscribe: (query, listener) => state.subscribe(query, listener),
     ready: () => feed.ready(),
+    watchTable(table, onChange) {
+      const list = watchers.get(table) ?? new Set<() => void>();
+      const watcher = (): void => onChange();
+      list.add(watcher);
+      watchers.set(table, list);
+      return () => {
+        list.delete(watcher);
+        if (list.size === 0 && watchers.get(table) === list) watchers.delete(table);
+      };
+    },
     statistics: () => state.statistics(),
     async close() {
       clearInterval(loop);
@@ -110,7 +158,9 @@ class ManagerState {
     const cohort = this.cohorts.get(query.sql) ?? this.addCohort(query);
     let group = cohort.groups.get(query.key);
     if (!group) {
-      group = { query, cohort, listeners: new Set(), last: undefined, dirty: false, failures: 0, retryAt: 0 };
+      group = {
+        query, cohort, listeners: new Set(), last: undefined, lastDigest: undefined, awaiting: new Set(), dirty: false, failures: 0, retryAt: 0,
+      };
       cohort.groups.set(query.key, group);
       this.markDirty(group);
       this.tickSoon();
@@ -120,6 +170,11 @@ class ManagerState {
       queueMicrotask(() => {
         if (joined.listeners.has(listener) && joined.last !== undefined) safeNext(listener, joined.last);
       });
+    } else if (group.lastDigest !== undefined) {
+      // The last result was not kept: the next refetch brings it to the newcomer.
+      group.awaiting.add(listener);
+      this.markDirty(group);
+      this.tickSoon();
     }
     group.listeners.add(listener);
     const subscribed = group;
@@ -202,6 +257,7 @@ class ManagerState {
 
   private unsubscribe(group: Group, listener: LiveQueryListener): void {
     group.listeners.delete(listener);
+    group.awaiting.delete(listener);
     if (group.listeners.size > 0) return;
     this.removeGroup(group);
   }
@@ -258,15 +314,26 @@ class ManagerState {
     }
     for (const row of rows) {
       const group = groups[row.i - 1];
-      if (group) this.deliver(group, payloadText(group.query.responseKey, row.result));
+      if (!group) continue;
+      const tooLarge = markedSize(row.result);
+      if (tooLarge) this.failed(group, tooLargeFailure(tooLarge));
+      else this.deliver(group, payloadText(group.query.responseKey, row.result));
     }
   }
 
   private deliver(group: Group, payload: string): void {
     group.failures = 0;
     group.retryAt = 0;
-    if (payload === group.last) return;
-    group.last = payload;
+    const digest = payload.length > KEPT_RESULT_CHARACTERS ? createHash('sha256').update(payload).digest('base64url') : undefined;
+    const same = digest === undefined ? payload === group.last : digest === group.lastDigest;
+    const owed = [...group.awaiting];
+    group.awaiting.clear();
+    if (same) {
+      for (const listener of owed) if (group.listeners.has(listener)) safeNext(listener, payload);
+      return;
+    }
+    group.last = digest === undefined ? payload : undefined;
+    group.lastDigest = digest;
     for (const listener of [...group.listeners]) safeNext(listener, payload);
   }
 
@@ -306,29 +373,6 @@ class ManagerState {
   }
 }
 
-const VIEW_BASE_TABLES_SQL = `
-WITH RECURSIVE relations(oid) AS (
-  SELECT to_regclass(format('%I.%I', split_part($1, '.', 1), split_part($1, '.', 2)))::oid
-  UNION
-  SELECT dependency.refobjid
-  FROM relations
-  JOIN pg_rewrite rewrite ON rewrite.ev_class = relations.oid
-  JOIN pg_depend dependency ON dependency.objid = rewrite.oid
-    AND dependency.classid = 'pg_rewrite'::regclass AND dependency.refclassid = 'pg_class'::regclass
-  WHERE dependency.refobjid <> relations.oid
-)
-SELECT namespace.nspname || '.' || class.relname AS name
-FROM relations
-JOIN pg_class class ON class.oid = relations.oid
-JOIN pg_namespace namespace ON namespace.oid = class.relnamespace
-WHERE class.relkind IN ('r', 'p')`;
-
-/** `schema.table` as the triggers spell it: quotes removed, `public.` when no schema is given. */
-export function tableName(name: string): string {
-  const parts = name.split('.').map((part) => part.replace(/^"(.*)"$/, '$1'));
-  return parts.length === 1 ? `public.${parts[0] ?? ''}` : parts.join('.');
-}
-
 function safeNext(listener: LiveQueryListener, payload: string): void {
   try {
     listener.next(payload);
@@ -337,28 +381,4 @@ function safeNext(listener: LiveQueryListener, payload: string): void {
   }
 }
 
-/** A GraphqlError for failures that a retry cannot fix, else undefined (connection trouble). */
-function permanentError(error: unknown): GraphqlError | undefined {
-  if (error instanceof GraphqlFailure) return error.toGraphqlError();
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  if (typeof code !== 'string' || code.length !== 5) return undefined;
-  if (code.startsWith('22')) return { message: (error as Error).message, extensions: { path: '$', code: 'data-exception' } };
-  if (/^(23|42|2F|P0|XX)/.test(code)) return { message: 'database query failed', extensions: { path: '$', code: 'unexpected' } };
-  return undefined;
-}
-
-/** The engine's SQL assumes `TimeZone=UTC` (timestamps rendered `+00:00`); set it for this statement only. */
-async function inUtcTransaction(pool: pg.Pool, statement: { sql: string; params: unknown[] }): Promise<{ i: number; result: string | null }[]> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN READ ONLY; SET LOCAL TimeZone = 'UTC'");
-    const result = await client.query<{ i: number; result: string | null }>(statement.sql, statement.params);
-    await client.query('COMMIT');
-    return result.rows;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+export { tableName } from './live-query-sql';

@@ -1,7 +1,23 @@
+/**
+ * The operations of one WebSocket connection: budget, admission, the managed-user link, and the
+ * run itself. Every operation takes a token from the client address's and the user's budget; a
+ * query or mutation also a slot in flight while it is prepared and run (transport-guards.ts),
+ * like an HTTP request.
+ *
+ * A manager acting for a managed user (`x-hasura-managed-user-id`) was checked at
+ * `connection_init`; the `managers` link can be removed at any time after. So for such a session
+ * the link is checked again before every operation, before every push of a live result (a
+ * result computed while the link existed is not sent once it is gone), and whenever the
+ * `managers` table changes (so a subscription with nothing new to push ends at once too). A
+ * missing link revokes the connection: its operations stop and the protocol closes it (4403).
+ */
 import { Kind, parse, type OperationTypeNode } from 'graphql';
+import { DEFAULT_ENGINE_LIMITS } from '../execute/limits';
+import { MAX_BRACKET_NESTING, scanQuery } from '../execute/query-scan';
 import { toGraphqlError } from '../http';
 import type { ResolvedSession } from '../session';
-import type { GraphqlEngine, GraphqlError, GraphqlRequest } from '../types';
+import { BUSY_ERROR, budgetError, budgetUser, type TransportGuards } from '../transport-guards';
+import { GraphqlFailure, type GraphqlEngine, type GraphqlError, type GraphqlRequest } from '../types';
 import type { LiveQueryManager } from './live-queries';
 
 /** Where one operation's messages go (the protocol decides their wire form). */
@@ -18,24 +34,41 @@ export interface OperationContext {
   readonly liveQueries: LiveQueryManager;
   readonly production: boolean;
   /**
-   * Checks, before each operation, what may have changed since `connection_init` (a manager's
-   * link to the user they act for); throws a GraphqlFailure to refuse the operation.
+   * Checks what may have changed since `connection_init` (a manager's link to the user they act
+   * for); throws a GraphqlFailure to refuse. Run before each operation and each push of a
+   * managed session (see the module comment).
    */
   readonly recheckSession?: (session: ResolvedSession) => Promise<void>;
+  /** The request budget and admission shared with HTTP; absent: none (tests of the protocols alone). */
+  readonly guards?: TransportGuards;
+}
+
+/** The connection an operation set belongs to. */
+export interface ConnectionSide {
+  /** The client address (budget and admission key). */
+  readonly address: string;
+  /** Ends the connection because its session no longer holds (the protocol closes it, 4403). */
+  revoke(message: string): void;
 }
 
 interface Running {
   stop(): void;
 }
 
-/**
- * The operations of one WebSocket connection, by id: subscriptions are live queries until
- * stopped; queries and mutations send one result and complete.
- */
+/** The table whose rows link managers to the users they manage. */
+const MANAGERS_TABLE = 'public.managers';
+
 export class ConnectionOperations {
   private readonly running = new Map<string, Running>();
+  /** Pushes of a managed session wait here, in order, for their link check. */
+  private pushes: Promise<void> = Promise.resolve();
+  private revoked = false;
+  private readonly unwatch: () => void;
 
-  constructor(private readonly context: OperationContext, private readonly session: ResolvedSession) {}
+  constructor(private readonly context: OperationContext, private readonly session: ResolvedSession, private readonly side: ConnectionSide) {
+    const managed = isManaged(session) && context.recheckSession !== undefined;
+    this.unwatch = managed ? context.liveQueries.watchTable(MANAGERS_TABLE, () => void this.recheck().catch(() => undefined)) : () => undefined;
+  }
 
   has(id: string): boolean {
     return this.running.has(id);
@@ -53,14 +86,18 @@ export class ConnectionOperations {
     const finish = (): void => {
       if (current()) this.running.delete(id);
     };
-    const recheck = this.context.recheckSession?.(this.session) ?? Promise.resolve();
-    const work = recheck.then(() => (operationType(request) === 'subscription'
-      ? this.startSubscription({ request, sink, running, current, finish })
-      : this.runOnce({ request, sink, current, finish })));
+    // A subscription's start is prepared here and fetched by the live-query manager: it takes no
+    // slot in flight (a thousand clients reconnecting at once must not be refused), only budget.
+    const subscription = operationType(request) === 'subscription';
+    const work = this.admitted({ slot: !subscription }, async () => {
+      await this.recheck();
+      if (subscription) await this.startSubscription({ request, sink, running, current, finish });
+      else await this.runOnce({ request, sink, current, finish });
+    });
     work.catch((error: unknown) => {
       if (!current()) return;
       finish();
-      sink.error([toGraphqlError(error, this.context)]);
+      sink.error([error instanceof GraphqlFailure ? error.toGraphqlError() : toGraphqlError(error, this.context)]);
     });
   }
 
@@ -73,7 +110,59 @@ export class ConnectionOperations {
   }
 
   stopAll(): void {
+    this.unwatch();
     for (const id of [...this.running.keys()]) this.stop(id);
+  }
+
+  /** Runs `work` within the budgets and, for queries and mutations, a slot in flight (none without guards). */
+  private async admitted(input: { slot: boolean }, work: () => Promise<void>): Promise<void> {
+    const { guards } = this.context;
+    if (!guards) return work();
+    const address = guards.budget.address(this.side.address);
+    if (!address.ok) throw failureOf(budgetError(address, 'address'));
+    const user = guards.budget.user(budgetUser(this.session));
+    if (!user.ok) throw failureOf(budgetError(user, 'user'));
+    if (!input.slot) return work();
+    const release = await guards.admission.enter(this.side.address);
+    if (!release) throw failureOf(BUSY_ERROR);
+    try {
+      await work();
+    } finally {
+      release();
+    }
+  }
+
+  /** The session's link check (nothing to check unless it is a managed session); a failure revokes the connection. */
+  private async recheck(): Promise<void> {
+    if (this.revoked) throw new GraphqlFailure('access-denied', 'the connection was closed');
+    if (!isManaged(this.session) || !this.context.recheckSession) return;
+    try {
+      await this.context.recheckSession(this.session);
+    } catch (error) {
+      if (error instanceof GraphqlFailure && !this.revoked) {
+        this.revoked = true;
+        this.stopAll();
+        this.side.revoke(error.message);
+      }
+      throw error;
+    }
+  }
+
+  /** A live result: at once, or for a managed session once its link is checked again (in order). */
+  private push(payload: string, input: { sink: OperationSink; current(): boolean }): void {
+    if (!isManaged(this.session) || !this.context.recheckSession) {
+      input.sink.next(payload);
+      return;
+    }
+    this.pushes = this.pushes.then(async () => {
+      if (!input.current()) return;
+      try {
+        await this.recheck();
+      } catch {
+        return;
+      }
+      if (input.current()) input.sink.next(payload);
+    });
   }
 
   private async startSubscription(input: { request: GraphqlRequest; sink: OperationSink; running: Running; current(): boolean; finish(): void }): Promise<void> {
@@ -85,7 +174,7 @@ export class ConnectionOperations {
       return;
     }
     input.running.stop = this.context.liveQueries.subscribe(prepared, {
-      next: (payload) => input.sink.next(payload),
+      next: (payload) => this.push(payload, input),
       error: (error) => {
         if (!input.current()) return;
         input.finish();
@@ -107,24 +196,43 @@ export class ConnectionOperations {
   }
 }
 
+/** A session acting for another user (a manager for a managed user). */
+function isManaged(session: ResolvedSession): boolean {
+  const actor = session.variables['x-hasura-actor-id'];
+  const user = session.variables['x-hasura-user-id'];
+  return !session.admin && actor !== undefined && user !== undefined && actor !== user;
+}
+
+function failureOf(error: GraphqlError): GraphqlFailure {
+  return new GraphqlFailure(error.extensions.code, error.message, error.extensions.path);
+}
+
 const operationTypes = new Map<string, OperationTypeNode | undefined>();
 const OPERATION_TYPE_CACHE = 1_000;
+/** Only short texts are cached (the cache then holds at most about 8 MiB of query text). */
+const CACHED_QUERY_CHARACTERS = 8 * 1024;
 
 /**
- * Whether a request is a query, mutation or subscription (undefined when it does not parse:
- * the engine then reports the syntax error). Cached by query text and operation name.
+ * Whether a request is a query, mutation or subscription (undefined when it does not parse, or is
+ * too large to parse here: the engine then reports why). The parse is bounded like the engine's
+ * (brackets, comments, tokens). Cached by query text and operation name.
  */
 export function operationType(request: GraphqlRequest): OperationTypeNode | undefined {
-  const key = `${request.operationName ?? ''}\u0000${request.query}`;
-  if (operationTypes.has(key)) return operationTypes.get(key);
+  const cacheable = request.query.length <= CACHED_QUERY_CHARACTERS;
+  const key = cacheable ? `${request.operationName ?? ''}\u0000${request.query}` : '';
+  if (cacheable && operationTypes.has(key)) return operationTypes.get(key);
   let found: OperationTypeNode | undefined;
-  try {
-    const operations = parse(request.query).definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-    const chosen = request.operationName ? operations.find((operation) => operation.name?.value === request.operationName) : operations[0];
-    found = chosen?.operation;
-  } catch {
-    found = undefined;
+  const { maxTokens, maxQueryLength } = DEFAULT_ENGINE_LIMITS;
+  if (request.query.length <= maxQueryLength && scanQuery(request.query, { maxNesting: MAX_BRACKET_NESTING, maxComments: maxTokens }) === undefined) {
+    try {
+      const operations = parse(request.query, { maxTokens, noLocation: true }).definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+      const chosen = request.operationName ? operations.find((operation) => operation.name?.value === request.operationName) : operations[0];
+      found = chosen?.operation;
+    } catch {
+      found = undefined;
+    }
   }
+  if (!cacheable) return found;
   if (operationTypes.size >= OPERATION_TYPE_CACHE) {
     const oldest = operationTypes.keys().next();
     if (!oldest.done) operationTypes.delete(oldest.value);

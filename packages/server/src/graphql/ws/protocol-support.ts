@@ -1,5 +1,11 @@
+/**
+ * What both WebSocket protocols share: sending (with the bytes each socket has queued unread
+ * counted, so a client that stops reading is cut off before it fills the heap), closing,
+ * reading messages (scanned before JSON.parse), connection_init headers and token expiry.
+ */
 import { WebSocket, type RawData } from 'ws';
 import type { FastifyBaseLogger } from 'fastify';
+import { scanJson } from '../json-scan';
 import type { TransportLimits } from '../limits';
 import type { HeaderBag, ResolvedSession, SessionResolver } from '../session';
 import type { OperationContext } from './operations';
@@ -7,6 +13,8 @@ import type { OperationContext } from './operations';
 /** What a protocol handler needs for one accepted socket. */
 export interface ConnectionSetup extends OperationContext {
   readonly socket: WebSocket;
+  /** The client address (request budget and admission). */
+  readonly address: string;
   /** Authorization and x-hasura-* headers of the upgrade request (used when the payload lacks them). */
   readonly upgradeHeaders: Readonly<Record<string, string>>;
   readonly sessions: SessionResolver;
@@ -14,9 +22,56 @@ export interface ConnectionSetup extends OperationContext {
   readonly log: FastifyBaseLogger;
 }
 
-/** Sends text if the socket is still open (a result racing a close is dropped). */
+/** Bytes queued unread on all sockets of a process, against the limits. */
+export class PendingOutput {
+  total = 0;
+  constructor(readonly limits: Pick<TransportLimits, 'maxSocketPendingBytes' | 'maxPendingBytes'>) {}
+}
+
+interface SocketOutput {
+  pending: number;
+  closed: boolean;
+  readonly shared: PendingOutput;
+}
+
+const outputs = new WeakMap<WebSocket, SocketOutput>();
+
+/** Counts what `socket` has queued unread from now on, in `shared`. */
+export function trackOutput(socket: WebSocket, shared: PendingOutput): void {
+  const output: SocketOutput = { pending: 0, closed: false, shared };
+  outputs.set(socket, output);
+  socket.once('close', () => {
+    output.closed = true;
+    shared.total -= output.pending;
+    output.pending = 0;
+  });
+}
+
+/**
+ * Sends text if the socket is still open (a result racing a close is dropped). A socket with
+ * more than `maxSocketPendingBytes` queued unread, or with anything queued while all sockets
+ * together are past `maxPendingBytes`, reads too slowly: it is cut (its queue freed at once).
+ */
 export function sendText(socket: WebSocket, text: string): void {
-  if (socket.readyState === WebSocket.OPEN) socket.send(text);
+  if (socket.readyState !== WebSocket.OPEN) return;
+  const output = outputs.get(socket);
+  if (!output) {
+    socket.send(text);
+    return;
+  }
+  const { limits } = output.shared;
+  if (output.pending > limits.maxSocketPendingBytes || (output.pending > 0 && output.shared.total > limits.maxPendingBytes)) {
+    socket.terminate();
+    return;
+  }
+  const bytes = text.length;
+  output.pending += bytes;
+  output.shared.total += bytes;
+  socket.send(text, () => {
+    if (output.closed) return;
+    output.pending -= bytes;
+    output.shared.total -= bytes;
+  });
 }
 
 /** Closes with a code and a reason cut to the 123 bytes a close frame allows. */
@@ -27,10 +82,14 @@ export function closeWith(socket: WebSocket, code: number, reason: string): void
   socket.close(code, cut);
 }
 
-/** A message as a JSON object with a string `type`, or undefined. */
-export function readMessage(data: RawData): Record<string, unknown> | undefined {
+/**
+ * A message as a JSON object with a string `type`, or undefined (also when it holds more values
+ * or nests deeper than the limits: it is refused before JSON.parse).
+ */
+export function readMessage(data: RawData, limits: Pick<TransportLimits, 'maxJsonValues' | 'maxJsonDepth'>): Record<string, unknown> | undefined {
   try {
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    if (scanJson(text, { maxValues: limits.maxJsonValues, maxDepth: limits.maxJsonDepth }) !== undefined) return undefined;
     const value: unknown = JSON.parse(text);
     if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string') {
       return value as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { WindowRateLimiter, type TransportLimits } from '../limits';
 import { lowerCaseHeaders, type SessionResolver } from '../session';
 import { serveLegacyWs, LEGACY_WS_PROTOCOL } from './legacy-ws';
 import type { OperationContext } from './operations';
-import { closeWith } from './protocol-support';
+import { closeWith, PendingOutput, trackOutput } from './protocol-support';
 import { CLOSE, serveTransportWs, TRANSPORT_WS_PROTOCOL } from './transport-ws';
 
 export interface GraphqlWebSocketOptions extends OperationContext {
@@ -34,6 +34,7 @@ export function attachGraphqlWebSocket(options: GraphqlWebSocketOptions): Graphq
   const sockets = new Set<WebSocket>();
   const alive = new WeakSet<WebSocket>();
   const handshakes = new WindowRateLimiter(options.limits.handshakesPerAddress);
+  const pendingOutput = new PendingOutput(options.limits);
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: options.limits.maxMessageBytes,
@@ -60,8 +61,9 @@ export function attachGraphqlWebSocket(options: GraphqlWebSocketOptions): Graphq
     socket.on('pong', () => alive.add(socket));
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', (error) => options.log.debug({ err: error }, 'graphql websocket: socket error'));
+    trackOutput(socket, pendingOutput);
     const upgradeHeaders = pickAuthHeaders(lowerCaseHeaders(request.headers));
-    const setup = { ...options, socket, upgradeHeaders };
+    const setup = { ...options, socket, upgradeHeaders, address: request.socket.remoteAddress ?? 'unknown' };
     if (socket.protocol === TRANSPORT_WS_PROTOCOL) serveTransportWs(setup);
     else if (socket.protocol === LEGACY_WS_PROTOCOL) serveLegacyWs(setup);
     else closeWith(socket, CLOSE.subprotocolNotAcceptable, 'Subprotocol not acceptable');

@@ -40,7 +40,10 @@ export function serveTransportWs(setup: ConnectionSetup): void {
     }
     try {
       const session = await setup.sessions(headers);
-      operations = new ConnectionOperations(setup, session);
+      operations = new ConnectionOperations(setup, session, {
+        address: setup.address,
+        revoke: (message) => closeWith(socket, CLOSE.forbidden, `Forbidden: ${message}`),
+      });
       cancelExpiry = watchExpiry(session, () => closeWith(socket, CLOSE.forbidden, `Forbidden: ${JWT_EXPIRED_MESSAGE}`));
       sendText(socket, '{"type":"connection_ack"}');
     } catch (error) {
@@ -83,7 +86,7 @@ export function serveTransportWs(setup: ConnectionSetup): void {
   };
 
   socket.on('message', (data) => {
-    const message = readMessage(data);
+    const message = readMessage(data, setup.limits);
     if (!message) {
       closeWith(socket, CLOSE.badRequest, 'Invalid message received');
       return;

@@ -42,8 +42,10 @@ function insertColumns(table: CatalogueTable, input: { rows: InsertInput['rows']
 function conflictClause(context: CompileContext, input: { table: CatalogueTable; alias: string; onConflict: OnConflict; update: RoleUpdate | undefined }): string {
   const { table, alias, onConflict, update } = input;
   const target = `ON CONFLICT ON CONSTRAINT ${quoteIdentifier(onConflict.constraint)}`;
-  const columns = onConflict.update_columns ?? [];
-  if (columns.length === 0) return ` ${target} DO NOTHING`;
+  // A column named twice, or also preset by the update permission (the preset wins), is
+  // assigned once: PostgreSQL refuses two assignments to one column.
+  const columns = [...new Set(onConflict.update_columns ?? [])].filter((column) => !update || !(column in update.presets));
+  if ((onConflict.update_columns ?? []).length === 0) return ` ${target} DO NOTHING`;
   if (!update) throw new GraphqlFailure('permission-error', `no update permission on "${table.name}" for an upsert`);
   const assignments = columns.map((column) => `${quoteIdentifier(column)} = EXCLUDED.${quoteIdentifier(column)}`);
   for (const column of Object.keys(update.presets)) {

@@ -75,12 +75,18 @@ function responseObject(context: CompileContext, input: { table: CatalogueTable;
   return jsonObject(pairs);
 }
 
-/** `WITH m AS (<modification>) SELECT <json>::text, <check passed>` */
+/**
+ * `WITH m AS (<modification>), r AS (SELECT <json>::text, <check passed>) SELECT <json or NULL>,
+ * <check passed>, <json length>`: the JSON is withheld over the response ceiling
+ * (execute/response-ceiling.ts), and the executor rolls the request back then.
+ */
 export function mutationStatement(context: CompileContext, input: { table: CatalogueTable; modification: string; output: MutationOutput; check: MutationCheck }): string {
   const { table, output } = input;
   const json = output.shape === 'single'
     ? returnedRows(context, { table, type: output.type, field: output.field, single: true })
     : responseObject(context, { table, output });
   const check = checkExpression(context, { table, check: input.check });
-  return `WITH ${MUTATION_CTE} AS (${input.modification}) SELECT (${json})::text AS result, ${check} AS check_passed`;
+  const maxBytes = context.limits.maxResponseBytes;
+  return `WITH ${MUTATION_CTE} AS (${input.modification}), r AS MATERIALIZED (SELECT (${json})::text AS result, ${check} AS check_passed)`
+    + ` SELECT CASE WHEN octet_length(r.result) <= ${maxBytes} THEN r.result END AS result, r.check_passed, octet_length(r.result)::bigint AS n FROM r`;
 }
