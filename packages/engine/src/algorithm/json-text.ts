@@ -2,20 +2,48 @@
  * A strict JSON reader (RFC 8259) that says where it failed as `line:column`, which JSON.parse
  * does not do portably. Duplicate keys are an error: in a saved algorithm they are always a
  * mistake, and JSON.parse would silently keep the last one.
+ *
+ * The reader is recursive descent, so nesting is bounded: past MAX_JSON_DEPTH levels of arrays
+ * and objects it stops with "nested too deeply" at the bracket's `line:column` and the path to
+ * it, instead of overflowing the call stack (5,000 `[` did). A real document nests 4 levels.
  */
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** A JSON syntax error at a 1-based line and column. */
+/** The deepest nesting of arrays and objects the reader accepts (the expression language's bound too). */
+export const MAX_JSON_DEPTH = 100;
+
+/** A JSON syntax error at a 1-based line and column; `path` says where in the value, when it matters. */
 export class JsonSyntaxError extends Error {
   override readonly name = 'JsonSyntaxError';
+  readonly line: number;
+  readonly column: number;
+  readonly path: string;
   constructor(
-    readonly line: number,
-    readonly column: number,
+    at: { readonly line: number; readonly column: number; readonly path?: string },
     readonly detail: string,
   ) {
-    super(`${line}:${column}: ${detail}`);
+    const path = at.path ?? '';
+    super(`${path === '' ? '' : `${path}: `}${at.line}:${at.column}: ${detail}`);
+    this.line = at.line;
+    this.column = at.column;
+    this.path = path;
   }
+}
+
+/** Path segments shown before the rest is elided. */
+const SHOWN_PATH_SEGMENTS = 6;
+
+/**
+ * A value's path as the validation errors write it, shortened past a few segments.
+ * @example jsonPath(['nodes', 0, 'position']) // 'nodes[0].position'
+ */
+export function jsonPath(segments: readonly (string | number)[]): string {
+  const shown = segments.slice(0, SHOWN_PATH_SEGMENTS).reduce<string>(
+    (path, segment) => (typeof segment === 'number' ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`),
+    '',
+  );
+  return segments.length > SHOWN_PATH_SEGMENTS ? `${shown}…` : shown;
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -23,11 +51,19 @@ const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '
 
 class JsonReader {
   private offset = 0;
+  /** Keys and indexes from the document down to the value being read; its length is the depth. */
+  private readonly path: (string | number)[] = [];
   constructor(private readonly text: string) {}
 
   fail(message: string, at = this.offset): never {
-    const { line, column } = this.locate(at);
-    throw new JsonSyntaxError(line, column, message);
+    throw new JsonSyntaxError(this.locate(at), message);
+  }
+
+  /** Refuses an array or object opened deeper than MAX_JSON_DEPTH (the path holds its parents). */
+  private enter(): void {
+    if (this.path.length < MAX_JSON_DEPTH) return;
+    const detail = `nested too deeply: arrays and objects may nest at most ${MAX_JSON_DEPTH} levels`;
+    throw new JsonSyntaxError({ ...this.locate(this.offset), path: jsonPath(this.path) }, detail);
   }
 
   private locate(at: number): { line: number; column: number } {
@@ -86,6 +122,7 @@ class JsonReader {
   }
 
   private readObject(): JsonValue {
+    this.enter();
     const open = this.offset;
     this.offset += 1;
     const result: { [key: string]: JsonValue } = {};
@@ -102,7 +139,9 @@ class JsonReader {
       if (Object.hasOwn(result, key)) this.fail(`duplicate key "${key}"`, keyAt);
       this.expect(':', `after the key "${key}"`);
       this.skipWhitespace();
+      this.path.push(key);
       result[key] = this.readValue();
+      this.path.pop();
       this.skipWhitespace();
       if (this.text[this.offset] === ',') {
         this.offset += 1;
@@ -118,6 +157,7 @@ class JsonReader {
   }
 
   private readArray(): JsonValue {
+    this.enter();
     const open = this.offset;
     this.offset += 1;
     const result: JsonValue[] = [];
@@ -128,7 +168,9 @@ class JsonReader {
     }
     for (;;) {
       this.skipWhitespace();
+      this.path.push(result.length);
       result.push(this.readValue());
+      this.path.pop();
       this.skipWhitespace();
       if (this.text[this.offset] === ',') {
         this.offset += 1;

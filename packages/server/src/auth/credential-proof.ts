@@ -15,10 +15,19 @@ import { userAccount } from './signin-throttle';
  *   (`currentPassword`, ours; guesses are throttled like sign-ins), an access token elevated
  *   (security key or TOTP) at most FRESH_ELEVATION_SECONDS ago, or, for the password only, the
  *   one-time grant of a session started by a passwordReset link (the forgot-password path).
+ * - Enrolling a new factor (a security key, TOTP, an OAuth provider link) needs one of: the
+ *   current password in the body (the same check; not for the OAuth redirect, a GET), a fresh
+ *   elevation, or a session whose interactive sign-in happened at most FRESH_SIGN_IN_SECONDS ago
+ *   (`auth_time`, which refreshes keep). Otherwise a stolen access or refresh token could add a factor of the thief's, elevate
+ *   with it and then change the password. Someone who just signed in (the Nhost client's flow)
+ *   enrols at once; a replayed old refresh token cannot.
  */
 
 /** How recent an elevation must be to stand in for the current password: 5 minutes. */
 export const FRESH_ELEVATION_SECONDS = 300;
+
+/** How recent a session's sign-in must be to enrol a factor without the current password: 5 minutes. */
+export const FRESH_SIGN_IN_SECONDS = 300;
 
 /** 403 forbidden-pat-session for a session that came from POST /signin/pat. */
 export function refusePatSession(user: AuthenticatedUser): void {
@@ -29,6 +38,7 @@ export function refusePatSession(user: AuthenticatedUser): void {
 export type CredentialProof =
   | { readonly kind: 'current-password' }
   | { readonly kind: 'fresh-elevation' }
+  | { readonly kind: 'fresh-sign-in' }
   | { readonly kind: 'password-reset'; readonly familyId: string };
 
 const MISSING = `is required: the account's current password, unless the session was elevated (POST /elevate/webauthn or /elevate/totp) in the last ${FRESH_ELEVATION_SECONDS / 60} minutes`;
@@ -42,26 +52,78 @@ export async function proveCredentialChange(
   context: AuthContext,
   input: { request: FastifyRequest; user: AuthenticatedUser; body: Record<string, unknown>; allowPasswordReset: boolean },
 ): Promise<CredentialProof> {
-  const { user, body } = input;
+  const { user } = input;
   refusePatSession(user);
-  const given = body.currentPassword;
-  if (given !== undefined && given !== null) {
-    if (typeof given !== 'string' || given === '') throw invalidRequest('currentPassword', 'must be a non-empty string');
-    const attempt = await context.signInThrottle.begin(input.request, { account: userAccount(user.userId) });
-    const stored = await context.pool.query<{ password_hash: string | null }>('SELECT password_hash FROM auth.users WHERE id = $1', [user.userId]);
-    if (!(await context.passwords.verify(stored.rows[0]?.password_hash ?? null, given))) {
-      await attempt.failed();
-      await context.audit.record({ action: 'auth.current_password_failed', actorUserId: user.userId, entityId: user.userId, request: input.request });
-      throw new AuthError('invalid-email-password', "currentPassword: is not the account's password");
-    }
-    await attempt.succeeded();
-    return { kind: 'current-password' };
-  }
-  if (user.elevated && user.elevatedForSeconds !== undefined && user.elevatedForSeconds <= FRESH_ELEVATION_SECONDS) return { kind: 'fresh-elevation' };
+  if (await checkCurrentPassword(context, input)) return { kind: 'current-password' };
+  if (freshlyElevated(user)) return { kind: 'fresh-elevation' };
   if (input.allowPasswordReset && user.passwordResetFamily !== undefined) {
     if (await spendPasswordResetGrant(context.pool, { familyId: user.passwordResetFamily, userId: user.userId })) {
       return { kind: 'password-reset', familyId: user.passwordResetFamily };
     }
   }
   throw invalidRequest('currentPassword', MISSING);
+}
+
+const MISSING_FOR_ENROLMENT = `is required to add a security key, two-factor sign-in or a linked provider: the account's current password, unless you signed in or elevated (POST /elevate/webauthn or /elevate/totp) in the last ${FRESH_SIGN_IN_SECONDS / 60} minutes`;
+
+/**
+ * Checks the proof for enrolling a new factor (a security key, TOTP). Missing proof is 400 naming
+ * `currentPassword`; a wrong password is 401 as for a credential change.
+ */
+export async function proveFactorEnrolment(
+  context: AuthContext,
+  input: { request: FastifyRequest; user: AuthenticatedUser; body: Record<string, unknown> },
+): Promise<CredentialProof> {
+  refusePatSession(input.user);
+  if (await checkCurrentPassword(context, input)) return { kind: 'current-password' };
+  const fresh = freshSession(input.user);
+  if (fresh === undefined) throw invalidRequest('currentPassword', MISSING_FOR_ENROLMENT);
+  return fresh;
+}
+
+/**
+ * For a request that cannot carry the password (the OAuth `connect` redirect, a GET): linking a
+ * provider needs a session signed in or elevated in the last 5 minutes; else 400 naming `field`.
+ */
+export function requireFreshSession(user: AuthenticatedUser, field: string): CredentialProof {
+  refusePatSession(user);
+  const fresh = freshSession(user);
+  if (fresh === undefined) {
+    throw invalidRequest(field, `needs a session signed in or elevated in the last ${FRESH_SIGN_IN_SECONDS / 60} minutes: sign in again, then link the provider`);
+  }
+  return fresh;
+}
+
+function freshSession(user: AuthenticatedUser): CredentialProof | undefined {
+  if (freshlyElevated(user)) return { kind: 'fresh-elevation' };
+  if (user.signedInForSeconds !== undefined && user.signedInForSeconds <= FRESH_SIGN_IN_SECONDS) return { kind: 'fresh-sign-in' };
+  return undefined;
+}
+
+function freshlyElevated(user: AuthenticatedUser): boolean {
+  return user.elevated && user.elevatedForSeconds !== undefined && user.elevatedForSeconds <= FRESH_ELEVATION_SECONDS;
+}
+
+/**
+ * The one check of `currentPassword`: false when the body has none; true when it is the account's
+ * password; a wrong one is 401 invalid-email-password naming the field, audited, and counted as a
+ * failed sign-in of the account (a stolen token cannot guess at full speed).
+ */
+async function checkCurrentPassword(
+  context: AuthContext,
+  input: { request: FastifyRequest; user: AuthenticatedUser; body: Record<string, unknown> },
+): Promise<boolean> {
+  const { user } = input;
+  const given = input.body.currentPassword;
+  if (given === undefined || given === null) return false;
+  if (typeof given !== 'string' || given === '') throw invalidRequest('currentPassword', 'must be a non-empty string');
+  const attempt = await context.signInThrottle.begin(input.request, { account: userAccount(user.userId) });
+  const stored = await context.pool.query<{ password_hash: string | null }>('SELECT password_hash FROM auth.users WHERE id = $1', [user.userId]);
+  if (!(await context.passwords.verify(stored.rows[0]?.password_hash ?? null, given))) {
+    await attempt.failed();
+    await context.audit.record({ action: 'auth.current_password_failed', actorUserId: user.userId, entityId: user.userId, request: input.request });
+    throw new AuthError('invalid-email-password', "currentPassword: is not the account's password");
+  }
+  await attempt.succeeded();
+  return true;
 }

@@ -1,5 +1,7 @@
 // Two-factor sign-in with an authenticator app (TOTP, METHODS.md): generate a secret, scan its QR
-// code, confirm with a code to activate; a current code also turns it off.
+// code, confirm with a code to activate; a current code also turns it off. Activating from a
+// session signed in more than 5 minutes ago also needs the current password (the auth service's
+// fresh proof; use-enrolment-proof.ts): the field appears when the server asks for it.
 import { Badge, Button, CopyButton, Group, Image, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import QRCode from 'qrcode';
 import { useState, type FormEvent } from 'react';
@@ -7,6 +9,8 @@ import { authApi } from '../../auth/auth-api';
 import type { AuthUser } from '../../auth/auth-types';
 import { showToast } from '../../app/toast';
 import { type RequestState, withElevation } from './account-helpers';
+import { ProofPasswordField } from './ProofPasswordField';
+import { type EnrolmentProof, useEnrolmentProof } from './use-enrolment-proof';
 
 const CODE = /^\d{6}$/;
 
@@ -32,12 +36,48 @@ function CodeField({ value, onChange, disabled }: { readonly value: string; read
       label="6-digit code from the app"
       inputMode="numeric"
       autoComplete="one-time-code"
+      data-testid="totp-code"
       maxLength={6}
       w={220}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value.replace(/\D/g, ''))}
       disabled={disabled}
     />
+  );
+}
+
+interface TotpActivationFormProps {
+  readonly pending: PendingSecret;
+  readonly code: string;
+  readonly onCode: (code: string) => void;
+  readonly proof: EnrolmentProof;
+  readonly requesting: boolean;
+  readonly onSubmit: (event: FormEvent) => void;
+  readonly onCancel: () => void;
+}
+
+/** The QR code and secret of a pending TOTP secret, the code that activates it and, when asked for, the current password. */
+function TotpActivationForm({ pending, code, onCode, proof, requesting, onSubmit, onCancel }: TotpActivationFormProps) {
+  return (
+    <form onSubmit={onSubmit}>
+      <Stack gap="sm">
+        <Text size="sm">Scan this code with an authenticator app (Google Authenticator, Authy, 1Password...), then enter the code it shows.</Text>
+        <Image src={pending.qrDataUrl} alt="QR code for the authenticator app" w={200} h={200} fit="contain" />
+        <Group gap="xs">
+          <Text size="sm" c="dimmed">Or type this secret:</Text>
+          <Text size="sm" ff="monospace" data-testid="totp-secret">{pending.secret}</Text>
+          <CopyButton value={pending.secret}>
+            {({ copied, copy }) => <Button size="compact-xs" variant="subtle" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}
+          </CopyButton>
+        </Group>
+        <CodeField value={code} onChange={onCode} disabled={requesting} />
+        <ProofPasswordField proof={proof} testId="totp-current-password" disabled={requesting} />
+        <Group>
+          <Button type="submit" loading={requesting} disabled={code.length !== 6} data-testid="totp-activate">Activate</Button>
+          <Button variant="default" onClick={onCancel} disabled={requesting}>Cancel</Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
 
@@ -52,6 +92,7 @@ export function MfaSection({ authUser, loading, onChanged }: MfaSectionProps) {
   const [code, setCode] = useState('');
   const [state, setState] = useState<RequestState>('idle');
   const active = authUser?.activeMfaType === 'totp';
+  const proof = useEnrolmentProof();
 
   const generate = async () => {
     setState('requesting');
@@ -78,14 +119,21 @@ export function MfaSection({ authUser, loading, onChanged }: MfaSectionProps) {
       showToast('error', 'Enter the 6-digit code your authenticator app shows');
       return;
     }
+    // Only switching on enrols a factor; turning it off needs the code alone.
+    const proofFields = activeMfaType === 'totp' ? proof.body() : {};
+    if (!proofFields) {
+      setState('error');
+      return;
+    }
     setState('requesting');
-    const result = await withElevation((token) => authApi.setMfa({ code, activeMfaType }, token));
+    const result = await withElevation((token) => authApi.setMfa({ code, activeMfaType, ...proofFields }, token));
     if (!result.ok) {
       setState('error');
-      showToast('error', result.error.message);
+      if (!proof.refused(result.error)) showToast('error', result.error.message);
       return;
     }
     setState('success');
+    proof.reset();
     setPending(undefined);
     setCode('');
     showToast('success', activeMfaType === 'totp' ? 'Two-factor sign-in is on' : 'Two-factor sign-in is off');
@@ -113,29 +161,19 @@ export function MfaSection({ authUser, loading, onChanged }: MfaSectionProps) {
           </Stack>
         </form>
       ) : pending ? (
-        <form onSubmit={(event) => void submit(event, 'totp')}>
-          <Stack gap="sm">
-            <Text size="sm">Scan this code with an authenticator app (Google Authenticator, Authy, 1Password...), then enter the code it shows.</Text>
-            <Image src={pending.qrDataUrl} alt="QR code for the authenticator app" w={200} h={200} fit="contain" />
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">Or type this secret:</Text>
-              <Text size="sm" ff="monospace" data-testid="totp-secret">{pending.secret}</Text>
-              <CopyButton value={pending.secret}>
-                {({ copied, copy }) => <Button size="compact-xs" variant="subtle" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}
-              </CopyButton>
-            </Group>
-            <CodeField value={code} onChange={setCode} disabled={state === 'requesting'} />
-            <Group>
-              <Button type="submit" loading={state === 'requesting'} disabled={code.length !== 6}>Activate</Button>
-              <Button variant="default" onClick={() => setPending(undefined)} disabled={state === 'requesting'}>Cancel</Button>
-            </Group>
-          </Stack>
-        </form>
+        <TotpActivationForm
+          pending={pending} code={code} onCode={setCode} proof={proof} requesting={state === 'requesting'}
+          onSubmit={(event) => void submit(event, 'totp')}
+          onCancel={() => {
+            proof.reset();
+            setPending(undefined);
+          }}
+        />
       ) : (
         <Stack gap="sm">
           <Text size="sm">Add a second step to sign-in: a code from an authenticator app on your phone.</Text>
           <Group>
-            <Button onClick={() => void generate()} loading={state === 'requesting'} disabled={!authUser}>Set up authenticator app</Button>
+            <Button onClick={() => void generate()} loading={state === 'requesting'} disabled={!authUser} data-testid="totp-setup">Set up authenticator app</Button>
           </Group>
         </Stack>
       )}

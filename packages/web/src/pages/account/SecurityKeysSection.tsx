@@ -1,12 +1,15 @@
 // Security keys (WebAuthn, METHODS.md): add a key to the signed-in account. The keys already
 // registered are kept in auth.user_security_keys, which neither GraphQL nor the auth API lists,
-// so only the keys added on this visit are shown.
+// so only the keys added on this visit are shown. A session signed in more than 5 minutes ago is
+// asked for the current password first (the auth service's fresh proof; use-enrolment-proof.ts).
 import { Alert, Button, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { authApi } from '../../auth/auth-api';
 import { createCredential } from '../../auth/webauthn';
 import { showToast } from '../../app/toast';
 import { type RequestState, withAccessToken, withElevation } from './account-helpers';
+import { ProofPasswordField } from './ProofPasswordField';
+import { useEnrolmentProof } from './use-enrolment-proof';
 
 interface AddedKey {
   readonly id: string;
@@ -18,6 +21,7 @@ export function SecurityKeysSection() {
   const [state, setState] = useState<RequestState>('idle');
   const [added, setAdded] = useState<readonly AddedKey[]>([]);
   const [disabledEndpoint, setDisabledEndpoint] = useState(false);
+  const proof = useEnrolmentProof();
 
   const fail = (error: { error: string; message: string }) => {
     setState('error');
@@ -27,8 +31,17 @@ export function SecurityKeysSection() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const proofFields = proof.body();
+    if (!proofFields) {
+      setState('error');
+      return;
+    }
     setState('requesting');
-    const options = await withElevation((token) => authApi.addSecurityKey(token));
+    const options = await withElevation((token) => authApi.addSecurityKey(token, proofFields));
+    if (!options.ok && proof.refused(options.error)) {
+      setState('error');
+      return;
+    }
     if (!options.ok) return fail(options.error);
     const credential = await createCredential(options.value);
     if (!credential.ok) return fail(credential.error);
@@ -36,6 +49,7 @@ export function SecurityKeysSection() {
     const verified = await withAccessToken((token) => authApi.verifySecurityKey({ credential: credential.value, ...(name ? { nickname: name } : {}) }, token));
     if (!verified.ok) return fail(verified.error);
     setState('success');
+    proof.reset();
     setNickname('');
     setAdded((keys) => [...keys, { id: verified.value.id, nickname: verified.value.nickname || name || 'Security key' }]);
     showToast('success', 'Security key added');
@@ -51,16 +65,19 @@ export function SecurityKeysSection() {
         </Text>
         {disabledEndpoint && <Alert color="yellow">Security keys are not enabled on this server (AUTH_WEBAUTHN_ENABLED).</Alert>}
         <form onSubmit={(event) => void submit(event)}>
-          <Group align="flex-end">
-            <TextInput
-              label="Nickname"
-              placeholder="e.g. YubiKey on my keyring"
-              value={nickname}
-              maxLength={64}
-              onChange={(event) => setNickname(event.currentTarget.value)}
-            />
-            <Button type="submit" loading={state === 'requesting'}>Add security key</Button>
-          </Group>
+          <Stack gap="xs">
+            <Group align="flex-end">
+              <TextInput
+                label="Nickname"
+                placeholder="e.g. YubiKey on my keyring"
+                value={nickname}
+                maxLength={64}
+                onChange={(event) => setNickname(event.currentTarget.value)}
+              />
+              <Button type="submit" loading={state === 'requesting'} data-testid="security-key-add">Add security key</Button>
+            </Group>
+            <ProofPasswordField proof={proof} testId="security-key-current-password" disabled={state === 'requesting'} />
+          </Stack>
         </form>
         {added.length > 0 && (
           <div>
