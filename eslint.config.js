@@ -1,4 +1,4 @@
-// The layer rule of DESIGN.md, enforced: core <- market <- engine <- {server, web}.
+// The layer rule of ARCHITECTURE.md, enforced: core <- market <- engine <- {server, web}.
 // core, market and engine are pure: no Node built-ins, no database driver, no server or web code,
 // no wall clock, no randomness, no timers, no network. Time comes from a Clock port and
 // randomness from a seeded Rng port, so a backtest replays exactly.

@@ -1,6 +1,6 @@
 // The JavaScript a route ships (gzip): the entry chunk plus, for each of the route's lazy modules
 // (root shell, layout, page), the module and every chunk it imports statically, each counted
-// once. Reads packages/web/dist/.vite/manifest.json (vite build --manifest). DESIGN.md budget:
+// once. Reads packages/web/dist/.vite/manifest.json (vite build --manifest). docs/BUDGETS.md budget:
 // landing + sign-in <= 250 kB. Prints one line per route; exits 1 when a route is over budget.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

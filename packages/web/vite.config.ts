@@ -4,7 +4,7 @@ import { defineConfig, type Plugin } from 'vite';
 
 /**
  * Stamps dist/version.json with the package version plus a build id. The server serves it at
- * /version.json and open tabs poll it (spec section 4): every build is a new deployed version.
+ * /version.json and open tabs poll it (docs/PRODUCT.md section 4): every build is a new deployed version.
  */
 function versionStamp(): Plugin {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -163,7 +163,7 @@ describe('/algo editor', () => {
 
     await page.getByTestId('algo-copy').click();
     await expect.poll(() => page.getByTestId('algo-name').inputValue(), { timeout: TIMEOUT }).toBe(`${name} (copy)`);
-    // A hold node fed by the selected condition, drawn 20 high (spec section 3).
+    // A hold node fed by the selected condition, drawn 20 high (docs/PRODUCT.md section 3).
     await page.getByTestId('algo-node-condition-1').click({ position: { x: 60, y: 10 } });
     await page.getByTestId('algo-add-hold').click();
     await page.getByTestId('algo-hold-candles-hold-1').fill('3');

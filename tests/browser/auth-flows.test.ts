@@ -34,7 +34,7 @@ async function userWithTotp(email: string, password: string): Promise<string> {
   return totpSecret;
 }
 
-describe('two-factor sign-in (spec section 4: needsMfa)', () => {
+describe('two-factor sign-in (docs/PRODUCT.md section 4: needsMfa)', () => {
   const session = useBrowser();
 
   it('asks for the authenticator code after the password, refuses a wrong one, and signs in with the right one', async () => {

@@ -1,4 +1,4 @@
-// The /backtest form in a real browser (spec sections 3, 5, 8 and 9): as the advanced user, with an
+// The /backtest form in a real browser (docs/PRODUCT.md sections 3, 5, 8 and 9): as the advanced user, with an
 // algorithm of the test's own, fill the form for NIFTY 50 at 5 minutes inside the browser world's
 // history, see the credits estimate, see an overlapping range refused AT that range and an
 // investment of 0 AT that investment, see what trading NIFTY 50 means (its near-month future) and

@@ -14,7 +14,7 @@ export type { ReceivedMail } from './global-setup';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
- * The flags this machine needs (machines/node.md): as root there is no sandbox, there is no GPU,
+ * The flags this machine needs: as root there is no sandbox, there is no GPU,
  * and the network is closed, so everything Chromium would fetch in the background is turned off
  * (otherwise it keeps trying, many connections at a time, and looks up Google's hosts at start).
  */

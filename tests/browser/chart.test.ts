@@ -1,4 +1,4 @@
-// The /chart screen in a real browser (spec sections 2, 3 and 9): as the advanced user, NIFTY 50
+// The /chart screen in a real browser (docs/PRODUCT.md sections 2, 3 and 9): as the advanced user, NIFTY 50
 // at 5 minutes over a month inside the browser world's history (global-setup.ts BROWSER_HISTORY:
 // synthetic minutes 2026-08-03 .. 2026-10-30). The chart must hold exactly the candles the
 // database implies, re-aggregate at another interval, open panes for an oscillator group, keep a

@@ -57,7 +57,7 @@ describe('every screen in both themes', () => {
 
   it.each(THEMES)('signed-in screens as the superadmin, %s', async (theme) => {
     const { page } = session();
-    // The theme is saved with the account (spec section 4): set it before signing in.
+    // The theme is saved with the account (docs/PRODUCT.md section 4): set it before signing in.
     await pool.query(
       `UPDATE user_app_configs SET meta_data = meta_data || jsonb_build_object('theme', $2::text) WHERE subcategory = 'global' AND user_id = (SELECT id FROM auth.users WHERE email = $1)`,
       [demoEmail('superadmin'), theme],

@@ -1,11 +1,11 @@
 // The signed-in shell in Chromium against the real server (issue: web app shell): each demo role's
-// menu (spec section 6), theme and density that persist, sign-out reaching another tab, the
+// menu (docs/PRODUCT.md section 6), theme and density that persist, sign-out reaching another tab, the
 // session-expired path, and the new-version notice.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_ROLES, demoEmail, screenshot, signIn, url, useBrowser, type DemoRole } from './browser';
 
-/** Spec section 6's menu table, written out here independently of the app's own copy. */
+/** docs/PRODUCT.md section 6's menu table, written out here independently of the app's own copy. */
 const SPEC_MENU: Readonly<Record<string, readonly DemoRole[] | 'all'>> = {
   dashboard: 'all',
   chart: ['administrator', 'manager', 'superadmin', 'advanced', 'demo', 'backtest'],
@@ -37,7 +37,7 @@ async function userId(role: DemoRole): Promise<string> {
   return rows[0].id;
 }
 
-describe('the side menu of each role (spec section 6)', () => {
+describe('the side menu of each role (docs/PRODUCT.md section 6)', () => {
   const session = useBrowser();
 
   it.each(DEMO_ROLES)('%s signs in and sees exactly its entries', async (role) => {
@@ -84,7 +84,7 @@ describe('preferences', () => {
     await pool.query(`UPDATE user_app_configs SET meta_data = meta_data || '{"theme":"dark","density":"cozy"}' WHERE user_id = $1 AND subcategory = 'global'`, [await userId('advanced')]);
   });
 
-  it('locks the dashboard mode to PAPER for the demo role and starts LIVE for others (spec section 4)', async () => {
+  it('locks the dashboard mode to PAPER for the demo role and starts LIVE for others (docs/PRODUCT.md section 4)', async () => {
     const { page } = session();
     await signIn(page, 'demo');
     const mode = page.getByTestId('dashboard-mode');
@@ -108,7 +108,7 @@ describe('sessions', () => {
     await page.getByTestId('sign-out').click();
     await page.waitForURL((address) => address.pathname === '/authenticate/signin');
     await other.waitForURL((address) => address.pathname === '/authenticate/signin', { timeout: 10_000 });
-    // Both tabs forgot the refresh token (spec section 4: removed 100 ms after the sign-out).
+    // Both tabs forgot the refresh token (docs/PRODUCT.md section 4: removed 100 ms after the sign-out).
     await expect.poll(() => other.evaluate(() => localStorage.getItem('nhostRefreshToken'))).toBeNull();
   });
 
@@ -150,7 +150,7 @@ describe('sessions', () => {
   });
 });
 
-describe('a new deployed version (spec section 4)', () => {
+describe('a new deployed version (docs/PRODUCT.md section 4)', () => {
   const session = useBrowser();
 
   it('shows the refresh notice when /version.json changes', async () => {
@@ -162,14 +162,14 @@ describe('a new deployed version (spec section 4)', () => {
     await page.getByTestId('side-menu').waitFor();
     expect(await page.getByTestId('version-refresh').count()).toBe(0);
     served = 'second';
-    // Spec section 9: the version is polled every 30 s.
+    // docs/PRODUCT.md section 9: the version is polled every 30 s.
     await page.clock.fastForward('00:31');
     await page.getByTestId('version-refresh').waitFor({ timeout: 10_000 });
     await screenshot(page, 'version-notice');
   });
 });
 
-describe('a manager acting for a managed user (spec section 6)', () => {
+describe('a manager acting for a managed user (docs/PRODUCT.md section 6)', () => {
   const session = useBrowser();
 
   it('switches to a managed user: requests carry x-hasura-managed-user-id, hide-in-mode entries go, and stopping brings them back', async () => {
@@ -196,7 +196,7 @@ describe('a manager acting for a managed user (spec section 6)', () => {
   });
 });
 
-describe('another user signing in in another tab (spec section 2)', () => {
+describe('another user signing in in another tab (docs/PRODUCT.md section 2)', () => {
   const session = useBrowser();
 
   it('opens the session-refresh dialog in the first tab', async () => {

@@ -1,4 +1,4 @@
-// DESIGN.md budget: the landing and sign-in routes ship <= 250 kB of JavaScript (gzip). The global
+// docs/BUDGETS.md budget: the landing and sign-in routes ship <= 250 kB of JavaScript (gzip). The global
 // setup has built the web app; scripts/web-size.mjs measures the build and prints the figures.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

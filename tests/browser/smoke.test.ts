@@ -1,5 +1,5 @@
 // The harness end to end on what every build has: the server's own endpoints, the landing page and
-// the error page for an unknown path (spec section 2), in Debian's Chromium, with screenshots.
+// the error page for an unknown path (docs/PRODUCT.md section 2), in Debian's Chromium, with screenshots.
 import { describe, expect, it } from 'vitest';
 import { screenshot, url, useBrowser } from './browser';
 
@@ -40,7 +40,7 @@ describe('pages', () => {
     await screenshot(page, 'smoke-not-found');
   });
 
-  it('the error page of a 404 asks "How did you get here?" (spec section 2)', async () => {
+  it('the error page of a 404 asks "How did you get here?" (docs/PRODUCT.md section 2)', async () => {
     const { page } = session();
     await page.goto(url('/no/such/page'));
     await page.getByText('Page not found').first().waitFor({ timeout: 10_000 });

@@ -5,7 +5,7 @@
 // each run through runBacktest (kernel + underlying trader + simulated venue + ledger) and each
 // printed against a reference measured in this run: a bare loop over the same arrays that
 // computes the same crossover and flips a position (the floor of one pass over the data).
-// Budget (DESIGN.md): >= 10 M bars/s for the crossover.
+// Budget (docs/BUDGETS.md): >= 10 M bars/s for the crossover.
 import { algorithmFromExpressions, compileAlgorithm, runBacktest, smaCrossoverProgram } from '@vyuha/engine';
 import type { BarSeries, SignalProgram } from '@vyuha/engine';
 

@@ -1,7 +1,7 @@
 // A year of 1-minute NIFTY (synthetic, 2025) with a short ATM straddle every day: a Buy signal at
 // the close of the 09:19 bar sells the current-weekly ATM CE and PE at the 09:20 open, 25% stop
 // per leg, legs priced every minute on the synthetic chain from the synthetic INDIA VIX, square-off
-// at 15:15, charges from the schedule. Budget (DESIGN.md): <= 1 s for the year. The reference is
+// at 15:15, charges from the schedule. Budget (docs/BUDGETS.md): <= 1 s for the year. The reference is
 // the bare cost of the same pricing work without the kernel: Black-76 at the open, high, low and
 // close of both legs on every minute from 09:20 to 15:15, at a fixed vol, in one loop.
 import { paise } from '@vyuha/core';

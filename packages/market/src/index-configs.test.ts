@@ -4,7 +4,7 @@ import {
   INDEX_CONFIGS, MARKET_INDICES, OPTION_UNDERLYINGS, derivativesExchangeOf, indexConfigOf, isOptionUnderlying,
 } from './index-configs';
 
-describe('index configs (spec section 3)', () => {
+describe('index configs (docs/PRODUCT.md section 3)', () => {
   it('has one config per option underlying, with unique ids and signal keys', () => {
     expect(INDEX_CONFIGS.map((c) => c.value)).toEqual([...OPTION_UNDERLYINGS]);
     expect(new Set(INDEX_CONFIGS.map((c) => c.id)).size).toBe(INDEX_CONFIGS.length);

@@ -1,4 +1,4 @@
-// The indices of the home market (spec sections 3 and 9). This module is the single source of
+// The indices of the home market (docs/PRODUCT.md sections 3 and 9). This module is the single source of
 // truth for index configs; the demo seed's copy must stay equal to it.
 
 /** The index underlyings with listed options, by trading symbol. */
@@ -9,7 +9,7 @@ export type OptionUnderlying = (typeof OPTION_UNDERLYINGS)[number];
 export type ColourPair = readonly [light: string, dark: string];
 
 /**
- * An index instrument config as spec section 3 lists it. Field names are the spec's own (the web
+ * An index instrument config as docs/PRODUCT.md section 3 lists it. Field names are the spec's own (the web
  * app and GraphQL clients read them), including the two snake_case bracket fields.
  */
 export interface IndexConfig {
@@ -46,7 +46,7 @@ export interface MarketIndex {
   readonly derivativesExchange: 'NFO' | 'BFO' | undefined;
 }
 
-/** Spec section 3's five index configs, in display order; flags exactly as the spec lists them, colours ours. */
+/** docs/PRODUCT.md section 3's five index configs, in display order; flags exactly as the spec lists them, colours ours. */
 export const INDEX_CONFIGS: readonly IndexConfig[] = [
   {
     id: 'NSE:INDICES:1', exchange: 'NSE', name: 'NIFTY 50', signalKey: 'n', value: 'NIFTY', ticker: true, ocStep: 50,

@@ -1,7 +1,7 @@
 // The whole `vyuha backtest` process on a 94k-bar CSV (250 sessions of 1-minute bars) against a
 // hand-written single-loop Node program that makes the same trades
 // (packages/engine/bench/cli-baseline/sma-crossover.mjs), each timed as a separate process a few
-// times (median), with the two --trades outputs compared byte for byte. Budget (DESIGN.md): <= 3x.
+// times (median), with the two --trades outputs compared byte for byte. Budget (docs/BUDGETS.md): <= 3x.
 // bin/vyuha.mjs runs a bundle of the sources that it rebuilds when a source changed: the first run
 // (which may rebuild) is timed and shown apart, and so is the same command through tsx
 // (VYUHA_BUNDLE=0), for reference. The ratio is of the median of the runs after the first.

@@ -1,4 +1,4 @@
-// Any single request of at most the body limit (DESIGN.md budget: <= 50 ms of CPU before it is
+// Any single request of at most the body limit (docs/BUDGETS.md budget: <= 50 ms of CPU before it is
 // refused or run; heap under the stated ceiling of 2 GiB): every hostile shape of the abuse
 // suite (test/graphql/abuse-shapes.ts) sent over HTTP to the real engine with the product
 // metadata, by a client in a process of its own, while it also polls /healthz every 10 ms.

@@ -1,4 +1,4 @@
-// GraphQL read by primary key over HTTP on loopback (DESIGN.md budget: >= 5,000 req/s with
+// GraphQL read by primary key over HTTP on loopback (docs/BUDGETS.md budget: >= 5,000 req/s with
 // p99 <= 20 ms), against a raw Fastify + pg handler doing the same SELECT, measured in the same
 // run with the same load generator (a keep-alive client in a worker thread).
 //   cd packages/server && npm run bench graphql-http

@@ -1,4 +1,4 @@
-// One table change reaching 1,000 WebSocket subscribers (DESIGN.md budget: <= 1 s): 1,000
+// One table change reaching 1,000 WebSocket subscribers (docs/BUDGETS.md budget: <= 1 s): 1,000
 // graphql-ws clients, each a different user's session on the same subscription shape (so the
 // live-query manager multiplexes them), then one UPDATE that changes every user's result; timed
 // from the UPDATE's commit to the last subscriber's `next`. Reference, same run: a plain `ws`

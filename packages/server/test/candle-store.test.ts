@@ -70,7 +70,7 @@ describe('barStart and aggregateCandles (alignment to the 09:15 IST session open
     expect([...(daily.oi ?? [])]).toEqual([374, 749]);
   });
 
-  it('keeps every interval of spec section 9 aligned: each bar starts k*interval minutes after 09:15', () => {
+  it('keeps every interval of docs/PRODUCT.md section 9 aligned: each bar starts k*interval minutes after 09:15', () => {
     for (const interval of [1, 2, 3, 5, 10, 15, 30, 60, 120, 180]) {
       const bars = aggregateCandles(session('2024-01-05'), interval);
       expect(bars.length, `${interval}`).toBe(Math.ceil(375 / interval));

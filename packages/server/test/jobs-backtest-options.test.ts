@@ -31,7 +31,7 @@ const INTERVAL = 5;
 const INVESTMENT_RUPEES = 500_000;
 const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 20 } });
 const LEGS = { underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')], dailyMaxLossRupees: 20_000 };
-/** STT on the sell side of option premium before 1-Oct-2024 (MARKET.md), in parts per million. */
+/** STT on the sell side of option premium before 1-Oct-2024 (docs/MARKET-RULES.md), in parts per million. */
 const STT_PER_MILLION = 625;
 
 interface OrderRow { id: number; symbol: string; exchange: string; kind: string; underlying: number; lot: number; side: string; quantity: number; status: string; tag: string; price: string | null; placed: string }

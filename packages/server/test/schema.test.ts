@@ -73,7 +73,7 @@ describe('tables and reference rows', () => {
     expect(names).toEqual(expect.arrayContaining([...expected, ...auth]));
   });
 
-  it('ships the NSE exchange row of spec section 9 as the default exchange', async () => {
+  it('ships the NSE exchange row of docs/PRODUCT.md section 9 as the default exchange', async () => {
     const nse = await one<Record<string, unknown>>(
       `SELECT currency, symbol, locale, tz, zone, market_open::text, market_close::text, is_default
        FROM exchanges WHERE exchange = 'NSE'`);
@@ -271,7 +271,7 @@ describe('strategies and runs', () => {
       [userId, algorithmId])).rejects.toMatchObject({ code: '23503' });
   });
 
-  it('accepts exactly the six run statuses of spec section 4', async () => {
+  it('accepts exactly the six run statuses of docs/PRODUCT.md section 4', async () => {
     const userId = await createUser();
     const insert = (status: string, finished: boolean): Promise<unknown> => db.pool.query(
       `INSERT INTO strategy_runs (user_id, kind, status, finished_at) VALUES ($1, 'BACKTEST', $2, $3)`,

@@ -121,7 +121,7 @@ describe('seedDemoWorld', () => {
     expect(quoted[0]?.source).toBe('NSE index data; FPJ 4-Jun-2024 (-1,379.40, -5.93%)');
   });
 
-  it('creates the five index configs of spec section 3 and INDIA VIX as a plain index', async () => {
+  it('creates the five index configs of docs/PRODUCT.md section 3 and INDIA VIX as a plain index', async () => {
     const configs = await rows<Record<string, unknown>>(
       `SELECT c.name, c.value, c.signal_key, c.oc_step, c.ticker, c.oc_greeks, c.benchmark, c.exchange,
               c.entry_l_bracket, c.entry_u_bracket, i.kind
@@ -140,7 +140,7 @@ describe('seedDemoWorld', () => {
   });
 
   it('counts only active brokers and the latest history entry in the investment total', async () => {
-    // Spec section 5, written as the query a report would run.
+    // docs/PRODUCT.md section 5, written as the query a report would run.
     const totals = await rows<{ tier: string; total_paise: string; brokers: number }>(
       `SELECT u.tier, sum(coalesce(
                 (SELECT (h->>'amount_paise')::bigint FROM jsonb_array_elements(b.investment_history) h
@@ -158,7 +158,7 @@ describe('seedDemoWorld', () => {
     expect(secrets[0]?.n).toBe(0);
   });
 
-  it('sets credits that trigger each alert level of spec section 4', async () => {
+  it('sets credits that trigger each alert level of docs/PRODUCT.md section 4', async () => {
     const licences = await rows<{ tier: string; percent: string; days_left: number }>(
       `SELECT u.tier, round(l.utilized_credits * 100.0 / nullif(l.total_credits, 0), 2)::text AS percent,
               l.expire_on - (now() AT TIME ZONE 'Asia/Kolkata')::date AS days_left

@@ -25,7 +25,7 @@ function issuesOf(input: unknown): string[] {
   return result.ok ? [] : result.error.map((issue) => `${issue.path}: ${issue.message}`);
 }
 
-describe('backtest request (spec section 3 form)', () => {
+describe('backtest request (docs/PRODUCT.md section 3 form)', () => {
   it('fills the defaults: intraday, window 5, interval = window, no options legs', () => {
     const request = parsed(form);
     expect(request.strategyType).toBe('intraday');

@@ -1,4 +1,4 @@
-// The backtest form of spec section 3 (strategyType, algos, selectedInstrument, dateRanges,
+// The backtest form of docs/PRODUCT.md section 3 (strategyType, algos, selectedInstrument, dateRanges,
 // window 5, frequenciesAndInvestments, tradeInstrumentsConfig) as a validated request. Every
 // problem is reported with its field path (`dateRanges[2].to: ...`), all of them at once.
 import { err, isIsoDate, ok, rupeesToPaise } from '@vyuha/core';
@@ -126,7 +126,7 @@ function parseDateRange(value: unknown, path: string, issues: Issues): DateRange
 }
 
 /**
- * Spec section 5: overlapping ranges are "detected when a range starts before the previous
+ * docs/PRODUCT.md section 5: overlapping ranges are "detected when a range starts before the previous
  * ends". Ranges are sorted by start; with inclusive dates a range that starts on or before the
  * furthest end so far shares a day with an earlier range.
  */

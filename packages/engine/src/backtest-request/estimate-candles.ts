@@ -1,4 +1,4 @@
-// The credits a run will use before it runs (spec section 3: strategy runs record `candles`, the
+// The credits a run will use before it runs (docs/PRODUCT.md section 3: strategy runs record `candles`, the
 // credits utilised): the candles of the run's interval in its date range, from the session calendar.
 import { addDays } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';

@@ -1,6 +1,6 @@
 /**
- * An exact rolling sum over the last `capacity` values (DESIGN.md: "a rolling sum is exact (no
- * drift), a moving average is that sum divided once").
+ * An exact rolling sum over the last `capacity` values (ARCHITECTURE.md, "The engine": "Rolling sums are exact"; no
+ * drift, and a mean is the sum divided once).
  *
  * Prices arrive as rupees that are exact paise (x = paise / 100). While every value in the window
  * is on that paise grid the sum is kept as an integer count of paise, so it is exact and the mean

@@ -1,5 +1,5 @@
 // Pearson correlation of daily returns between runs and with buy-and-hold benchmarks
-// (spec section 9: NIFTY 50 and NIFTY BANK). Series are aligned on dates inside both ranges; a
+// (docs/PRODUCT.md section 9: NIFTY 50 and NIFTY BANK). Series are aligned on dates inside both ranges; a
 // date one series has and the other lacks counts as a 0 return for the other (a flat day).
 import type { IsoDate } from '@vyuha/core';
 import { MetricsInputError, requireCapital, resolveTradingDays, validateDays } from './metrics-input';

@@ -1,4 +1,4 @@
-// Colour bands of the calendar heatmaps (spec section 9): "returns in tenths up to plus or minus 1;
+// Colour bands of the calendar heatmaps (docs/PRODUCT.md section 9): "returns in tenths up to plus or minus 1;
 // orders bands of 2 up to above 18; profit/loss 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000,
 // 132000; alternate bands by 1 step and by 2000 step up to 18000". Our reading is in ./README.md.
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bandAt, bandOf, ORDER_BANDS, ORDER_BANDS_BY_ONE, orderBand, PNL_BANDS, PNL_BANDS_BY_2000, pnlBand, returnBand } from './heatmap-bands';
 import { heatmapCsv, heatmapDays } from './heatmap-csv';
 
-describe('heatmap bands (spec section 9)', () => {
+describe('heatmap bands (docs/PRODUCT.md section 9)', () => {
   it('profit/loss: an edge belongs to the band it closes', () => {
     expect(pnlBand(0).index).toBe(0);
     expect(pnlBand(1).label).toBe('0 to 500');

@@ -1,4 +1,4 @@
-// Performance on the market's special days (spec section 3's selectedSpecialDays): budget days,
+// Performance on the market's special days (docs/PRODUCT.md section 3's selectedSpecialDays): budget days,
 // election results, exit-poll reactions, circuit-breaker halts, muhurat and weekend sessions,
 // from data/market/special-sessions.csv. Closed days (holidays) have no P&L and are left out.
 import type { IsoDate, Paise } from '@vyuha/core';

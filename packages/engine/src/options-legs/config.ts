@@ -1,4 +1,4 @@
-// The options-legs config (spec section 3's tradeInstrumentsConfig): which option legs a signal on
+// The options-legs config (docs/PRODUCT.md section 3's tradeInstrumentsConfig): which option legs a signal on
 // an index opens, how each leg picks its contract, and how legs and the day are protected.
 // Decisions (also in the report):
 // - A BUY signal opens `onBuy`, a SELL signal opens `onSell`. A short straddle at 09:20 is a rule

@@ -12,7 +12,7 @@ const positions = [
   position('NIFTY 50', '2026-01-27', { strike: 25_200, timestamp: 4 }),
 ];
 
-describe('payoff positions (spec section 3)', () => {
+describe('payoff positions (docs/PRODUCT.md section 3)', () => {
   it('group by index and expiry, keep their order inside a group, and carry the newest timestamp', () => {
     const groups = groupPositions(positions);
     expect(groups.map((group) => [group.indice, group.expiry, group.positions.map((p) => p.strike), group.updatedAt])).toEqual([

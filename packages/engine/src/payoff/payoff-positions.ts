@@ -1,4 +1,4 @@
-// Saved payoff positions (spec section 3): each carries its index ("indice", as the spec names it),
+// Saved payoff positions (docs/PRODUCT.md section 3): each carries its index ("indice", as the spec names it),
 // its expiry and when it was saved; the payoff screen groups them by index and expiry, offers the
 // distinct indices, and replaces all positions of one index at once.
 import { OptionInputError } from '../options/option-input';

@@ -34,7 +34,7 @@ describe('the charges schedule', () => {
     }));
   });
 
-  it('switches option STT on the days MARKET.md gives', () => {
+  it('switches option STT on the days docs/MARKET-RULES.md gives', () => {
     const sellStt = (row: ChargeScheduleRow): boolean => row.component === 'stt' && row.basis === 'traded-value';
     expect(rateOn('2023-03-31', sellStt)).toBe(50_000);
     expect(rateOn('2023-04-01', sellStt)).toBe(62_500);

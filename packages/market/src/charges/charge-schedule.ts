@@ -2,7 +2,7 @@ import { isoDate } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 
 // The statutory and exchange charges on Indian index derivatives as a dated schedule
-// (shared/MARKET.md "Charges on index options"). Brokerage is not here: it is the broker's
+// (docs/MARKET-RULES.md, "Charges"). Brokerage is not here: it is the broker's
 // price, not a rule of the market, and comes in as a BrokeragePlan.
 
 /** The two exchanges whose index derivatives Vyuha charges for (NFO and BFO are their F&O segments). */
@@ -37,7 +37,7 @@ export interface ChargeScheduleRow {
   readonly basis: ChargeBasis;
   readonly from: IsoDate;
   readonly to?: IsoDate;
-  /** Why a value is what it is where MARKET.md does not say (carried back, chosen from public sources). */
+  /** Why a value is what it is where no documented rate covers the date (carried back, chosen from public sources). */
   readonly note?: string;
 }
 
@@ -64,7 +64,7 @@ const CARRIED_BACK = 'carried back to 2020-01-01 from the first documented date'
 export const CHARGE_SCHEDULE: readonly ChargeScheduleRow[] = [
   // STT on the sale of an option, on premium (Finance Acts 2023, 2024 and 2026).
   { component: 'stt', instrument: 'option', side: 'sell', rate: 50_000, basis: 'traded-value', from: START, to: FINANCE_ACT_2023,
-    note: '0.05% before the Finance Act 2023 raised it to 0.0625% from 1-Apr-2023 (not in MARKET.md; public record)' },
+    note: '0.05% before the Finance Act 2023 raised it to 0.0625% from 1-Apr-2023 (public record)' },
   { component: 'stt', instrument: 'option', side: 'sell', rate: 62_500, basis: 'traded-value', from: FINANCE_ACT_2023, to: FINANCE_NO2_ACT_2024 },
   { component: 'stt', instrument: 'option', side: 'sell', rate: 100_000, basis: 'traded-value', from: FINANCE_NO2_ACT_2024, to: FINANCE_ACT_2026 },
   { component: 'stt', instrument: 'option', side: 'sell', rate: 150_000, basis: 'traded-value', from: FINANCE_ACT_2026 },
@@ -75,7 +75,7 @@ export const CHARGE_SCHEDULE: readonly ChargeScheduleRow[] = [
   { component: 'stt', instrument: 'option', side: 'sell', rate: 150_000, basis: 'exercise-value', from: FINANCE_ACT_2026 },
   // STT on the sale of a future, on contract value.
   { component: 'stt', instrument: 'future', side: 'sell', rate: 10_000, basis: 'traded-value', from: START, to: FINANCE_ACT_2023,
-    note: '0.01% before the Finance Act 2023 raised it to 0.0125% from 1-Apr-2023 (not in MARKET.md; public record)' },
+    note: '0.01% before the Finance Act 2023 raised it to 0.0125% from 1-Apr-2023 (public record)' },
   { component: 'stt', instrument: 'future', side: 'sell', rate: 12_500, basis: 'traded-value', from: FINANCE_ACT_2023, to: FINANCE_NO2_ACT_2024 },
   { component: 'stt', instrument: 'future', side: 'sell', rate: 20_000, basis: 'traded-value', from: FINANCE_NO2_ACT_2024, to: FINANCE_ACT_2026 },
   { component: 'stt', instrument: 'future', side: 'sell', rate: 50_000, basis: 'traded-value', from: FINANCE_ACT_2026 },
@@ -84,7 +84,7 @@ export const CHARGE_SCHEDULE: readonly ChargeScheduleRow[] = [
   // effective 1-Oct-2024) exchanges billed members by monthly turnover slabs; a per-trade
   // schedule can only carry one representative rate for that time.
   { component: 'exchange-transaction', exchange: 'NSE', instrument: 'option', side: 'both', rate: 53_000, basis: 'traded-value', from: START, to: TRUE_TO_LABEL,
-    note: 'slab-billed before 1-Oct-2024 (about 0.05%); 0.053% used throughout 2020-Sep-2024, as the task brief prescribes' },
+    note: 'slab-billed before 1-Oct-2024 (about 0.05%); 0.053% used throughout 2020-Sep-2024, as ARCHITECTURE.md records' },
   { component: 'exchange-transaction', exchange: 'NSE', instrument: 'option', side: 'both', rate: 35_030, basis: 'traded-value', from: TRUE_TO_LABEL },
   { component: 'exchange-transaction', exchange: 'BSE', instrument: 'option', side: 'both', rate: 32_500, basis: 'traded-value', from: START, to: TRUE_TO_LABEL,
     note: `${CARRIED_BACK} (1-Oct-2024): BSE billed SENSEX options by monthly slabs (Rs 500/crore up to Rs 3 crore, Rs 2,000-4,950/crore above), which a per-trade rate cannot express` },
@@ -99,7 +99,7 @@ export const CHARGE_SCHEDULE: readonly ChargeScheduleRow[] = [
   { component: 'investor-protection', exchange: 'NSE', instrument: 'option', side: 'both', rate: 500, basis: 'traded-value', from: START,
     note: CARRIED_BACK },
   { component: 'investor-protection', exchange: 'NSE', instrument: 'future', side: 'both', rate: 100, basis: 'traded-value', from: START,
-    note: `Rs 10 per crore of futures turnover (broker tariff pages; not in MARKET.md), ${CARRIED_BACK}` },
+    note: `Rs 10 per crore of futures turnover (broker tariff pages), ${CARRIED_BACK}` },
 
   // SEBI turnover fee, Rs 10 per crore, both sides.
   { component: 'sebi-fee', instrument: 'option', side: 'both', rate: 100, basis: 'traded-value', from: START },

@@ -1,7 +1,7 @@
 // Charges on intraday (MIS) equity delivery-free trades on NSE's cash market, as a dated
-// schedule. MARKET.md covers index derivatives only; these rates are from public sources:
+// schedule. docs/MARKET-RULES.md covers index derivatives; these rates are from public sources:
 // - STT 0.025% on the sell side of intraday equity (Finance Act 2013 rate, unchanged since; the
-//   Finance Act 2026 changes named in MARKET.md concern F&O).
+//   Finance Act 2026 changes named in docs/MARKET-RULES.md concern F&O).
 // - NSE transaction charge: NSE circular on uniform ("true to label") charges effective
 //   1-Oct-2024: Rs 2.97 per lakh (0.00297%) of cash-market turnover. Before that NSE billed
 //   members by monthly slabs; brokers' tariff pages showed 0.00325% to 0.00345%. 0.00325% is

@@ -13,6 +13,8 @@ export interface ClaimSource {
   readonly pat?: { readonly id: string; readonly expiresAtSeconds: number };
   /** The refresh-token family holding a password-reset grant: `x-hasura-auth-password-reset`. */
   readonly passwordResetFamily?: string;
+  /** When the session's interactive sign-in happened, epoch seconds: the token's `auth_time`. */
+  readonly signedInAtSeconds?: number;
 }
 
 /**
@@ -23,11 +25,11 @@ export function postgresArrayLiteral(values: readonly string[]): string {
   return `{${values.map((value) => `"${value.replace(/[\\"]/g, (match) => `\\${match}`)}"`).join(',')}}`;
 }
 
-/** The access-token payload of AUTH.md's JWT layout plus Vyuha's claims. */
+/** The access-token payload of docs/AUTH-CONTRACT.md's JWT layout plus Vyuha's claims. */
 export function buildAccessClaims(source: ClaimSource, config: AuthConfig): AccessTokenClaims {
   const { user } = source;
   const hasura: Record<string, unknown> = {};
-  // Custom claims first: the defaults below overwrite any clash (AUTH.md: cannot overwrite defaults).
+  // Custom claims first: the defaults below overwrite any clash (docs/AUTH-CONTRACT.md: cannot overwrite defaults).
   for (const [name, path] of Object.entries(config.customClaims)) {
     const value = readPath(user, path);
     if (value !== undefined && value !== null) hasura[`x-hasura-${name}`] = claimString(value);
@@ -46,6 +48,8 @@ export function buildAccessClaims(source: ClaimSource, config: AuthConfig): Acce
     iss: config.jwt.issuer,
     iat: source.nowSeconds,
     exp: accessTokenExpiry(source, config),
+    // OpenID Connect's name for "when the user authenticated": a refreshed token keeps its session's.
+    ...(source.signedInAtSeconds === undefined ? {} : { auth_time: source.signedInAtSeconds }),
     [config.jwt.claimsNamespace]: hasura,
   };
 }

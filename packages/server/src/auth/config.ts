@@ -1,4 +1,5 @@
 import { ConfigError } from '../config';
+import { readListenPort, type ListenPort } from './listen-port';
 
 /** HASURA_GRAPHQL_JWT_SECRET, parsed. RS256 without `key` means "keys generated and kept in the database". */
 export type JwtSettings =
@@ -27,6 +28,11 @@ export type ElevatedClaimMode = 'disabled' | 'recommended' | 'required';
 
 /** Everything the auth service reads from its environment, validated once at start. */
 export interface AuthConfig {
+  /**
+   * The port the server answers at (PORT); with PORT=0 the bound one once the server listens.
+   * serverUrl, clientUrl and ownOrigins are read through it when they default to it (listen-port.ts).
+   */
+  readonly listenPort: ListenPort;
   /** Public URL of the auth service, used in e-mailed links (AUTH_SERVER_URL). */
   readonly serverUrl: string;
   /** Default redirect target and the first allowed redirect prefix (AUTH_CLIENT_URL). */
@@ -82,9 +88,13 @@ const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 0.001, s: 1, m: 6
 
 /** Reads and validates the auth configuration; a bad value throws a ConfigError naming its variable. */
 export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const port = text(env, 'PORT') ?? '8080';
-  const serverUrl = trimSlash(url(env, 'AUTH_SERVER_URL') ?? `http://localhost:${port}/v1/auth`);
-  const clientUrl = trimSlash(url(env, 'AUTH_CLIENT_URL') ?? new URL(serverUrl).origin);
+  const listenPort = readListenPort(env.PORT);
+  const host = text(env, 'HOST');
+  const givenServerUrl = url(env, 'AUTH_SERVER_URL');
+  const givenClientUrl = url(env, 'AUTH_CLIENT_URL');
+  // Functions of the port, read when used: with PORT=0 it is known only once the server listens.
+  const serverUrl = () => trimSlash(givenServerUrl ?? `http://localhost:${listenPort.current}/v1/auth`);
+  const clientUrl = () => trimSlash(givenClientUrl ?? new URL(serverUrl()).origin);
   const passwordMinLength = integer(env, 'AUTH_PASSWORD_MIN_LENGTH', { fallback: 9, min: 1, max: 256 });
   const userDefaultAllowedRoles = list(env, 'AUTH_USER_DEFAULT_ALLOWED_ROLES') ?? ['trial', 'user', 'me'];
   const userDefaultRole = text(env, 'AUTH_USER_DEFAULT_ROLE') ?? 'trial';
@@ -95,10 +105,17 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   const defaultLocale = text(env, 'AUTH_LOCALE_DEFAULT') ?? 'en';
   if (!allowedLocales.includes(defaultLocale)) throw new ConfigError(`AUTH_LOCALE_DEFAULT "${defaultLocale}" must be one of AUTH_LOCALE_ALLOWED_LOCALES`);
   return {
-    serverUrl,
-    clientUrl,
+    listenPort,
+    get serverUrl() {
+      return serverUrl();
+    },
+    get clientUrl() {
+      return clientUrl();
+    },
     allowedRedirectUrls: list(env, 'AUTH_ACCESS_CONTROL_ALLOWED_REDIRECT_URLS') ?? [],
-    ownOrigins: ownOrigins({ port, host: text(env, 'HOST'), serverUrl }),
+    get ownOrigins() {
+      return ownOrigins({ port: String(listenPort.current), host, serverUrl: serverUrl() });
+    },
     accessTokenExpiresIn: integer(env, 'AUTH_ACCESS_TOKEN_EXPIRES_IN', { fallback: 900, min: 10, max: 86_400 }),
     refreshTokenExpiresIn: integer(env, 'AUTH_REFRESH_TOKEN_EXPIRES_IN', { fallback: 2_592_000, min: 60, max: 31_536_000 }),
     passwordMinLength,

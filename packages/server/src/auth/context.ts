@@ -3,20 +3,21 @@
  *
  * A route module (see `routes.ts`) is `{ name, register(app, context) }`. `app` is the Fastify
  * instance already scoped to the `/v1/auth` prefix, with the auth error handler installed: throw
- * an `AuthError` (errors.ts) anywhere and the client gets AUTH.md's `{status, message, error}`
+ * an `AuthError` (errors.ts) anywhere and the client gets docs/AUTH-CONTRACT.md's `{status, message, error}`
  * (concealed when AUTH_CONCEAL_ERRORS is on, with Retry-After for 429). `context` is this file's
  * `AuthContext`:
  *
  * - `pool`, `config` (auth/config.ts), `log` (never log tokens, tickets, codes or passwords);
  * - `keys`: sign / verify access tokens (`keys.verify(token)` -> claims) and the JWKS;
- * - `issueSession(userId, {elevated?, pat?, passwordReset?, client?})` -> AUTH.md's Session (new
- *   refresh-token family, access token with every claim; refuses disabled users with
- *   `disabled-user`); `createAccessToken(userId, {elevated?, pat?, passwordResetFamily?})` -> just
- *   an access token and its lifetime;
+ * - `issueSession(userId, {elevated?, pat?, passwordReset?, client?})` -> docs/AUTH-CONTRACT.md's Session (new
+ *   refresh-token family signed in now, access token with every claim; refuses disabled users
+ *   with `disabled-user`); `createAccessToken(userId, {elevated?, pat?, passwordResetFamily?,
+ *   signedInAt?})` -> just an access token and its lifetime;
  * - `authenticateBearer(request, {allowAnonymous?})` -> the signed-in user or 401
  *   `unauthenticated-user` (a PAT session whose PAT is revoked or expired included);
+ *   `authenticateToken(request, token)` the same for a token given some other way;
  *   `requireElevation(user)` applies AUTH_REQUIRE_ELEVATED_CLAIM; what a PAT session may not do
- *   and what changing credentials needs are in `credential-proof.ts`;
+ *   and what changing credentials or enrolling a new factor needs are in `credential-proof.ts`;
  * - `tickets`: the single `auth.users.ticket` slot hasura-auth uses (`mfaTotp:<uuid>`,
  *   `verifyEmail:`, `passwordReset:`, `emailConfirmChange:`, `passwordlessEmail:`): `create`,
  *   `peek` (check without using it, e.g. before counting a TOTP attempt), `consume` (once only);
@@ -32,7 +33,7 @@
  * - `signInThrottle.begin(request, {account?, perSource?})` before judging a guessed secret, then
  *   `attempt.succeeded()` or `attempt.failed()`: only failures count, waits grow instead of
  *   locking (signin-throttle.ts);
- * - `users`: `get` (AUTH.md's User), `findByEmail`, `create` (profile, roles, sign-up options
+ * - `users`: `get` (docs/AUTH-CONTRACT.md's User), `findByEmail`, `create` (profile, roles, sign-up options
  *   checked), `signUpRoles` (validates SignUpOptions roles);
  * - `passwords`: `hash`, `verify` (argon2id), `check` (length policy).
  *
@@ -43,7 +44,7 @@ import type pg from 'pg';
 import type { AuthConfig, RateLimitBucket } from './config';
 import type { AccessTokenClaims } from './jwt';
 
-/** AUTH.md's User. */
+/** docs/AUTH-CONTRACT.md's User. */
 export interface User {
   readonly id: string;
   readonly createdAt: string;
@@ -61,7 +62,7 @@ export interface User {
   readonly activeMfaType: string | null;
 }
 
-/** AUTH.md's Session. */
+/** docs/AUTH-CONTRACT.md's Session. */
 export interface Session {
   readonly accessToken: string;
   readonly accessTokenExpiresIn: number;
@@ -88,6 +89,8 @@ export interface AccessTokenOptions {
   readonly pat?: { readonly id: string; readonly expiresAt: Date };
   /** The family holding an open password-reset grant. */
   readonly passwordResetFamily?: string;
+  /** When the session's family was signed in (the token's `auth_time`); kept through refreshes. */
+  readonly signedInAt?: Date;
 }
 
 /** A request's verified Bearer identity. */
@@ -97,6 +100,11 @@ export interface AuthenticatedUser {
   readonly elevated: boolean;
   /** Seconds since the elevated token was issued (undefined when not elevated). */
   readonly elevatedForSeconds: number | undefined;
+  /**
+   * Seconds since the session's interactive sign-in (the token's `auth_time`, which refreshes
+   * keep); undefined for a token that does not say (issued before migration 0016).
+   */
+  readonly signedInForSeconds: number | undefined;
   /** The PAT this session came from (POST /signin/pat), else undefined. */
   readonly patId: string | undefined;
   /** The refresh-token family whose password-reset grant this token carries, else undefined. */
@@ -247,6 +255,8 @@ export interface AuthContext {
   /** Only an access token (no new refresh token), e.g. for POST /token's rotation; its lifetime is capped by a PAT's expiry. */
   createAccessToken(userId: string, options?: AccessTokenOptions): Promise<{ accessToken: string; accessTokenExpiresIn: number }>;
   authenticateBearer(request: FastifyRequest, options?: { allowAnonymous?: boolean }): Promise<AuthenticatedUser>;
+  /** The same for an access token that came some other way (the OAuth `connect` parameter). */
+  authenticateToken(request: FastifyRequest, token: string, options?: { allowAnonymous?: boolean }): Promise<AuthenticatedUser>;
   /** Throws `elevated-claim-required` when AUTH_REQUIRE_ELEVATED_CLAIM demands an elevated token and this one is not. */
   requireElevation(user: AuthenticatedUser): Promise<void>;
 }

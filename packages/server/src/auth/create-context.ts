@@ -60,7 +60,8 @@ export function createAuthContext(options: CreateAuthContextOptions): AuthContex
       return { accessToken: minted.accessToken, accessTokenExpiresIn: minted.expiresIn };
     },
     issueSession: (userId, issueOptions) => issueSession({ context, keys, now }, userId, issueOptions ?? {}),
-    authenticateBearer: (request, authOptions) => authenticateBearer({ context, keys, now }, request, authOptions ?? {}),
+    authenticateBearer: (request, authOptions) => authenticateToken({ context, keys, now }, { request, token: bearerToken(request) }, authOptions ?? {}),
+    authenticateToken: (request, token, authOptions) => authenticateToken({ context, keys, now }, { request, token }, authOptions ?? {}),
     requireElevation: (user) => requireElevation(context, user),
   };
   return context;
@@ -78,12 +79,15 @@ async function issueSession(
   if (!row) throw new AuthError('invalid-request', 'No such user');
   if (row.disabled) throw new AuthError('disabled-user');
   const passwordResetUntil = options.passwordReset === true ? new Date(deps.now() + PASSWORD_RESET_GRANT_SECONDS * 1000) : null;
+  // Every session starts at an interactive sign-in (a password, link, code, key, provider or
+  // elevation): its family records now, and refreshes keep that time.
+  const signedInAt = new Date(deps.now());
   const refresh = await insertRefreshToken(db, {
-    userId, expiresInSeconds: context.config.refreshTokenExpiresIn, passwordResetUntil, ...(options.pat ? { pat: options.pat } : {}),
+    userId, expiresInSeconds: context.config.refreshTokenExpiresIn, passwordResetUntil, signedInAt, ...(options.pat ? { pat: options.pat } : {}),
   });
   await db.query('UPDATE auth.users SET last_seen = now() WHERE id = $1', [userId]);
   const { accessToken, user, expiresIn } = await accessTokenFor(deps, {
-    userId, db, ...(options.elevated === undefined ? {} : { elevated: options.elevated }), ...(options.pat ? { pat: options.pat } : {}),
+    userId, db, signedInAt, ...(options.elevated === undefined ? {} : { elevated: options.elevated }), ...(options.pat ? { pat: options.pat } : {}),
     ...(passwordResetUntil ? { passwordResetFamily: refresh.familyId } : {}),
   });
   return { accessToken, accessTokenExpiresIn: expiresIn, refreshToken: refresh.token, refreshTokenId: refresh.id, user };
@@ -102,6 +106,7 @@ export async function accessTokenFor(
     user, permissions, elevated: options.elevated ?? false, nowSeconds,
     ...(options.pat ? { pat: { id: options.pat.id, expiresAtSeconds: Math.floor(options.pat.expiresAt.getTime() / 1000) } } : {}),
     ...(options.passwordResetFamily === undefined ? {} : { passwordResetFamily: options.passwordResetFamily }),
+    ...(options.signedInAt === undefined ? {} : { signedInAtSeconds: Math.floor(options.signedInAt.getTime() / 1000) }),
   }, deps.context.config);
   return { accessToken: await deps.keys.sign(claims), expiresIn: Math.max(1, claims.exp - nowSeconds), user };
 }
@@ -114,12 +119,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-async function authenticateBearer(
+async function authenticateToken(
   deps: { context: AuthContext; keys: SigningKeys; now: () => number },
-  request: FastifyRequest,
+  input: { request: FastifyRequest; token: string | undefined },
   options: { allowAnonymous?: boolean },
 ): Promise<AuthenticatedUser> {
-  const token = bearerToken(request);
+  const { request, token } = input;
   if (token === undefined) throw new AuthError('unauthenticated-user', 'User is not authenticated: no Bearer token');
   const claims = await verifyOrRefuse(deps, token, request);
   const namespace = claims[deps.context.config.jwt.claimsNamespace];
@@ -138,11 +143,13 @@ async function authenticateBearer(
   }
   const elevated = hasura['x-hasura-auth-elevated'] === userId;
   const resetFamily = hasura['x-hasura-auth-password-reset'];
+  const nowSeconds = Math.floor(deps.now() / 1000);
   return {
     userId,
     isAnonymous: row.is_anonymous,
     elevated,
-    elevatedForSeconds: elevated ? Math.max(0, Math.floor(deps.now() / 1000) - claims.iat) : undefined,
+    elevatedForSeconds: elevated ? Math.max(0, nowSeconds - claims.iat) : undefined,
+    signedInForSeconds: typeof claims.auth_time === 'number' ? Math.max(0, nowSeconds - claims.auth_time) : undefined,
     patId,
     passwordResetFamily: typeof resetFamily === 'string' ? resetFamily : undefined,
     claims,

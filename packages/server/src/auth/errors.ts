@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * The error codes of AUTH.md (hasura-auth's), plus four of our own, each with its HTTP status
+ * The error codes of docs/AUTH-CONTRACT.md (hasura-auth's), plus four of our own, each with its HTTP status
  * and default message:
  * - `unauthenticated-user` (401): a missing, forged or expired Bearer token (the client's own
- *   code for it, spec section 8; hasura-auth's list has none);
+ *   code for it, docs/PRODUCT.md section 8; hasura-auth's list has none);
  * - `too-many-requests` (429): a rate limit (sent with Retry-After);
  * - `not-found` (404): a PAT id that is not the caller's;
  * - `forbidden-pat-session` (403): a session signed in with a PAT asked to change the account
@@ -63,14 +63,14 @@ const SENSITIVE_CODES: ReadonlySet<AuthErrorCode> = new Set<AuthErrorCode>([
   'default-role-must-be-in-allowed-roles', 'locale-not-allowed',
 ]);
 
-/** The JSON body of every auth error reply (AUTH.md). */
+/** The JSON body of every auth error reply (docs/AUTH-CONTRACT.md). */
 export interface AuthErrorBody {
   readonly status: number;
   readonly message: string;
   readonly error: AuthErrorCode;
 }
 
-/** An error with an AUTH.md code; thrown anywhere under /v1/auth, turned into the reply by the plugin. */
+/** An error with an docs/AUTH-CONTRACT.md code; thrown anywhere under /v1/auth, turned into the reply by the plugin. */
 export class AuthError extends Error {
   override readonly name = 'AuthError';
   readonly code: AuthErrorCode;
@@ -99,7 +99,7 @@ export function invalidRequest(field: string, problem: string): AuthError {
   return new AuthError('invalid-request', `${field}: ${problem}`);
 }
 
-/** Sends an AuthError as AUTH.md's `{status, message, error}` (with Retry-After for 429). */
+/** Sends an AuthError as docs/AUTH-CONTRACT.md's `{status, message, error}` (with Retry-After for 429). */
 export function sendAuthError(reply: FastifyReply, error: AuthError, conceal: boolean): FastifyReply {
   const body = error.toBody(conceal);
   if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));

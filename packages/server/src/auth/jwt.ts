@@ -1,6 +1,6 @@
 import { createHmac, sign as rsaSign, timingSafeEqual, verify as rsaVerify, type KeyObject } from 'node:crypto';
 
-/** The payload of a Vyuha access token (AUTH.md's JWT layout). */
+/** The payload of a Vyuha access token (docs/AUTH-CONTRACT.md's JWT layout). */
 export interface AccessTokenClaims {
   readonly sub: string;
   readonly iss: string;

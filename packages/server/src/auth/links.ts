@@ -36,11 +36,12 @@ function escapeRegex(text: string): string {
 /** Links of the context: redirect checks and the /verify URL. */
 export function createLinks(config: AuthConfig): Links {
   // The server's own origins first: sign-up at http://127.0.0.1:8080 must work out of the box.
-  const prefixes = [config.clientUrl, ...config.ownOrigins, ...config.allowedRedirectUrls];
+  // Read at each check: with PORT=0 they name the port bound after this is built (listen-port.ts).
+  const prefixes = () => [config.clientUrl, ...config.ownOrigins, ...config.allowedRedirectUrls];
   return {
     checkRedirect(redirectTo) {
       if (redirectTo === undefined) return config.clientUrl;
-      if (!redirectAllowed(redirectTo, prefixes)) throw new AuthError('redirectTo-not-allowed');
+      if (!redirectAllowed(redirectTo, prefixes())) throw new AuthError('redirectTo-not-allowed');
       return redirectTo;
     },
     verifyLink({ ticket, type, redirectTo }) {

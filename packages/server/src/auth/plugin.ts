@@ -14,7 +14,7 @@ import { AuthError, sendAuthError } from './errors';
 import { authMethodModules } from './method-modules';
 import { registerAuthRoutes, type AuthRouteModule } from './routes';
 
-/** The core's endpoints (AUTH.md), in registration order. */
+/** The core's endpoints (docs/AUTH-CONTRACT.md), in registration order. */
 export const CORE_ROUTE_MODULES: readonly AuthRouteModule[] = [
   serviceRoutes, emailPasswordRoutes, anonymousRoutes, tokenRoutes, personalAccessTokenRoutes, userRoutes, verifyRoutes,
 ];
@@ -60,6 +60,11 @@ export async function registerAuth(app: FastifyInstance, options: AuthPluginOpti
     });
     // Every auth request counts against the per-IP global bucket (AUTH_RATE_LIMIT_GLOBAL_*).
     scope.addHook('onRequest', async (request) => context.rateLimiter.hit(request, { bucket: 'global' }));
+    // With PORT=0 the port is known only now: mailed links and the own origins follow it (listen-port.ts).
+    scope.addHook('onListen', async () => {
+      const address = scope.server.address();
+      if (typeof address === 'object' && address !== null) options.config.listenPort.bind(address.port);
+    });
     await registerAuthRoutes(scope, context, [...CORE_ROUTE_MODULES, ...(options.modules ?? authMethodModules())]);
   }, { prefix: '/v1/auth' });
 }

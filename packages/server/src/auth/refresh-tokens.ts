@@ -25,17 +25,25 @@ export interface InsertRefreshTokenOptions {
   readonly pat?: { readonly id: string; readonly expiresAt: Date };
   /** Until when the family may change the password once without the current one. */
   readonly passwordResetUntil?: Date | null;
+  /**
+   * When the family's interactive sign-in happened: now for a new family, the stored time on
+   * rotation (a refresh never makes a session fresh again; credential-proof.ts).
+   */
+  readonly signedInAt: Date;
 }
 
 /** Stores a new regular refresh token. */
 export async function insertRefreshToken(db: Queryable, options: InsertRefreshTokenOptions): Promise<{ id: string; token: string; familyId: string }> {
   const token = newToken();
   const result = await db.query<{ id: string; family_id: string }>(
-    `INSERT INTO auth.refresh_tokens (user_id, refresh_token_hash, family_id, type, expires_at, pat_id, password_reset_until)
+    `INSERT INTO auth.refresh_tokens (user_id, refresh_token_hash, family_id, type, expires_at, pat_id, password_reset_until, signed_in_at)
      VALUES ($1, $2, coalesce($3::uuid, gen_random_uuid()), 'regular',
-             least(now() + make_interval(secs => $4), coalesce($6::timestamptz, 'infinity')), $5, $7)
+             least(now() + make_interval(secs => $4), coalesce($6::timestamptz, 'infinity')), $5, $7, $8)
      RETURNING id, family_id`,
-    [options.userId, hashToken(token), options.familyId ?? null, options.expiresInSeconds, options.pat?.id ?? null, options.pat?.expiresAt ?? null, options.passwordResetUntil ?? null],
+    [
+      options.userId, hashToken(token), options.familyId ?? null, options.expiresInSeconds, options.pat?.id ?? null, options.pat?.expiresAt ?? null,
+      options.passwordResetUntil ?? null, options.signedInAt,
+    ],
   );
   const row = result.rows[0];
   if (!row) throw new Error('inserting a refresh token returned no id');
@@ -58,6 +66,8 @@ interface StoredToken {
   /** Set while the family holds a password-reset grant (it may have passed). */
   password_reset_until: Date | null;
   password_reset_open: boolean;
+  /** When the family was signed in (copied to every token of the family). */
+  signed_in_at: Date;
 }
 
 /** The stored token with this secret (locked for update in a transaction), or undefined. */
@@ -65,7 +75,7 @@ export async function findToken(client: pg.PoolClient, token: string): Promise<S
   const result = await client.query<StoredToken>(
     `SELECT t.id, t.user_id, t.family_id, t.type, t.used_at, t.revoked_at, t.expires_at <= now() AS expired, u.disabled,
             t.pat_id, p.expires_at AS pat_expires_at, (p.revoked_at IS NULL AND p.expires_at > now()) AS pat_live,
-            t.password_reset_until, coalesce(t.password_reset_until > now(), false) AS password_reset_open
+            t.password_reset_until, coalesce(t.password_reset_until > now(), false) AS password_reset_open, t.signed_in_at
      FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id LEFT JOIN auth.refresh_tokens p ON p.id = t.pat_id
      WHERE t.refresh_token_hash = $1 FOR UPDATE OF t`,
     [hashToken(token)],

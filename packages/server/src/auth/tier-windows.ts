@@ -1,4 +1,4 @@
-/** Chart windows in minutes (spec section 9's interval choices); each gets an `x-hasura-W<minutes>m` claim. */
+/** Chart windows in minutes (docs/PRODUCT.md section 9's interval choices); each gets an `x-hasura-W<minutes>m` claim. */
 export const CHART_WINDOWS = [1, 2, 3, 5, 10, 15, 30, 60, 120, 180, 1440] as const;
 
 export type ChartWindow = (typeof CHART_WINDOWS)[number];
@@ -14,12 +14,12 @@ interface WindowDates {
  * The earliest candle date each tier may load, by window band. Fixed calendar dates rather than
  * "N days back" so a token means the same thing whenever it is read and a GraphQL permission can
  * compare a candle's date with the claim directly. The demo world's history starts 2020-01-01
- * (spec section 9: calendar 2020-2025; ensemble sync from 2021-01-01):
+ * (docs/PRODUCT.md section 9: calendar 2020-2025; ensemble sync from 2021-01-01):
  * - staff tiers (superadmin, administrator, manager) see everything;
  * - the research tiers (advanced, backtest) see everything except minute bars before 2021, the
  *   ensemble sync start, because 1-3 minute history is the heaviest to serve;
  * - demo sees a recent slice (enough for a meaningful backtest, not the archive);
- * - trial, basic and support (no Chart menu in spec section 6) get only the latest year or two,
+ * - trial, basic and support (no Chart menu in docs/PRODUCT.md section 6) get only the latest year or two,
  *   which the dashboard's mini charts need;
  * - anonymous and unknown roles fall back to trial.
  */

@@ -4,7 +4,7 @@ import type { AuthConfig } from './config';
 import type { CreateUserOptions, User, UserStore } from './context';
 import { AuthError } from './errors';
 
-/** The nine product tiers (spec section 6); a profile's `tier` must be one of them. */
+/** The nine product tiers (docs/PRODUCT.md section 6); a profile's `tier` must be one of them. */
 export const TIERS = ['trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', 'support'] as const;
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -32,7 +32,7 @@ const USER_SELECT = `
          coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM auth.user_roles r WHERE r.user_id = u.id), '{}') AS roles
   FROM auth.users u`;
 
-/** AUTH.md's User from a row. */
+/** docs/AUTH-CONTRACT.md's User from a row. */
 function toUser(row: UserRow): User {
   return {
     id: row.id,
@@ -59,7 +59,7 @@ export async function loadUser(db: Queryable, userId: string): Promise<User | un
   return row ? toUser(row) : undefined;
 }
 
-/** The user's permissions (spec section 6), sorted. */
+/** The user's permissions (docs/PRODUCT.md section 6), sorted. */
 export async function loadPermissions(db: Queryable, userId: string): Promise<string[]> {
   const result = await db.query<{ permission: string }>('SELECT permission FROM user_permissions WHERE user_id = $1 ORDER BY permission', [userId]);
   return result.rows.map((row) => row.permission);

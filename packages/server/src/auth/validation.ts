@@ -3,7 +3,7 @@ import { invalidRequest } from './errors';
 /** hasura-auth's e-mail shape: something@domain.tld, no spaces, at most 254 characters. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** AUTH.md's displayName: letters, numbers, symbols, space and , . ' - ; at most 32. */
+/** docs/AUTH-CONTRACT.md's displayName: letters, numbers, symbols, space and , . ' - ; at most 32. */
 const DISPLAY_NAME_PATTERN = /^[\p{L}\p{N}\p{S} ,.'-]+$/u;
 
 /** A JSON body as an object (an absent body is `{}`); anything else is invalid-request. */
@@ -57,7 +57,7 @@ export function requiredUuid(body: Record<string, unknown>, field: string): stri
   return value.toLowerCase();
 }
 
-/** SignUpOptions (AUTH.md), shape-checked; role and redirect policy are checked by the caller. */
+/** SignUpOptions (docs/AUTH-CONTRACT.md), shape-checked; role and redirect policy are checked by the caller. */
 export interface SignUpOptions {
   readonly allowedRoles?: readonly string[];
   readonly defaultRole?: string;

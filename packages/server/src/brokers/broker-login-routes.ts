@@ -1,12 +1,12 @@
 // GET /api/broker_login/:broker/:client_id: the daily broker login, started and finished by the
-// browser's own navigations (spec section 2). Without a request token it sends the browser to the
+// browser's own navigations (docs/PRODUCT.md section 2). Without a request token it sends the browser to the
 // broker's login page; the broker sends it back here with one, and the server exchanges it for
 // the day's access token, stores that encrypted in broker_sessions, and returns the browser to the
 // brokers tab of /users/edit. Every ending, success or failure, is that redirect with a code the
 // page turns into words (broker-login-outcome.ts); a successful login also settles who owns the
 // client id (broker-ownership.ts).
 //
-// The browser is identified by the `vyuhaAccessToken` cookie (spec section 7: the web app keeps
+// The browser is identified by the `vyuhaAccessToken` cookie (docs/PRODUCT.md section 7: the web app keeps
 // the access token there for navigations), verified exactly as GraphQL verifies a bearer token.
 // Only the signed-in user's own accounts can be logged in. Tokens, request tokens and secrets
 // never reach the log or the audit trail.

@@ -11,7 +11,7 @@ import type { SessionResolver } from './session';
 import { budgetError, budgetUser, guardRoutes, refuseHttp, type TransportGuards } from './transport-guards';
 import { GraphqlFailure, type GraphqlEngine, type GraphqlError, type GraphqlRequest } from './types';
 
-/** The two paths Hasura clients post to (DESIGN.md: `/v1/graphql`, alias `/graphql`). */
+/** The two paths Hasura clients post to (README.md, HTTP endpoints: `/v1/graphql` and `/graphql`). */
 export const GRAPHQL_PATHS: readonly string[] = ['/v1/graphql', '/graphql'];
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -159,7 +159,7 @@ function jwtSession(claims: AccessTokenClaims, context: { requestedRole: string 
     throw new GraphqlFailure('invalid-jwt', 'Could not verify JWT: JWTInvalidClaims: x-hasura-allowed-roles must be a list of roles');
   }
   if (defaultRole === undefined) throw new GraphqlFailure('invalid-jwt', 'Could not verify JWT: JWTInvalidClaims: x-hasura-default-role is missing');
-  // Spec section 8: an error naming the user-id claim makes the client sign out.
+  // docs/PRODUCT.md section 8: an error naming the user-id claim makes the client sign out.
   const userId = variables['x-hasura-user-id'];
   if (userId === undefined || userId === '') throw new GraphqlFailure('invalid-jwt', 'Could not verify JWT: JWTInvalidClaims: the x-hasura-user-id claim is missing');
   const requested = context.requestedRole;

@@ -13,7 +13,7 @@ export interface RunOutcome {
   readonly runId: string;
   readonly strategyId: string | null;
   readonly userId: string;
-  /** MIS for intraday runs, NRML for swing (spec section 4's product codes). */
+  /** MIS for intraday runs, NRML for swing (docs/PRODUCT.md section 4's product codes). */
   readonly product: 'MIS' | 'NRML';
   /** The run's own instrument: the key the underlying trader's orders carry. */
   readonly instrument: { readonly instrumentId: number; readonly tradingSymbol: string };

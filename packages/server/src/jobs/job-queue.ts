@@ -1,5 +1,5 @@
 // The job queue: pg-boss 10 in the `pgboss` schema of Vyuha's own database. Jobs are rows, so
-// they survive restarts and are shared by every process on the database (DESIGN.md: N API and
+// they survive restarts and are shared by every process on the database (README.md, VYUHA_ROLE: N API and
 // M worker processes); pg-boss hands each job to one worker (SKIP LOCKED), retries failed and
 // expired ones, and copies jobs that failed for good to a dead-letter queue.
 import PgBoss from 'pg-boss';

@@ -1,4 +1,4 @@
-// 1-minute bars -> any chart interval of spec section 9, aligned to the 09:15 IST session open.
+// 1-minute bars -> any chart interval of docs/PRODUCT.md section 9, aligned to the 09:15 IST session open.
 // Done in TypeScript over typed arrays rather than in SQL (date_bin): the rows are already in
 // memory in time order, so one pass is enough, and the bench measures it against SQL.
 //

@@ -74,7 +74,7 @@ export interface ReadCandlesInput {
   readonly from: number;
   /** Exclusive end, epoch ms. */
   readonly to: number;
-  /** Bar width (spec section 9 choices); 1 (default) returns the stored 1-minute candles. */
+  /** Bar width (docs/PRODUCT.md section 9 choices); 1 (default) returns the stored 1-minute candles. */
   readonly intervalMinutes?: number;
 }
 

@@ -78,7 +78,7 @@ describe('redirect allow list', () => {
 });
 
 describe('claims', () => {
-  it('reads back as the web client parses it (spec section 6) for any permission names', () => {
+  it('reads back as the web client parses it (docs/PRODUCT.md section 6) for any permission names', () => {
     const name = fc.stringMatching(/^[a-z][a-z:_-]{0,20}$/);
     fc.assert(fc.property(fc.array(name, { maxLength: 6 }), (permissions) => {
       const parsed = postgresArrayLiteral(permissions).replace(/["{}]/g, '').split(',').filter((item) => item !== '');
@@ -114,7 +114,7 @@ describe('claims', () => {
 });
 
 describe('AuthError', () => {
-  it('carries the AUTH.md status and message, and conceals only sensitive codes', () => {
+  it('carries the docs/AUTH-CONTRACT.md status and message, and conceals only sensitive codes', () => {
     expect(new AuthError('invalid-email-password').toBody()).toEqual({ status: 401, message: 'Incorrect email or password', error: 'invalid-email-password' });
     expect(new AuthError('email-already-in-use').toBody(true)).toEqual({ status: 400, message: 'The request payload is incorrect', error: 'invalid-request' });
     expect(new AuthError('invalid-refresh-token').toBody(true).error).toBe('invalid-refresh-token');

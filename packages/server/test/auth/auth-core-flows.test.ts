@@ -2,7 +2,7 @@ import { FetchError } from '@nhost/nhost-js/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_URL, hasuraClaims, linkIn, request, startCoreServer, type CoreServer } from './support/core-server';
 
-// The flows of AUTH.md driven by the unchanged Nhost client against the real app on loopback,
+// The flows of docs/AUTH-CONTRACT.md driven by the unchanged Nhost client against the real app on loopback,
 // with mail delivered over SMTP to a loopback server and its links followed.
 
 let server: CoreServer;

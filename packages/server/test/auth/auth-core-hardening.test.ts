@@ -37,7 +37,7 @@ describe('the demo users', () => {
     expect(claims['x-hasura-user-is-anonymous']).toBe('false');
     const permissions = [...ROLE_PERMISSIONS[role]].sort();
     expect(claims['x-hasura-permissions']).toBe(`{${permissions.map((permission) => `"${permission}"`).join(',')}}`);
-    // Parsed the way the web client does (spec section 6): strip quotes and braces, split on commas.
+    // Parsed the way the web client does (docs/PRODUCT.md section 6): strip quotes and braces, split on commas.
     const parsed = String(claims['x-hasura-permissions']).replace(/["{}]/g, '').split(',').filter((item) => item !== '');
     expect(parsed).toEqual(permissions);
     for (const [name, date] of Object.entries(windowClaims(role))) expect(claims[`x-hasura-${name}`]).toBe(date);

@@ -17,6 +17,8 @@ beforeAll(async () => {
   server = await startCoreServer({ env: { AUTH_RATE_LIMIT_SIGNUPS_BURST: '1000', AUTH_RATE_LIMIT_GLOBAL_BURST: '10000' } });
   await request(`${server.authUrl}/signup/email-password`, { body: { email: owner, password: ownerPassword, options: { displayName: 'Kavya' } } });
   await server.pool.query('UPDATE auth.users SET email_verified = true WHERE email = $1', [owner]);
+  // The verification mail goes after the answer: let it arrive before the tests count the owner's mails.
+  await server.mail.waitFor(owner);
 });
 afterAll(() => server.close());
 

@@ -62,7 +62,7 @@ function supportCases(world: PermissionWorld, personasOf: (role: string) => Pers
 function managerCases(world: PermissionWorld, personasOf: (role: string) => Persona[]): CaseDraft[] {
   return personasOf('manager').filter((persona) => !persona.actingFor).flatMap((persona) => {
     const managerId = idOf(world, persona.label);
-    // Spec section 7: managers where manager_id = me, ordered by user name, with user.name and user.user_brokers.active.
+    // docs/PRODUCT.md section 7: managers where manager_id = me, ordered by user name, with user.name and user.user_brokers.active.
     const query = `query ($me: uuid!) { managers(where: {manager_id: {_eq: $me}}, order_by: {user: {name: asc}}) {
       user_id user { name user_brokers { active } } } }`;
     return [
@@ -106,7 +106,7 @@ function referenceCheckCases(world: PermissionWorld, personasOf: (role: string) 
         request: insertOne('strategies', { name, kind: 'algo', algorithm_id: stranger.algorithmId, algorithm_version: 1 }),
         expect: refused, cleanup,
       }),
-      // demo and backtest trade on paper only (spec section 4).
+      // demo and backtest trade on paper only (docs/PRODUCT.md section 4).
       draft(persona, 'strategies', {
         request: insertOne('strategies', { name: `${name} live`, kind: 'basket', mode: 'LIVE' }),
         expect: role === 'demo' || role === 'backtest' ? refused : { kind: 'mutation', field: 'insert_strategies_one', affectedRows: -1, checks: [] },

@@ -96,7 +96,7 @@ describe('resolveSession', () => {
     expect(notBearer.code).toBe('invalid-headers');
   });
 
-  it('names x-hasura-user-id when the token lacks that claim (spec section 8: the client signs out)', async () => {
+  it('names x-hasura-user-id when the token lacks that claim (docs/PRODUCT.md section 8: the client signs out)', async () => {
     const failure = await failureOf(resolve({ authorization: `Bearer ${testToken({})}` }));
     expect(failure.code).toBe('invalid-jwt');
     expect(failure.message).toContain('x-hasura-user-id');

@@ -1,5 +1,5 @@
 /**
- * The GraphQL documents of spec section 7, as the spec's web client sends them: Hasura-generated
+ * The GraphQL documents of docs/PRODUCT.md section 7, as the spec's web client sends them: Hasura-generated
  * shapes, every input a variable. Kept apart from the tests so the documents read as the
  * client's, and reused by the tests that check them (HTTP and WebSocket).
  */

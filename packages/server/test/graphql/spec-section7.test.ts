@@ -1,7 +1,7 @@
-// Issue 6 acceptance: every call of spec section 7, written as the spec's web client writes it
+// Issue 6 acceptance: every call of docs/PRODUCT.md section 7, written as the spec's web client writes it
 // (Hasura-generated shapes, with variables), sent from outside to a real server (auth + GraphQL +
 // the backtest actions on 127.0.0.1) with real demo users' tokens; subscriptions over WebSocket
-// through the `graphql-ws` client; and the session errors of spec section 8.
+// through the `graphql-ws` client; and the session errors of docs/PRODUCT.md section 8.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
 import type { DemoRole } from '../../src/db/seed/demo-users';
@@ -45,7 +45,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('spec section 7 queries', () => {
+describe('docs/PRODUCT.md section 7 queries', () => {
   it('user_app_configs: category, subcategory, meta_data of the signed-in user only', async () => {
     const data = await dataAs('advanced', SPEC_QUERIES.userAppConfigs);
     const expected = await rows<{ category: string; subcategory: string; meta_data: unknown }>(
@@ -109,7 +109,7 @@ describe('spec section 7 queries', () => {
   });
 });
 
-describe('spec section 7 mutations', () => {
+describe('docs/PRODUCT.md section 7 mutations', () => {
   it('update_user_app_configs_by_pk appends to meta_data (key category, subcategory, user_id)', async () => {
     const data = await dataAs('demo', SPEC_MUTATIONS.appendAppConfig, {
       category: 'application', subcategory: 'global', userId: ids.demo, metaData: { theme: 'light', density: 'compact' },
@@ -239,7 +239,7 @@ describe('spec section 7 mutations', () => {
   });
 });
 
-describe('spec section 7 subscriptions (graphql-ws over WebSocket)', () => {
+describe('docs/PRODUCT.md section 7 subscriptions (graphql-ws over WebSocket)', () => {
   let client: Client;
   const feeds: LiveFeed[] = [];
   const feed = (query: string, variables: Record<string, unknown>): LiveFeed => {
@@ -320,7 +320,7 @@ describe('spec section 7 subscriptions (graphql-ws over WebSocket)', () => {
   });
 });
 
-describe('session errors the spec section 8 client reacts to', () => {
+describe('session errors docs/PRODUCT.md section 8 client reacts to', () => {
   const QUERY = SPEC_QUERIES.userAppConfigs;
   async function claimsOf(role: DemoRole): Promise<Record<string, unknown>> {
     return JSON.parse(Buffer.from(tokens[role].split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;

@@ -4,7 +4,7 @@
  * 127.0.0.1:0, a pg-boss queue (and, when asked, real backtest workers), demo users signed in
  * through POST /v1/auth/signin/email-password, and small clients for HTTP and WebSocket
  * (graphql-transport-ws through the unchanged `graphql-ws` client).
- * Shared by the acceptance tests of issue 6 (spec section 7, ra-data-hasura, backtest subscription).
+ * Shared by the acceptance tests of issue 6 (docs/PRODUCT.md section 7, ra-data-hasura, backtest subscription).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -54,7 +54,7 @@ export interface SpecServer {
   userId(role: DemoRole): Promise<string>;
   /** POST /v1/graphql with a bearer token (or none), plus extra headers. */
   graphql(call: GraphqlCall, auth: { token?: string; headers?: Record<string, string> }): Promise<GraphqlBody>;
-  /** A graphql-ws client whose connection payload carries the headers (spec section 7: auth header in connection params). */
+  /** A graphql-ws client whose connection payload carries the headers (docs/PRODUCT.md section 7: auth header in connection params). */
   wsClient(headers: Record<string, string>): Client;
   close(): Promise<void>;
 }

@@ -110,7 +110,7 @@ describe('graphql-transport-ws with the graphql-ws client', () => {
   });
 });
 
-describe('graphql-transport-ws close codes (spec section 8)', () => {
+describe('graphql-transport-ws close codes (docs/PRODUCT.md section 8)', () => {
   const init = (token?: string) => ({ type: 'connection_init', payload: token ? { headers: { Authorization: `Bearer ${token}` } } : {} });
 
   it('4406 when no known subprotocol is offered', async () => {

@@ -1,4 +1,4 @@
-// Brand variants (spec section 1): one build serves one client, chosen by the client-name setting
+// Brand variants (docs/PRODUCT.md section 1): one build serves one client, chosen by the client-name setting
 // VITE_CLIENT_NAME at build time. A brand has its own name, release version and logos; the
 // deployed build id still comes from /version.json. Logos are SVG drawn here, as data URLs, so a
 // brand costs no request and no image file. Wordmarks set textLength so any system font fits the box.

@@ -1,5 +1,5 @@
-// The confirmation dialog of spec section 2: a rich-text message, accept or reject; it closes on
-// accept, reject or hide (spec section 4).
+// The confirmation dialog of docs/PRODUCT.md section 2: a rich-text message, accept or reject; it closes on
+// accept, reject or hide (docs/PRODUCT.md section 4).
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';

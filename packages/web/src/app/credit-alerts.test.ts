@@ -3,7 +3,7 @@ import { creditNotice, licenceStatus } from './credit-alerts';
 
 const licence = (used: number, expireOn: string, activatedOn = '2026-10-01T10:00:00Z') => ({ totalCredits: 1000, utilizedCredits: used, expireOn, activatedOn });
 
-describe('licence alerts (spec section 4)', () => {
+describe('licence alerts (docs/PRODUCT.md section 4)', () => {
   it('warns from 75 % up to but not including 90 %, and is critical from 90 %', () => {
     expect(licenceStatus(licence(749, '2027-06-30'), '2026-11-24')?.level).toBe('none');
     expect(licenceStatus(licence(750, '2027-06-30'), '2026-11-24')).toMatchObject({ level: 'warning', percentUtilized: 75 });

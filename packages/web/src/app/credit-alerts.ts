@@ -1,4 +1,4 @@
-// Credit and licence alerts (spec section 4). Warning: utilisation from 75 % up to (not
+// Credit and licence alerts (docs/PRODUCT.md section 4). Warning: utilisation from 75 % up to (not
 // including) 90 %, or more than 7 and at most 15 days left. Critical: 90 % or more, or 7 days or
 // fewer. The notice shows when either licence (backtest, strategy) warns; it is styled as an error
 // when any is critical. Deviation (documented in ARCHITECTURE.md): the spec's client checks the

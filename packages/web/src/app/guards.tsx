@@ -1,10 +1,10 @@
-// The route checks of spec section 2. The spec names them and leaves their rules out; ours
-// (ARCHITECTURE.md, "Web app: routes and checks"):
+// The route checks of docs/PRODUCT.md section 2. The spec names them and leaves their rules out; ours
+// (ARCHITECTURE.md, "The web app", Routes):
 // - auth: signed in (an anonymous session counts); otherwise to /authenticate/signin, which
 //   returns to the page after sign-in.
 // - signup: the spec puts `auth` on /authenticate/signup; we read it as "signed out, or signed in
 //   anonymously" (an anonymous user signs up by conversion). A full account goes to /dashboard.
-// - role-check: the page's menu entry (spec section 6) lists the role.
+// - role-check: the page's menu entry (docs/PRODUCT.md section 6) lists the role.
 // - strat-permission-check: the strategy is the user's, a managed user's, or published and
 //   subscribed by the user; administrators and superadmins see every strategy.
 // - manage-accounts: manager, administrator or superadmin; user-management: administrator or superadmin.

@@ -1,4 +1,4 @@
-// Spec section 7: a live-chat widget script loads from a third-party host. Ours is off unless the
+// docs/PRODUCT.md section 7: a live-chat widget script loads from a third-party host. Ours is off unless the
 // deployment sets VITE_LIVE_CHAT_URL (an https URL) at build time, so no third-party host is
 // contacted by default.
 export function liveChatUrl(): string | undefined {

@@ -1,5 +1,5 @@
-// The side menu of spec section 6 and the rules the route checks read (docs: ARCHITECTURE.md,
-// "Web app: routes and checks").
+// The side menu of docs/PRODUCT.md section 6 and the rules the route checks read (docs: ARCHITECTURE.md,
+// "The web app", Routes).
 
 export type Role = 'trial' | 'basic' | 'advanced' | 'demo' | 'backtest' | 'manager' | 'administrator' | 'superadmin' | 'support';
 
@@ -8,7 +8,7 @@ export interface MenuEntry {
   readonly label: string;
   readonly roles: readonly Role[] | 'all';
   /**
-   * Spec section 2's hide-in-mode flag. Our rule (ARCHITECTURE.md): hidden while a manager acts
+   * docs/PRODUCT.md section 2's hide-in-mode flag. Our rule (ARCHITECTURE.md): hidden while a manager acts
    * for a managed user, a mode about that user's trading (dashboard, strategies, subscriptions,
    * baskets), not the manager's own research and administration.
    */
@@ -17,7 +17,7 @@ export interface MenuEntry {
 
 const RESEARCH: readonly Role[] = ['advanced', 'demo', 'administrator', 'manager', 'superadmin', 'backtest'];
 
-/** Spec section 6, in the order of spec section 2's side menu links. */
+/** docs/PRODUCT.md section 6, in the order of docs/PRODUCT.md section 2's side menu links. */
 export const MENU: readonly MenuEntry[] = [
   { path: '/dashboard', label: 'Dashboard', roles: 'all', hideInMode: false },
   { path: '/chart', label: 'Chart', roles: ['administrator', 'manager', 'superadmin', 'advanced', 'demo', 'backtest'], hideInMode: true },
@@ -31,14 +31,14 @@ export const MENU: readonly MenuEntry[] = [
   { path: '/reports', label: 'Reports', roles: ['manager', 'superadmin'], hideInMode: true },
 ];
 
-/** /payoff: handled for the research roles, shown in the menu only when the exchange is NSE (spec section 2). */
+/** /payoff: handled for the research roles, shown in the menu only when the exchange is NSE (docs/PRODUCT.md section 2). */
 export const PAYOFF_ENTRY: MenuEntry = { path: '/payoff', label: 'Payoff', roles: RESEARCH, hideInMode: true };
 
 /** Roles that may act for the users they manage (the server honours x-hasura-managed-user-id for these). */
 export const MANAGING_ROLES: readonly Role[] = ['manager', 'administrator', 'superadmin'];
 /** Roles of /users/list (user management). */
 export const USER_MANAGEMENT_ROLES: readonly Role[] = ['administrator', 'superadmin'];
-/** Spec section 4: these roles see the dashboard in PAPER mode only. */
+/** docs/PRODUCT.md section 4: these roles see the dashboard in PAPER mode only. */
 export const PAPER_ONLY_ROLES: readonly Role[] = ['demo', 'backtest'];
 
 export function allows(entry: Pick<MenuEntry, 'roles'>, role: string | undefined): boolean {

@@ -1,4 +1,4 @@
-// Spec section 2's route table: five layouts, every path, and the checks of each. Pages are
+// docs/PRODUCT.md section 2's route table: five layouts, every path, and the checks of each. Pages are
 // code-split (react-router `lazy`: each page module exports `Component`); a chunk that no longer
 // exists after a deploy reloads the route once (stale-chunks.ts).
 import { createBrowserRouter, type RouteObject } from 'react-router';
@@ -15,7 +15,7 @@ function guarded(checks: readonly Check[], route: RouteObject): RouteObject {
 const APP_CHECKS: readonly Check[] = ['auth', 'role-check', 'update-mode'];
 const STRATEGY_CHECKS: readonly Check[] = ['auth', 'strat-permission-check'];
 
-/** The trading screens of spec section 2 (auth, role-check, update-mode), each its own chunk. */
+/** The trading screens of docs/PRODUCT.md section 2 (auth, role-check, update-mode), each its own chunk. */
 const TRADING_SCREENS: ReadonlyArray<readonly [string, () => Promise<{ Component: React.ComponentType }>]> = [
   ['/algo', () => import('../pages/trading/AlgoPage')],
   ['/baskets', () => import('../pages/trading/BasketsPage')],
@@ -47,7 +47,7 @@ export const routes: RouteObject[] = [
           { path: '/authenticate/reset-password', ...page(() => import('../pages/auth/ResetPassword')) },
           { path: '/authenticate/reset-password-confirmation', ...page(() => import('../pages/auth/ResetPasswordConfirmation')) },
           { path: '/authenticate/redirect', ...page(() => import('../pages/auth/AuthRedirect')) },
-          // Spec section 2 puts the auth check on sign-up: an anonymous session signs up by conversion (deanonymize).
+          // docs/PRODUCT.md section 2 puts the auth check on sign-up: an anonymous session signs up by conversion (deanonymize).
           guarded(['signup'], { path: '/authenticate/signup', ...page(() => import('../pages/auth/SignUp')) }),
         ],
       },

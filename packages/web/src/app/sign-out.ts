@@ -1,4 +1,4 @@
-// Sign-out in the order of spec section 4: reset every store, clear the time zone, re-enable the
+// Sign-out in the order of docs/PRODUCT.md section 4: reset every store, clear the time zone, re-enable the
 // holiday notification, end the default and CSV GraphQL subscriptions, sign out of the auth
 // service, then 100 ms later remove the refresh token and its expiry from local storage and clear
 // session storage.
@@ -9,7 +9,7 @@ import { useAppStore } from '../stores/app-store';
 import { useAuthStore } from '../stores/auth-store';
 import { runSignOutResets } from '../stores/sign-out-resets';
 
-/** Spec section 9: sign-out cleanup delay 100 ms. */
+/** docs/PRODUCT.md section 9: sign-out cleanup delay 100 ms. */
 export const SIGN_OUT_CLEANUP_MS = 100;
 /** The holiday notice is shown once per sign-in; dismissing it sets this key. */
 export const HOLIDAY_NOTICE_DISMISSED_KEY = 'vyuha-holiday-notice-dismissed';

@@ -1,4 +1,4 @@
-// Spec section 8: stale code chunks trigger a reload of the route. After a deploy the chunk a tab
+// docs/PRODUCT.md section 8: stale code chunks trigger a reload of the route. After a deploy the chunk a tab
 // asks for may no longer exist; the first failure reloads the page at the same URL (once per
 // path and minute, so a real outage shows the error page instead of a reload loop).
 import type { ComponentType } from 'react';

@@ -1,4 +1,4 @@
-// The Mantine theme: the brand's primary colour, and the density of spec section 3 (compact or
+// The Mantine theme: the brand's primary colour, and the density of docs/PRODUCT.md section 3 (compact or
 // cozy) as Mantine's default component size and spacing scale.
 import { createTheme, type MantineThemeOverride } from '@mantine/core';
 import type { Density } from '../stores/app-store';

@@ -1,9 +1,9 @@
-// Toasts of spec section 8: top-center (group 'tc'), 3000 ms, severities error, warn, success, info.
+// Toasts of docs/PRODUCT.md section 8: top-center (group 'tc'), 3000 ms, severities error, warn, success, info.
 import { notifications } from '@mantine/notifications';
 
 export type ToastSeverity = 'error' | 'warn' | 'success' | 'info';
 
-/** Spec section 9: toast life 3000 ms. */
+/** docs/PRODUCT.md section 9: toast life 3000 ms. */
 export const TOAST_LIFE_MS = 3000;
 
 const COLORS: Record<ToastSeverity, string> = { error: 'red', warn: 'yellow', success: 'teal', info: 'blue' };

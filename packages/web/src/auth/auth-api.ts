@@ -1,4 +1,4 @@
-// The HTTP calls of spec section 7's auth backend, relative to `/v1/auth`. Every call answers a
+// The HTTP calls of docs/PRODUCT.md section 7's auth backend, relative to `/v1/auth`. Every call answers a
 // value or an AuthErrorPayload; nothing throws for an HTTP or network failure.
 import { clientError } from './auth-errors';
 import type { AuthErrorPayload, AuthSession, AuthUser, MfaTicket } from './auth-types';
@@ -60,7 +60,7 @@ export interface SignUpOptions {
   readonly metadata?: Record<string, unknown>;
 }
 
-/** The auth service's endpoints as functions (spec section 7). */
+/** The auth service's endpoints as functions (docs/PRODUCT.md section 7). */
 export const authApi = {
   signInEmailPassword: (body: { email: string; password: string }) => authCall<SessionOrMfa>('/signin/email-password', { body }),
   signInMfaTotp: (body: { ticket: string; otp: string }) => authCall<SessionOrMfa>('/signin/mfa/totp', { body }),
@@ -85,8 +85,11 @@ export const authApi = {
   resetPassword: (body: { email: string; options?: { redirectTo?: string } }) => authCall<string>('/user/password/reset', { body }),
   sendVerificationEmail: (body: { email: string; options?: { redirectTo?: string } }) => authCall<string>('/user/email/send-verification-email', { body }),
   generateTotp: (accessToken: string) => authCall<{ imageUrl: string; totpSecret: string }>('/mfa/totp/generate', { accessToken }),
-  setMfa: (body: { code: string; activeMfaType: 'totp' | '' }, accessToken: string) => authCall<string>('/user/mfa', { body, accessToken }),
-  addSecurityKey: (accessToken: string) => authCall<PublicKeyCredentialCreationOptionsJSON>('/user/webauthn/add', { body: {}, accessToken }),
+  /** `currentPassword` (ours): the fresh proof activating asks of a session signed in over 5 minutes ago. */
+  setMfa: (body: { code: string; activeMfaType: 'totp' | ''; currentPassword?: string }, accessToken: string) => authCall<string>('/user/mfa', { body, accessToken }),
+  /** `currentPassword` (ours): the fresh proof a new key asks of a session signed in over 5 minutes ago. */
+  addSecurityKey: (accessToken: string, body: { currentPassword?: string } = {}) =>
+    authCall<PublicKeyCredentialCreationOptionsJSON>('/user/webauthn/add', { body, accessToken }),
   verifySecurityKey: (body: { credential: unknown; nickname?: string }, accessToken: string) => authCall<{ id: string; nickname: string }>('/user/webauthn/verify', { body, accessToken }),
   elevateWebauthn: (body: { email: string }, accessToken: string) => authCall<PublicKeyCredentialRequestOptionsJSON>('/elevate/webauthn', { body, accessToken }),
   elevateWebauthnVerify: (body: { email: string; credential: unknown }, accessToken: string) => authCall<SessionOrMfa>('/elevate/webauthn/verify', { body, accessToken }),
@@ -95,7 +98,7 @@ export const authApi = {
   revokePat: (id: string, accessToken: string) => authCall<string>(`/user/pats/${encodeURIComponent(id)}`, { method: 'DELETE', accessToken }),
 };
 
-/** Where the browser goes to sign in with an OAuth provider (spec section 7); `connect` links a provider to the signed-in user. */
+/** Where the browser goes to sign in with an OAuth provider (docs/PRODUCT.md section 7); `connect` links a provider to the signed-in user. */
 export function providerSignInUrl(provider: string, options: { redirectTo: string; connect?: string }): string {
   const query = new URLSearchParams({ redirectTo: options.redirectTo });
   if (options.connect) query.set('connect', options.connect);

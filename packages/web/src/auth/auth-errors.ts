@@ -1,5 +1,5 @@
-// Client-side auth errors with the exact codes and messages of spec section 8, and the input
-// checks of spec section 5. Status classes (spec section 8): 0 network, 1 internal, 10 input, 20 state.
+// Client-side auth errors with the exact codes and messages of docs/PRODUCT.md section 8, and the input
+// checks of docs/PRODUCT.md section 5. Status classes (docs/PRODUCT.md section 8): 0 network, 1 internal, 10 input, 20 state.
 import type { AuthErrorPayload } from './auth-types';
 
 export const STATUS_NETWORK = 0;
@@ -7,7 +7,7 @@ export const STATUS_INTERNAL = 1;
 export const STATUS_INPUT = 10;
 export const STATUS_STATE = 20;
 
-/** Spec section 8: code -> message of the auth client's own errors. */
+/** docs/PRODUCT.md section 8: code -> message of the auth client's own errors. */
 export const CLIENT_AUTH_ERRORS = {
   'invalid-email': { status: STATUS_INPUT, message: 'Email is incorrectly formatted' },
   'invalid-password': { status: STATUS_INPUT, message: 'Password is incorrectly formatted' },
@@ -35,7 +35,7 @@ export function clientError(code: ClientAuthErrorCode): AuthErrorPayload {
 /** Minimum password length: the auth service's AUTH_PASSWORD_MIN_LENGTH default (spec: "not shown"). */
 export const MIN_PASSWORD_LENGTH = 9;
 
-// A standard email pattern (spec section 5): a local part, @, a domain with a dot, no spaces.
+// A standard email pattern (docs/PRODUCT.md section 5): a local part, @, a domain with a dot, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MFA_TICKET = /^mfaTotp:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,7 +55,7 @@ export function isValidMfaTicket(ticket: unknown): ticket is string {
   return typeof ticket === 'string' && MFA_TICKET.test(ticket);
 }
 
-/** Spec section 8: a 401 with 'Email is not verified' or code 'unverified-user' means verification is needed. */
+/** docs/PRODUCT.md section 8: a 401 with 'Email is not verified' or code 'unverified-user' means verification is needed. */
 export function needsEmailVerification(error: AuthErrorPayload): boolean {
   return error.error === 'unverified-user' || (error.status === 401 && /email is not verified/i.test(error.message));
 }

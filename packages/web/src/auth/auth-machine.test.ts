@@ -66,7 +66,7 @@ async function settle(actor: Running, state: AuthStatePath): Promise<void> {
   expect(inState(actor.getSnapshot(), state)).toBe(true);
 }
 
-describe('the auth machine (spec section 4)', () => {
+describe('the auth machine (docs/PRODUCT.md section 4)', () => {
   it('starts signed out without a saved refresh token', () => {
     const actor = createActor(createAuthMachine(environment(undefined, Date.now))).start();
     expect(inState(actor.getSnapshot(), 'signedOut.noErrors')).toBe(true);

@@ -1,4 +1,4 @@
-// The authentication machine of spec section 4:
+// The authentication machine of docs/PRODUCT.md section 4:
 //   starting  -> tries the saved refresh token; 5xx and network failures are retried with
 //                backoff (5 s x 2^(attempt-1)), anything else ends in signedOut.
 //   signedOut -> noErrors | authenticating | success (a link or code went out) | needsSmsOtp |
@@ -6,17 +6,17 @@
 //   signedIn  -> runs the refresh timer (not for a PAT session), takes SESSION_UPDATE from other
 //                tabs or an elevation, and signs out.
 // The machine only decides; storing and broadcasting sessions is done by its actions, which the
-// auth provider supplies (auth-provider.tsx), so the machine runs the same in tests.
+// auth service supplies (auth-service.ts), so the machine runs the same in tests.
 import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import type { AuthErrorPayload, AuthSession } from './auth-types';
 import { readClaims } from './claims';
 import { signIn, type SignInOutcome, type SignInRequest } from './sign-in';
 
-/** Spec section 9: the refresh timer checks every second. */
+/** docs/PRODUCT.md section 9: the refresh timer checks every second. */
 const REFRESH_CHECK_MS = 1_000;
 /** Refresh when less than half the token's lifetime is left, at most this long before it expires. */
 const REFRESH_MARGIN_CAP_SECONDS = 300;
-/** Spec section 9: retry delay 5 s x 2^(attempts - 1); the maximum is not shown: 5 attempts. */
+/** docs/PRODUCT.md section 9: retry delay 5 s x 2^(attempts - 1); the maximum is not shown: 5 attempts. */
 export const RETRY_BASE_MS = 5_000;
 export const MAX_RETRIES = 5;
 
@@ -108,7 +108,7 @@ export function createAuthMachine(environment: AuthEnvironment) {
       signIn: fromPromise<SignInOutcome, { request: SignInRequest }>(({ input }) => signIn(input.request)),
       signOut: fromPromise<void, { session: AuthSession | undefined; all: boolean }>(({ input }) => environment.signOut(input.session, input.all)),
       refresher: fromCallback<AuthEvent, { context: AuthContext }>(({ sendBack, input, receive }) => {
-        // A PAT session cannot be refreshed (spec section 4: no refresh timer for a PAT).
+        // A PAT session cannot be refreshed (docs/PRODUCT.md section 4: no refresh timer for a PAT).
         if (input.context.pat) return () => undefined;
         let context = input.context;
         let attempts = 0;

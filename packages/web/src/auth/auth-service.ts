@@ -3,7 +3,7 @@
 //   handed to the other tabs over a BroadcastChannel, so only one tab ever spends a refresh token;
 // - refreshes run under a cross-tab lock and always use the latest stored refresh token (another
 //   tab may have rotated it), so two tabs never present the same token (that would revoke it);
-// - a sign-out is announced and every other tab signs out too (spec section 4).
+// - a sign-out is announced and every other tab signs out too (docs/PRODUCT.md section 4).
 import { createActor, type SnapshotFrom } from 'xstate';
 import { useSelector } from '@xstate/react';
 import { useAuthStore } from '../stores/auth-store';
@@ -47,7 +47,7 @@ const environment: AuthEnvironment = {
     clearAccessTokenCookie();
     useAuthStore.getState().reset();
     if (reason === 'signout') channel?.postMessage({ type: 'signout' } satisfies TabMessage);
-    // A dead refresh token is of no use to any tab; after a sign-out the cleanup removes it (100 ms later, spec section 4).
+    // A dead refresh token is of no use to any tab; after a sign-out the cleanup removes it (100 ms later, docs/PRODUCT.md section 4).
     if (reason === 'expired') clearStoredRefreshToken();
   },
   now: () => Date.now(),
@@ -55,7 +55,7 @@ const environment: AuthEnvironment = {
 
 export const authActor = createActor(createAuthMachine(environment));
 
-// Mirror the machine into the auth store (spec section 3's auth state).
+// Mirror the machine into the auth store (docs/PRODUCT.md section 3's auth state).
 authActor.subscribe((snapshot) => {
   const { session, mfa, error, userId, role, permissions } = snapshot.context;
   useAuthStore.getState().mirror({ session, mfa, error, userId, role, permissions });
@@ -102,7 +102,7 @@ export function currentAccessToken(): string | undefined {
   return snapshot.matches('signedIn') ? snapshot.context.session?.accessToken : undefined;
 }
 
-/** Resolves once the machine has left `starting` (spec section 9: wait-until-ready 15 s). */
+/** Resolves once the machine has left `starting` (docs/PRODUCT.md section 9: wait-until-ready 15 s). */
 export function waitUntilReady(timeoutMs = 15_000): Promise<AuthSnapshot> {
   return new Promise((resolve, reject) => {
     const done = (snapshot: AuthSnapshot): boolean => {

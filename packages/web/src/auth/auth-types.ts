@@ -1,4 +1,4 @@
-// The shapes of the auth service's API (hasura-auth's, AUTH.md) as the web app reads them.
+// The shapes of the auth service's API (hasura-auth's, docs/AUTH-CONTRACT.md) as the web app reads them.
 
 /** The signed-in user as `/v1/auth` returns it. */
 export interface AuthUser {
@@ -18,7 +18,7 @@ export interface AuthUser {
   readonly activeMfaType: string | null;
 }
 
-/** Spec section 3: accessToken, accessTokenExpiresIn (seconds), refreshToken, refreshTokenId, user. */
+/** docs/PRODUCT.md section 3: accessToken, accessTokenExpiresIn (seconds), refreshToken, refreshTokenId, user. */
 export interface AuthSession {
   readonly accessToken: string;
   readonly accessTokenExpiresIn: number;
@@ -32,10 +32,10 @@ export interface MfaTicket {
   readonly ticket: string;
 }
 
-/** The status classes of spec section 8: 0 network, 1 internal, 10 input, 20 state; otherwise the HTTP status. */
+/** The status classes of docs/PRODUCT.md section 8: 0 network, 1 internal, 10 input, 20 state; otherwise the HTTP status. */
 export type AuthErrorStatus = number;
 
-/** An auth failure: the server's `{status, message, error}` or a client-side one (spec section 8 codes). */
+/** An auth failure: the server's `{status, message, error}` or a client-side one (docs/PRODUCT.md section 8 codes). */
 export interface AuthErrorPayload {
   readonly status: AuthErrorStatus;
   readonly error: string;

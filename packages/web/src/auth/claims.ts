@@ -1,4 +1,4 @@
-// What the app reads from the access token (spec sections 3 and 6): the role is the token's
+// What the app reads from the access token (docs/PRODUCT.md sections 3 and 6): the role is the token's
 // default role, permissions come from `x-hasura-permissions` (quotes and outer brackets stripped,
 // split on commas), the W<n>m claims give each chart window's earliest candle date.
 const CLAIMS_NAMESPACE = 'https://hasura.io/jwt/claims';
@@ -23,7 +23,7 @@ function decodeSegment(segment: string): unknown {
 }
 
 /**
- * Spec section 6: the permissions claim with quotes and outer brackets stripped, split on commas;
+ * docs/PRODUCT.md section 6: the permissions claim with quotes and outer brackets stripped, split on commas;
  * a missing claim logs 'Permissions not found' and gives an empty list.
  * @example parsePermissions('{"strategy:backtest","strategy:deploy"}') // ['strategy:backtest', 'strategy:deploy']
  */

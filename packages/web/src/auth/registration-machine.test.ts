@@ -65,7 +65,7 @@ afterEach(() => {
   globalThis.fetch = realFetch;
 });
 
-describe('the registration machine (spec section 4)', () => {
+describe('the registration machine (docs/PRODUCT.md section 4)', () => {
   it('starts incomplete without errors', () => {
     expect(start().getSnapshot().matches({ incomplete: 'noErrors' })).toBe(true);
   });
@@ -87,7 +87,7 @@ describe('the registration machine (spec section 4)', () => {
     expect(snapshot.context.converted).toBe(false);
   });
 
-  it('refuses a badly formed e-mail or a short password before calling the server (spec sections 5 and 8)', async () => {
+  it('refuses a badly formed e-mail or a short password before calling the server (docs/PRODUCT.md sections 5 and 8)', async () => {
     const actor = start();
     let snapshot = await send(actor, { type: 'REGISTER', request: { method: 'email-password', email: 'asha-at-example', password: 'long-enough-1' } });
     expect(snapshot.matches({ incomplete: 'failed' })).toBe(true);
@@ -175,7 +175,7 @@ describe('the registration machine (spec section 4)', () => {
   });
 });
 
-describe('an anonymous user is converted, not created (spec section 4)', () => {
+describe('an anonymous user is converted, not created (docs/PRODUCT.md section 4)', () => {
   it('deanonymizes with e-mail + password and waits for verification when the sign-in says unverified', async () => {
     answer('/user/deanonymize', { status: 200, body: 'OK' });
     answer('/signin/email-password', { status: 401, body: { status: 401, error: 'unverified-user', message: 'Email is not verified' } });
@@ -218,7 +218,7 @@ describe('an anonymous user is converted, not created (spec section 4)', () => {
     ]);
   });
 
-  it("refuses a security key for an anonymous user: 'Unknown deanonymization method' (spec section 5)", async () => {
+  it("refuses a security key for an anonymous user: 'Unknown deanonymization method' (docs/PRODUCT.md section 5)", async () => {
     const snapshot = await send(start(), { type: 'REGISTER', anonymousAccessToken: 'anon-token', request: { method: 'security-key', email: 'asha@example.in' } });
     expect(snapshot.matches({ incomplete: 'failed' })).toBe(true);
     expect(snapshot.context.error).toEqual(UNKNOWN_DEANONYMIZATION_METHOD);

@@ -1,10 +1,10 @@
-// The registration machine of spec section 4:
+// The registration machine of docs/PRODUCT.md section 4:
 //   incomplete -> noErrors | registering | needsEmailVerification | needsOtp | failed
 //   complete   (final; its output is the new session)
 // Methods: e-mail + password, security key, passwordless e-mail (magic link), passwordless SMS and
 // the SMS code that follows it. A signed-in anonymous user is converted (POST /user/deanonymize,
 // keeping the user id), never created anew: the REGISTER event then carries its access token.
-// Inputs are checked as spec section 5 says before anything is sent.
+// Inputs are checked as docs/PRODUCT.md section 5 says before anything is sent.
 import { assign, fromPromise, setup } from 'xstate';
 import { authApi, type ApiResult, type SessionOrMfa, type SignUpOptions } from './auth-api';
 import { clientError, isValidEmail, isValidPassword, isValidPhoneNumber, STATUS_INPUT, STATUS_INTERNAL } from './auth-errors';
@@ -46,7 +46,7 @@ export interface RegistrationEnvironment {
   readonly createCredential: CredentialCreator;
 }
 
-/** Spec section 5: deanonymization accepts only passwordless (email or sms) or email-password. */
+/** docs/PRODUCT.md section 5: deanonymization accepts only passwordless (email or sms) or email-password. */
 export const UNKNOWN_DEANONYMIZATION_METHOD: AuthErrorPayload = { status: STATUS_INPUT, error: 'invalid-deanonymization-method', message: 'Unknown deanonymization method' };
 
 const EMPTY: RegistrationContext = { email: undefined, phoneNumber: undefined, session: undefined, error: undefined, converted: false };
@@ -59,7 +59,7 @@ function fromSignUp(result: ApiResult<SessionOrMfa>): RegistrationOutcome {
   return result.value.session ? { kind: 'session', session: result.value.session } : { kind: 'needs-email-verification' };
 }
 
-/** The spec section 5 check of a request's fields, or undefined when they pass. */
+/** docs/PRODUCT.md section 5 check of a request's fields, or undefined when they pass. */
 function invalidField(request: RegistrationRequest): AuthErrorPayload | undefined {
   switch (request.method) {
     case 'email-password':
@@ -80,12 +80,12 @@ async function signUpWithSecurityKey(request: Extract<RegistrationRequest, { met
   const credential = await environment.createCredential(creation.value);
   if (!credential.ok) return failure(credential.error);
   const options = { ...(request.options?.redirectTo ? { redirectTo: request.options.redirectTo } : {}), ...(request.nickname ? { nickname: request.nickname } : {}) };
-  // Spec section 7 puts the nickname in options; hasura-auth (and our server) read it at the top level: send both.
+  // docs/PRODUCT.md section 7 puts the nickname in options; hasura-auth (and our server) read it at the top level: send both.
   const body = { credential: credential.value, options, ...(request.nickname ? { nickname: request.nickname } : {}) };
   return fromSignUp(await authApi.signUpWebauthnVerify(body));
 }
 
-/** Converts the signed-in anonymous user (spec section 4); its anonymous sessions end at the server. */
+/** Converts the signed-in anonymous user (docs/PRODUCT.md section 4); its anonymous sessions end at the server. */
 async function convert(request: RegistrationRequest, accessToken: string): Promise<RegistrationOutcome> {
   switch (request.method) {
     case 'email-password': {

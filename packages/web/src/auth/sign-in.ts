@@ -1,4 +1,4 @@
-// Every sign-in method of spec section 4 as one request type, validated as spec section 5 says,
+// Every sign-in method of docs/PRODUCT.md section 4 as one request type, validated as docs/PRODUCT.md section 5 says,
 // sent to the auth service; the answer becomes a SignInOutcome for the auth machine.
 import { authApi, type ApiResult, type SessionOrMfa } from './auth-api';
 import { clientError, isValidEmail, isValidMfaTicket, isValidPassword, isValidPhoneNumber, needsEmailVerification } from './auth-errors';

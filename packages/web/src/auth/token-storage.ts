@@ -1,14 +1,14 @@
-// Where a session outlives the page (spec section 9): the refresh token, its id and its expiry in
+// Where a session outlives the page (docs/PRODUCT.md section 9): the refresh token, its id and its expiry in
 // localStorage under the Nhost client's keys (so a new tab signs in from them, and a change in
 // one tab reaches the others through the storage event), and the access token in a cookie
-// (spec section 7: 7-day max age, Secure, SameSite Lax) for requests the browser makes itself.
+// (docs/PRODUCT.md section 7: 7-day max age, Secure, SameSite Lax) for requests the browser makes itself.
 import type { AuthSession } from './auth-types';
 
 export const REFRESH_TOKEN_KEY = 'nhostRefreshToken';
 export const REFRESH_TOKEN_ID_KEY = 'nhostRefreshTokenId';
 export const REFRESH_TOKEN_EXPIRES_AT_KEY = 'nhostRefreshTokenExpiresAt';
 export const ACCESS_TOKEN_COOKIE = 'vyuhaAccessToken';
-/** Spec section 9: cookie max age 604800 s. */
+/** docs/PRODUCT.md section 9: cookie max age 604800 s. */
 export const ACCESS_TOKEN_COOKIE_MAX_AGE = 604_800;
 /** The auth service's AUTH_REFRESH_TOKEN_EXPIRES_IN default (30 days): when the stored refresh token stops working. */
 export const REFRESH_TOKEN_LIFETIME_MS = 2_592_000_000;

@@ -39,7 +39,7 @@ export function formatTime(epochMs: number): string {
   return whole === undefined ? MISSING_VALUE : formatIstTime(whole);
 }
 
-// Spec section 5. `T`, `t` or a space between date and time; seconds, a fraction of any length
+// docs/PRODUCT.md section 5. `T`, `t` or a space between date and time; seconds, a fraction of any length
 // and a zone (Z, ±HH:mm, ±HHmm, ±HH) are optional.
 const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const EPOCH_MS = /^-?\d{13}$/;

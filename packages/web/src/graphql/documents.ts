@@ -1,4 +1,4 @@
-// The GraphQL documents of spec section 7 the shell sends (Hasura shapes, every input a variable).
+// The GraphQL documents of docs/PRODUCT.md section 7 the shell sends (Hasura shapes, every input a variable).
 
 export const USER_APP_CONFIGS = `query UserAppConfigs {
   user_app_configs { category subcategory user_id meta_data }

@@ -1,7 +1,7 @@
-// The GraphQL clients of spec section 7: urql over HTTP POST to /v1/graphql (same-origin
+// The GraphQL clients of docs/PRODUCT.md section 7: urql over HTTP POST to /v1/graphql (same-origin
 // credentials, bearer token in Authorization) and graphql-ws for subscriptions (the same headers
 // in the connection params; up to 5 retries with exponential backoff; the fatal close codes of
-// spec section 8 are not retried). `restartGraphqlClients()` replaces both on sign-in, sign-out and
+// docs/PRODUCT.md section 8 are not retried). `restartGraphqlClients()` replaces both on sign-in, sign-out and
 // when a manager switches the user they act for.
 import { Client, fetchExchange, mapExchange, subscriptionExchange, type CombinedError } from '@urql/core';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
@@ -9,9 +9,9 @@ import { currentAccessToken } from '../auth/auth-service';
 import { useAppStore } from '../stores/app-store';
 
 export const GRAPHQL_PATH = '/v1/graphql';
-/** Spec section 9: websocket retries 5. */
+/** docs/PRODUCT.md section 9: websocket retries 5. */
 export const WS_RETRY_ATTEMPTS = 5;
-/** Spec section 8: close codes after which the socket is not reopened. */
+/** docs/PRODUCT.md section 8: close codes after which the socket is not reopened. */
 export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([4500, 4005, 4400, 4004, 4401, 4403, 4406, 4408, 4504, 4409, 4429]);
 
 /** The headers every GraphQL request carries: the bearer token and, for a manager acting for a user, that user's id. */
@@ -51,7 +51,7 @@ function createSocket(): WsClient {
 function createGraphqlClient(socket: WsClient): Client {
   return new Client({
     url: GRAPHQL_PATH,
-    // Spec section 7: queries go as HTTP POST (urql would send short queries as GET).
+    // docs/PRODUCT.md section 7: queries go as HTTP POST (urql would send short queries as GET).
     preferGetMethod: false,
     // No cache exchange: every screen reads what the server has now (and refetches after its writes).
     requestPolicy: 'network-only',
@@ -79,7 +79,7 @@ function createGraphqlClient(socket: WsClient): Client {
 
 let sessionErrorHandler: ((kind: 'expired' | 'user-claim') => void) | undefined;
 
-/** Spec section 8: what to do when a GraphQL error says the session is gone (the shell signs out and goes to sign-in). */
+/** docs/PRODUCT.md section 8: what to do when a GraphQL error says the session is gone (the shell signs out and goes to sign-in). */
 export function onSessionError(handler: (kind: 'expired' | 'user-claim') => void): () => void {
   sessionErrorHandler = handler;
   return () => {
@@ -109,7 +109,7 @@ export function onGraphqlClientChange(listener: (client: Client) => void): () =>
   return () => clientListeners.delete(listener);
 }
 
-/** What spec section 8 asks of a GraphQL error: 'signout' when the session is gone, else show it. */
+/** What docs/PRODUCT.md section 8 asks of a GraphQL error: 'signout' when the session is gone, else show it. */
 export function sessionErrorKind(error: CombinedError | undefined): 'expired' | 'user-claim' | undefined {
   if (!error) return undefined;
   for (const graphQLError of error.graphQLErrors) {
@@ -120,5 +120,5 @@ export function sessionErrorKind(error: CombinedError | undefined): 'expired' | 
   return undefined;
 }
 
-/** Spec section 8: the message shown when the session has expired. */
+/** docs/PRODUCT.md section 8: the message shown when the session has expired. */
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';

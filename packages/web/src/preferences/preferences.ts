@@ -1,8 +1,8 @@
-// App preferences (spec section 3: category application, subcategory global: drawer, theme,
+// App preferences (docs/PRODUCT.md section 3: category application, subcategory global: drawer, theme,
 // showAllUsers, timezone, density, dashboardMode; subcategory marketplace: marketplaceLayout).
-// Spec section 4: the first load with no saved preferences creates and stores the defaults;
+// docs/PRODUCT.md section 4: the first load with no saved preferences creates and stores the defaults;
 // missing keys are filled individually; a saved exchange list that differs from the configured
-// default is overwritten. Saves answer with the spec's toasts (spec section 8).
+// default is overwritten. Saves answer with the spec's toasts (docs/PRODUCT.md section 8).
 import type { Client } from '@urql/core';
 import { showToast } from '../app/toast';
 import { APPEND_APP_CONFIG, INSERT_APP_CONFIGS, USER_APP_CONFIGS } from '../graphql/documents';
@@ -15,7 +15,7 @@ export interface GlobalPreferences {
   readonly timezone: TimeZoneSetting;
   readonly density: Density;
   readonly dashboardMode: DashboardMode;
-  /** Spec section 9: exchanges NFO, NSE, BSE, BFO; default NSE. */
+  /** docs/PRODUCT.md section 9: exchanges NFO, NSE, BSE, BFO; default NSE. */
   readonly exchanges: readonly string[];
 }
 
@@ -100,7 +100,7 @@ export async function loadPreferences(client: Client, input: {
   };
 }
 
-/** Saves some global preference keys (spec section 8: 'Settings updated successfully', else the server's message). */
+/** Saves some global preference keys (docs/PRODUCT.md section 8: 'Settings updated successfully', else the server's message). */
 export async function saveGlobalPreferences(client: Client, input: { userId: string; changes: Partial<GlobalPreferences> }): Promise<boolean> {
   const saved = await client.mutation(APPEND_APP_CONFIG, { category: 'application', subcategory: 'global', userId: input.userId, metaData: input.changes }).toPromise();
   if (saved.error) {

@@ -1,4 +1,4 @@
-// The default layout: the signed-in shell (spec sections 2, 4, 6): side menu with the role's
+// The default layout: the signed-in shell (docs/PRODUCT.md sections 2, 4, 6): side menu with the role's
 // entries, header with the live/paper mode, theme and density, the manager's managed-user
 // switcher and show-all-users switch, the account menu, and the credit and licence notice.
 import { AppShell, Burger, Group, Loader, Center, NavLink, ScrollArea, Text } from '@mantine/core';

@@ -1,4 +1,4 @@
-// The credit and licence notice (spec sections 3 and 4), from spec section 7's subscriptions:
+// The credit and licence notice (docs/PRODUCT.md sections 3 and 4), from docs/PRODUCT.md section 7's subscriptions:
 // backtest credits (BACKTEST/CANDLES, not expired) against the candles the runs used; strategy
 // licences (deployed_strategies available/utilised, expiry from STRATEGIES/DEPLOYED credits).
 import { Alert, Text } from '@mantine/core';
@@ -17,7 +17,7 @@ function describe(name: string, status: LicenceStatus | undefined): string | und
 }
 
 export function CreditNotice({ userId }: { readonly userId: string | undefined }) {
-  // Credits count only when their expiry is today or later (spec section 5).
+  // Credits count only when their expiry is today or later (docs/PRODUCT.md section 5).
   const today = istToday();
   const pause = userId === undefined;
   const variables = { userId, today };

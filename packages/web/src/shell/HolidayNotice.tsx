@@ -1,5 +1,5 @@
 // The market-holiday notice: the next holiday of the user's exchange within a week, dismissible
-// for the rest of the sign-in (sign-out re-enables it: spec section 4).
+// for the rest of the sign-in (sign-out re-enables it: docs/PRODUCT.md section 4).
 import { Alert } from '@mantine/core';
 import { useState } from 'react';
 import { useQuery } from 'urql';

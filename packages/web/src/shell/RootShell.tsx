@@ -1,4 +1,4 @@
-// The root of every page (spec section 2): theme stylesheet named after the selected theme,
+// The root of every page (docs/PRODUCT.md section 2): theme stylesheet named after the selected theme,
 // toasts top-center, the dialog host, the session-refresh and exchange-refresh dialogs, the
 // new-version notice, and the GraphQL provider.
 import '@mantine/core/styles.css';
@@ -21,7 +21,7 @@ import { useAppStore } from '../stores/app-store';
 import { useDeployStore } from '../stores/deploy-store';
 import { useDeployedVersion } from './use-deployed-version';
 
-/** Spec section 9: toasts have base z-index 100. */
+/** docs/PRODUCT.md section 9: toasts have base z-index 100. */
 const TOAST_Z_INDEX = 100;
 
 function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolean } {
@@ -31,7 +31,7 @@ function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolea
     if (message.type !== 'session') return;
     const snapshot = authActor.getSnapshot();
     const incoming = readClaims(message.session.accessToken)?.userId;
-    // Another user's session in another tab: this tab's view is stale (spec section 2). The same
+    // Another user's session in another tab: this tab's view is stale (docs/PRODUCT.md section 2). The same
     // user's refreshed session is handed over silently by the auth service.
     if (incoming !== undefined && incoming !== snapshot.context.userId) {
       useAppStore.getState().setManagedUserId(undefined);
@@ -45,7 +45,7 @@ function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolea
       setExchangeChanged(true);
     }
   }), []);
-  // Spec section 8: a GraphQL error naming the user-id claim, or invalid-jwt / invalid-refresh-token,
+  // docs/PRODUCT.md section 8: a GraphQL error naming the user-id claim, or invalid-jwt / invalid-refresh-token,
   // signs out and goes to sign-in (the latter two with the session-expired message).
   const navigate = useNavigate();
   useEffect(() => onSessionError((kind) => {
@@ -105,7 +105,7 @@ export function Component() {
   const { sessionChanged, exchangeChanged } = useSessionDialogs();
   useEffect(() => loadLiveChat(), []);
   useEffect(() => {
-    // Spec section 2: the theme stylesheet is named after the selected theme.
+    // docs/PRODUCT.md section 2: the theme stylesheet is named after the selected theme.
     document.documentElement.dataset.theme = theme;
     document.title = brand.name;
   }, [theme, brand.name]);

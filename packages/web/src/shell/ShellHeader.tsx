@@ -1,4 +1,4 @@
-// The header's controls (spec sections 2, 4, 6): live/paper dashboard mode (PAPER and locked for
+// The header's controls (docs/PRODUCT.md sections 2, 4, 6): live/paper dashboard mode (PAPER and locked for
 // the demo and backtest roles, LIVE by default otherwise), theme (dark default; saved when signed
 // in), density (compact or cozy), the manager's managed-user switcher and show-all-users switch,
 // and the account menu.
@@ -30,7 +30,7 @@ function ManagedUserSwitcher({ userId }: { readonly userId: string }) {
   // The list is the manager's own: asked without the managed-user header (paused while acting).
   const [result] = useQuery<ManagedUsersData>({ query: MANAGED_USERS, variables: { userId }, pause: managedUserId !== undefined });
   const users = (result.data?.managers ?? [])
-    // Spec section 6: show-all-users includes users without an active broker.
+    // docs/PRODUCT.md section 6: show-all-users includes users without an active broker.
     .filter((link) => showAllUsers || (link.user?.user_brokers ?? []).some((broker) => broker.active))
     .map((link) => ({ value: link.user_id, label: link.user?.name ?? link.user_id }));
   const choose = (value: string | null): void => {

@@ -1,5 +1,5 @@
-// The version poll of spec section 4: /version.json with a random query parameter every 30 s
-// (spec section 9). The deploy store keeps the first version seen; a different one sets
+// The version poll of docs/PRODUCT.md section 4: /version.json with a random query parameter every 30 s
+// (docs/PRODUCT.md section 9). The deploy store keeps the first version seen; a different one sets
 // notify-refresh, and the shell offers a reload. `updateMode` (ours) says a deploy is under way.
 import { useSyncExternalStore } from 'react';
 import { useDeployStore } from '../stores/deploy-store';

@@ -1,5 +1,5 @@
 // What the shell does once per signed-in user: load (or create) the preferences and apply them,
-// lock the dashboard mode to PAPER for the demo and backtest roles (spec section 4), and load the
+// lock the dashboard mode to PAPER for the demo and backtest roles (docs/PRODUCT.md section 4), and load the
 // exchange of the user's zone (market hours, currency).
 import { useEffect } from 'react';
 import { PAPER_ONLY_ROLES } from '../app/menu';
@@ -11,7 +11,7 @@ import { graphqlClient } from '../graphql/graphql-client';
 import { loadPreferences } from '../preferences/preferences';
 import { useAppStore } from '../stores/app-store';
 
-/** The zone of spec section 7's exchanges query, from the time zone of the preferences. */
+/** The zone of docs/PRODUCT.md section 7's exchanges query, from the time zone of the preferences. */
 const ZONE_OF_TZ: Readonly<Record<string, string>> = { 'Asia/Kolkata': 'IN', 'Asia/Calcutta': 'IN', 'America/Chicago': 'US' };
 
 export interface ExchangeRow {
@@ -69,7 +69,7 @@ export function useSessionSetup(userId: string | undefined, role: string | undef
       store.setTimeZone(global.timezone);
       const zone = ZONE_OF_TZ[global.timezone.tz] ?? 'IN';
       const exchanges = await client.query<{ exchanges: ExchangeRow[] }>(EXCHANGES_BY_ZONE, { zone }).toPromise();
-      // Spec section 8: exchange query failures show the message.
+      // docs/PRODUCT.md section 8: exchange query failures show the message.
       if (exchanges.error && !cancelled) showToast('error', exchanges.error.message);
     })();
     return () => {

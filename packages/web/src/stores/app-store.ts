@@ -1,5 +1,5 @@
-// The application store of spec section 3: the time-zone object (exchange, tz), the selected
-// theme, the product setting and the managed user id; persisted in sessionStorage (spec section 4).
+// The application store of docs/PRODUCT.md section 3: the time-zone object (exchange, tz), the selected
+// theme, the product setting and the managed user id; persisted in sessionStorage (docs/PRODUCT.md section 4).
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
@@ -19,7 +19,7 @@ export interface AppState {
   readonly dashboardMode: DashboardMode;
   readonly drawerOpen: boolean;
   readonly showAllUsers: boolean;
-  /** The product setting: which brand variant this deployment shows (spec section 1). */
+  /** The product setting: which brand variant this deployment shows (docs/PRODUCT.md section 1). */
   readonly product: string;
   /** The user a manager acts for (`x-hasura-managed-user-id`), or undefined. */
   readonly managedUserId: string | undefined;

@@ -1,5 +1,5 @@
-// The auth store of spec section 3 (session, mfa, error, userId, role, permissions), a mirror of
-// the auth machine for screens that only read; spec section 4: persisted in full.
+// The auth store of docs/PRODUCT.md section 3 (session, mfa, error, userId, role, permissions), a mirror of
+// the auth machine for screens that only read; docs/PRODUCT.md section 4: persisted in full.
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AuthErrorPayload, AuthSession } from '../auth/auth-types';

@@ -1,5 +1,5 @@
-// The deploy store of spec section 3 (local storage): the version this tab knows and whether a
-// newer deployed version was seen (spec section 4: with no stored version, store it; a different
+// The deploy store of docs/PRODUCT.md section 3 (local storage): the version this tab knows and whether a
+// newer deployed version was seen (docs/PRODUCT.md section 4: with no stored version, store it; a different
 // one sets notify-refresh).
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';

@@ -1,5 +1,5 @@
 // Stores that live in page chunks (the backtest form, the option-chain selection) register how to
-// reset themselves here, so a sign-out resets every store (spec section 4) without the shell's
+// reset themselves here, so a sign-out resets every store (docs/PRODUCT.md section 4) without the shell's
 // sign-out code importing those pages and pulling them into the first download.
 
 const resets = new Set<() => void>();

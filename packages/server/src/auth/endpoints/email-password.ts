@@ -1,21 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AuthContext, CreateUserOptions } from '../context';
+import type { AuthContext } from '../context';
 import { AuthError } from '../errors';
 import type { AuthRouteModule } from '../routes';
 import { emailAccount } from '../signin-throttle';
-import { isTakenIdentity } from '../sms/sign-up-fields';
-import { inTransaction } from '../users';
+import { answerTakenSignUp, writeSignUp } from '../sign-up-writes';
 import { bodyObject, readSignUpOptions, requiredEmail, requiredString, type SignUpOptions } from '../validation';
-import { inBackground, sendSignUpAttemptNotice, sendVerificationEmail } from './emails';
+import { inBackground, sendVerificationEmail } from './emails';
 
 /**
  * POST /signup/email-password and POST /signin/email-password.
  *
  * Sign-up does not reveal accounts while e-mail verification is required: a taken address gets
- * the bytes a new one gets (`{"session":null}`) after the same argon2 hash, and its owner is
- * mailed instead; mail work runs after the answer either way. Without verification a new address
- * is signed in at once, so a taken one must still be told (409 email-already-in-use).
+ * the bytes a new one gets (`{"session":null}`) after the same argon2 hash and the same writes
+ * (sign-up-writes.ts), and its owner is mailed instead; mail work runs after the answer either
+ * way. Without verification a new address is signed in at once, so a taken one must still be
+ * told (409 email-already-in-use).
  * Sign-in goes through the sign-in throttle: only failures count (signin-throttle.ts).
  */
 export const emailPasswordRoutes: AuthRouteModule = {
@@ -45,62 +44,14 @@ async function signUp(context: AuthContext, request: FastifyRequest): Promise<{ 
   const passwordHash = await context.passwords.hash(password);
   const existing = await context.users.findByEmail(email);
   if (existing && !context.config.emailVerifiedRequired) throw new AuthError('email-already-in-use');
-  let written: { userId: string } | { taken: { id: string; disabled: boolean; isAnonymous: boolean } };
-  try {
-    written = await writeSignUp(context, { request, create: { email, passwordHash, ...options }, existing });
-  } catch (error) {
-    // Another sign-up took the address meanwhile.
-    const winner = isTakenIdentity(error) ? await context.users.findByEmail(email) : undefined;
-    if (!winner) throw error;
-    written = { taken: winner };
-  }
-  if ('taken' in written) return signUpTaken(context, { request, email, existing: written.taken });
+  const written = await writeSignUp(context, { request, create: { email, passwordHash, ...options }, existing, method: 'email-password' });
+  if ('taken' in written) return answerTakenSignUp(context, { email, existing: written.taken });
   const { userId } = written;
   inBackground(context, 'verification e-mail', () => sendVerificationEmail(context, { userId, email, ...(options.displayName ? { displayName: options.displayName } : {}), redirectTo }));
   if (context.config.emailVerifiedRequired) return { session: null };
   const session = await context.issueSession(userId);
   await context.audit.record({ action: 'auth.signin', actorUserId: userId, entityId: userId, details: { method: 'email-password', signup: true }, request });
   return { session };
-}
-
-/**
- * One transaction either way, so a taken address costs what a new one costs: the user, role and
- * profile rows are written (for a taken address under a throw-away address, then rolled back to a
- * savepoint), the audit row is written and the transaction commits.
- */
-async function writeSignUp(
-  context: AuthContext,
-  input: { request: FastifyRequest; create: CreateUserOptions; existing: { id: string; disabled: boolean; isAnonymous: boolean } | undefined },
-): Promise<{ userId: string } | { taken: { id: string; disabled: boolean; isAnonymous: boolean } }> {
-  const { request, existing } = input;
-  return inTransaction(context.pool, async (client) => {
-    if (existing) {
-      await client.query('SAVEPOINT rehearsal');
-      await context.users.create({ ...input.create, email: `rehearsal-${randomUUID()}@signup.invalid`, client });
-      await client.query('ROLLBACK TO SAVEPOINT rehearsal');
-      await context.audit.record({ action: 'auth.signup_existing_address', entityId: existing.id, details: { method: 'email-password' }, request, client });
-      return { taken: existing };
-    }
-    const userId = await context.users.create({ ...input.create, client });
-    await context.audit.record({ action: 'auth.signup', actorUserId: userId, entityId: userId, details: { method: 'email-password' }, request, client });
-    return { userId };
-  });
-}
-
-/**
- * A taken address: with verification required, the answer of a new address and a notice to the
- * owner (after the answer; nothing to a disabled or anonymous account); without, 409.
- */
-async function signUpTaken(
-  context: AuthContext,
-  input: { request: FastifyRequest; email: string; existing: { id: string; disabled: boolean; isAnonymous: boolean } },
-): Promise<{ session: null }> {
-  const { existing } = input;
-  if (!context.config.emailVerifiedRequired) throw new AuthError('email-already-in-use');
-  if (!existing.disabled && !existing.isAnonymous) {
-    inBackground(context, 'sign-up attempt notice', () => sendSignUpAttemptNotice(context, { userId: existing.id, email: input.email }));
-  }
-  return { session: null };
 }
 
 async function signIn(context: AuthContext, request: FastifyRequest): Promise<unknown> {

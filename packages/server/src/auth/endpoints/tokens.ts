@@ -22,7 +22,7 @@ export const tokenRoutes: AuthRouteModule = {
 type RotationOutcome =
   | {
     kind: 'rotated'; userId: string; familyId: string; refreshToken: string; refreshTokenId: string;
-    pat: { id: string; expiresAt: Date } | undefined; passwordResetOpen: boolean;
+    pat: { id: string; expiresAt: Date } | undefined; passwordResetOpen: boolean; signedInAt: Date;
   }
   | { kind: 'refused'; code: 'invalid-refresh-token' | 'disabled-user'; reuse?: { userId: string; familyId: string; revoked: number } };
 
@@ -31,7 +31,8 @@ type RotationOutcome =
  * token presented after it was used means a copy exists somewhere (a thief or a replay): the
  * whole family (this session and everything rotated from it) is revoked. A PAT session rotates
  * only while its PAT is live (else the family is revoked) and never past the PAT's expiry; a
- * family's password-reset grant goes with it to the new token.
+ * family's password-reset grant and its sign-in time go with it to the new token (a refresh never
+ * makes a session look freshly signed in: credential-proof.ts).
  */
 async function refresh(context: AuthContext, request: FastifyRequest): Promise<Session> {
   const body = bodyObject(request.body);
@@ -57,11 +58,11 @@ async function refresh(context: AuthContext, request: FastifyRequest): Promise<S
     const pat = stored.pat_id !== null && stored.pat_expires_at !== null ? { id: stored.pat_id, expiresAt: stored.pat_expires_at } : undefined;
     const next = await insertRefreshToken(client, {
       userId: stored.user_id, expiresInSeconds: context.config.refreshTokenExpiresIn, familyId: stored.family_id,
-      passwordResetUntil: stored.password_reset_until, ...(pat ? { pat } : {}),
+      passwordResetUntil: stored.password_reset_until, signedInAt: stored.signed_in_at, ...(pat ? { pat } : {}),
     });
     return {
       kind: 'rotated', userId: stored.user_id, familyId: stored.family_id, refreshToken: next.token, refreshTokenId: next.id,
-      pat, passwordResetOpen: stored.password_reset_open,
+      pat, passwordResetOpen: stored.password_reset_open, signedInAt: stored.signed_in_at,
     };
   });
   if (outcome.kind === 'refused') {
@@ -74,6 +75,7 @@ async function refresh(context: AuthContext, request: FastifyRequest): Promise<S
   const user = await context.users.get(outcome.userId);
   if (!user) throw new AuthError('invalid-refresh-token');
   const fresh = await context.createAccessToken(outcome.userId, {
+    signedInAt: outcome.signedInAt,
     ...(outcome.pat ? { pat: outcome.pat } : {}), ...(outcome.passwordResetOpen ? { passwordResetFamily: outcome.familyId } : {}),
   });
   return { ...fresh, refreshToken: outcome.refreshToken, refreshTokenId: outcome.refreshTokenId, user };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { AuthContext } from '../context';
-import { refusePatSession } from '../credential-proof';
+import { proveFactorEnrolment, refusePatSession } from '../credential-proof';
 import { AuthError, invalidRequest } from '../errors';
 import type { AuthRouteModule } from '../routes';
 import { userAccount } from '../signin-throttle';
@@ -14,6 +14,10 @@ import { elevateWithTotp } from './totp-elevation';
 // TOTP multi-factor authentication (hasura-auth's endpoints): generate a secret, activate or
 // deactivate it with a code, and finish a password sign-in with the `mfaTotp:` ticket it gave;
 // plus ours, POST /elevate/totp (totp-elevation.ts). A PAT session may do none of the changes.
+// Activating needs fresh proof besides the code (credential-proof.ts): `currentPassword` in the
+// body, a fresh elevation, or a sign-in at most 5 minutes ago; otherwise a stolen token could
+// switch on a second factor of the thief's and elevate with it. Generating a secret needs none:
+// a GET cannot carry the password, and a pending secret is worth nothing until activated.
 
 export interface MfaRouteOptions {
   /** The issuer label authenticator apps show (AUTH_MFA_TOTP_ISSUER). */
@@ -76,6 +80,8 @@ async function changeMfa(input: { request: FastifyRequest; context: AuthContext;
   if (activeMfaType === 'totp' && state.activeMfaType === 'totp') throw new AuthError('totp-already-active');
   if (activeMfaType === '' && state.activeMfaType !== 'totp') throw new AuthError('disabled-mfa-totp');
   if (state.secret === null) throw new AuthError('no-totp-secret');
+  // Proven before the code is claimed, so a refusal here does not use the code up.
+  const proof = activeMfaType === 'totp' ? await proveFactorEnrolment(context, { request, user, body }) : undefined;
   const attempt = await context.signInThrottle.begin(request, { account: userAccount(user.userId) });
   const accepted = await acceptCode({ context, userId: user.userId, secret: state.secret, code, nowMilliseconds: input.now() });
   await (accepted ? attempt.succeeded() : attempt.failed());
@@ -90,7 +96,7 @@ async function changeMfa(input: { request: FastifyRequest; context: AuthContext;
     // The secret goes too: re-enabling must show a new QR code, never revive a possibly leaked one.
     await context.pool.query('UPDATE auth.users SET active_mfa_type = NULL, totp_secret = NULL WHERE id = $1', [user.userId]);
   }
-  await context.audit.record({ action, actorUserId: user.userId, entityId: user.userId, details: { mfaType: 'totp' }, request });
+  await context.audit.record({ action, actorUserId: user.userId, entityId: user.userId, details: { mfaType: 'totp', ...(proof ? { proof: proof.kind } : {}) }, request });
 }
 
 async function signInWithTicket(input: { request: FastifyRequest; context: AuthContext; now: () => number }): Promise<unknown> {

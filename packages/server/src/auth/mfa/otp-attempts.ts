@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-// Guess counting for one-time secrets (AUTH.md: OTPs allow 5 attempts), shared by TOTP tickets,
+// Guess counting for one-time secrets (docs/AUTH-CONTRACT.md: OTPs allow 5 attempts), shared by TOTP tickets,
 // SMS codes and e-mail codes. An attempt is reserved BEFORE the secret is compared, in one
 // atomic statement, so parallel guesses cannot slip past the limit; a success deletes the row.
 

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { invalidRequest } from '../errors';
 
 // Body reading for the sign-in method routes: every problem is a 400 invalid-request naming the
-// field (AUTH.md's default error).
+// field (docs/AUTH-CONTRACT.md's default error).
 
 /** The request body as an object (an absent body reads as `{}`). */
 export function bodyObject(body: unknown): Record<string, unknown> {

@@ -6,7 +6,7 @@ import type { OAuthProviderSettings, ProviderEndpoints } from './providers';
 // providers, nonce-bound ID tokens. Everything that talks to the provider lives here so that the
 // routes only deal with Vyuha's users.
 
-/** A failure of the flow, with the AUTH.md code the callback redirects with. */
+/** A failure of the flow, with the docs/AUTH-CONTRACT.md code the callback redirects with. */
 export class OAuthFlowError extends Error {
   override readonly name = 'OAuthFlowError';
   constructor(

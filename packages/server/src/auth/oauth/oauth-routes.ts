@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext } from '../context';
+import type { AuthContext, AuthenticatedUser } from '../context';
+import { requireFreshSession } from '../credential-proof';
 import { AuthError, invalidRequest } from '../errors';
 import type { AuthRouteModule } from '../routes';
 import { signUpFields } from '../sms/sign-up-fields';
@@ -69,7 +70,7 @@ async function start({ request, reply, context, settings, now }: Exchange): Prom
   const signUpOptions = signUpOptionsOf(query);
   // Roles are checked now, while the user can still be told in this response.
   context.users.signUpRoles(signUpFields(signUpOptions));
-  const connectUserId = query.connect === undefined ? undefined : await connectingUser(context, query.connect);
+  const connectUserId = query.connect === undefined ? undefined : await connectingUser(context, { request, token: query.connect });
   const secrets = newFlowSecrets();
   const pending: PendingRequest = { provider: settings.id, redirectTo, ...secrets, signUpOptions, ...(connectUserId === undefined ? {} : { connectUserId }) };
   const inserted = await context.pool.query<{ id: string }>('INSERT INTO auth.provider_requests (options) VALUES ($1) RETURNING id', [JSON.stringify(pending)]);
@@ -129,18 +130,20 @@ async function takePending(context: AuthContext, state: string | undefined): Pro
 
 /**
  * `connect` carries the signed-in user's access token: the provider gets linked to that user. A
- * token of a PAT session is refused: a linked provider would be a new way in (credential-proof.ts).
+ * linked provider is a new way in, so, as for a new security key (credential-proof.ts), a token
+ * of a PAT session is refused, and so is one whose session was signed in (or elevated) more than
+ * 5 minutes ago: a stolen token must not link the thief's provider account.
  */
-async function connectingUser(context: AuthContext, token: string): Promise<string> {
-  let claims: Awaited<ReturnType<AuthContext['keys']['verify']>>;
+async function connectingUser(context: AuthContext, input: { request: FastifyRequest; token: string }): Promise<string> {
+  let user: AuthenticatedUser;
   try {
-    claims = await context.keys.verify(token);
-  } catch {
-    throw new AuthError('unauthenticated-user', 'connect: the access token is invalid or expired');
+    user = await context.authenticateToken(input.request, input.token, { allowAnonymous: true });
+  } catch (error) {
+    if (error instanceof AuthError && error.code === 'unauthenticated-user') throw new AuthError('unauthenticated-user', 'connect: the access token is invalid or expired');
+    throw error;
   }
-  const hasura = claims[context.config.jwt.claimsNamespace];
-  if (typeof hasura === 'object' && hasura !== null && 'x-hasura-auth-pat-id' in hasura) throw new AuthError('forbidden-pat-session');
-  return claims.sub;
+  requireFreshSession(user, 'connect');
+  return user.userId;
 }
 
 function signUpOptionsOf(query: Record<string, string | undefined>): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import type { CreateUserOptions } from '../context';
 import { AuthError, invalidRequest } from '../errors';
 
-// SignUpOptions (AUTH.md) as given to the passwordless and provider sign-ups, turned into the
+// SignUpOptions (docs/AUTH-CONTRACT.md) as given to the passwordless and provider sign-ups, turned into the
 // core's CreateUserOptions. The core's users.create checks roles, locale and display name.
 
 type SignUpFields = Pick<CreateUserOptions, 'displayName' | 'locale' | 'metadata' | 'defaultRole' | 'allowedRoles'>;

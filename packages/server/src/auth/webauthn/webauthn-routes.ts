@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context';
-import { refusePatSession } from '../credential-proof';
+import { proveFactorEnrolment, refusePatSession } from '../credential-proof';
 import { AuthError } from '../errors';
 import { bodyObject, optionalObject, optionalString, requiredEmail } from '../mfa/request-fields';
-import { sendVerificationEmail } from '../endpoints/emails';
+import { inBackground, sendVerificationEmail } from '../endpoints/emails';
 import type { AuthRouteModule } from '../routes';
 import { userAccount } from '../signin-throttle';
-import { isTakenIdentity, signUpFields } from '../sms/sign-up-fields';
+import { answerTakenSignUp, writeSignUp } from '../sign-up-writes';
+import { signUpFields } from '../sms/sign-up-fields';
 import { answeredChallenge, startAssertion, startRegistration, storeKey, verifyAssertion, verifyRegistration } from './ceremonies';
 import { requireElevationForKeyChange } from './elevation';
 import { readWebauthnSettings, type WebauthnSettings } from './webauthn-config';
@@ -14,6 +15,8 @@ import { readWebauthnSettings, type WebauthnSettings } from './webauthn-config';
 // Security keys (hasura-auth's WebAuthn endpoints): sign up, sign in, add a key to an account,
 // and elevate a session. Each pair is "options" (challenge stored) then "verify" (challenge used).
 // A session signed in with a PAT may neither add a key nor elevate (403 forbidden-pat-session).
+// Adding a key needs fresh proof (credential-proof.ts), checked when the challenge is handed out.
+// Sign-up answers a taken address as a new one while verification is required (sign-up-writes.ts).
 
 /** The WebAuthn route module; settings default to the AUTH_WEBAUTHN_* variables, read at registration. */
 export function createWebauthnRouteModule(given?: WebauthnSettings): AuthRouteModule {
@@ -52,11 +55,20 @@ async function signUpOptions({ request, context, settings }: Scope): Promise<unk
   const redirectTo = optionalString(options, 'redirectTo');
   if (redirectTo !== undefined) context.links.checkRedirect(redirectTo);
   signUpFields(options); // refuse malformed options now, not after the key ceremony
-  if (await context.users.findByEmail(email)) throw new AuthError('email-already-in-use');
+  // While verification is required a taken address gets creation options like a new one (the
+  // verify step mails its owner instead). Without it a new address is signed in at verify, so a
+  // taken one must be told anyway: better now than after the key ceremony.
+  if (!context.config.emailVerifiedRequired && (await context.users.findByEmail(email))) throw new AuthError('email-already-in-use');
   const displayName = optionalString(options, 'displayName') ?? email;
   return startRegistration(context, { settings, purpose: 'signup', userName: email, displayName, email, options });
 }
 
+/**
+ * Verifies the new key and creates the user with it. For an address that has an account by now,
+ * the same work is rehearsed and rolled back, nothing is created, and, while verification is
+ * required, the answer is a new address's `{session: null}` and the owner is mailed (the password
+ * sign-up's notice); without verification, 409.
+ */
 async function signUpVerify({ request, context, settings }: Scope): Promise<unknown> {
   const body = bodyObject(request.body);
   const stored = await answeredChallenge(context, { credential: body.credential, purpose: 'signup' });
@@ -64,26 +76,21 @@ async function signUpVerify({ request, context, settings }: Scope): Promise<unkn
   const email = stored.email ?? '';
   const options = { ...stored.options, ...(optionalObject(body, 'options') ?? {}) };
   const nickname = optionalString(body, 'nickname');
-  const client = await context.pool.connect();
-  let userId: string;
-  try {
-    await client.query('BEGIN');
-    userId = await context.users.create({ email, ...signUpFields(options), client });
-    await storeKey(client, { userId, key, nickname });
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    if (isTakenIdentity(error)) throw new AuthError('email-already-in-use');
-    throw error;
-  } finally {
-    client.release();
-  }
-  await context.audit.record({ action: 'auth.signup', actorUserId: userId, entityId: userId, details: { method: 'webauthn' }, request });
-  await context.audit.record({ action: 'auth.security_key.add', actorUserId: userId, entityId: userId, details: { nickname: nickname ?? null }, request });
+  const redirectTo = context.links.checkRedirect(optionalString(options, 'redirectTo'));
+  const existing = await context.users.findByEmail(email);
+  const written = await writeSignUp(context, {
+    request, existing, method: 'webauthn', create: { email, ...signUpFields(options) },
+    alsoWrite: async (client, userId) => {
+      await storeKey(client, { userId, key, nickname });
+      await context.audit.record({ action: 'auth.security_key.add', actorUserId: userId, entityId: userId, details: { nickname: nickname ?? null }, request, client });
+    },
+  });
+  if ('taken' in written) return answerTakenSignUp(context, { email, existing: written.taken });
+  const { userId } = written;
   if (context.config.emailVerifiedRequired) {
-    // Same rule as e-mail + password sign-up: no session until the address is proven.
-    const redirectTo = context.links.checkRedirect(optionalString(options, 'redirectTo'));
-    await sendVerificationEmail(context, { userId, email, redirectTo });
+    // Same rule as e-mail + password sign-up: no session until the address is proven; the mail
+    // goes after the answer, as there.
+    inBackground(context, 'verification e-mail', () => sendVerificationEmail(context, { userId, email, redirectTo }));
     return { session: null };
   }
   return { session: await context.issueSession(userId) };
@@ -121,14 +128,23 @@ async function signInVerify({ request, context, settings }: Scope): Promise<unkn
   return { session, mfa: null };
 }
 
+/**
+ * Creation options for a new key of the signed-in user: AUTH_REQUIRE_ELEVATED_CLAIM as before
+ * (elevation.ts), then fresh proof (`currentPassword`, a fresh elevation, or a sign-in at most 5
+ * minutes ago). The challenge, single use, bound to this user and alive for a minute, carries the
+ * proof to the verify step, which the Nhost client sends without a password.
+ */
 async function addOptions({ request, context, settings }: Scope): Promise<unknown> {
   const authenticated = await context.authenticateBearer(request);
   refusePatSession(authenticated);
   await requireElevationForKeyChange(context, authenticated);
+  const proof = await proveFactorEnrolment(context, { request, user: authenticated, body: bodyObject(request.body) });
   const user = await context.users.get(authenticated.userId);
   if (!user) throw new AuthError('unauthenticated-user');
   const userName = user.email ?? user.phoneNumber ?? user.id;
-  return startRegistration(context, { settings, purpose: 'add', userName, displayName: user.displayName || userName, userId: user.id });
+  return startRegistration(context, {
+    settings, purpose: 'add', userName, displayName: user.displayName || userName, userId: user.id, options: { proof: proof.kind },
+  });
 }
 
 async function addVerify({ request, context, settings }: Scope): Promise<unknown> {
@@ -140,7 +156,10 @@ async function addVerify({ request, context, settings }: Scope): Promise<unknown
   const key = await verifyRegistration({ settings, credential: body.credential, challenge: stored.challenge });
   const nickname = optionalString(body, 'nickname');
   const id = await storeKey(context.pool, { userId: authenticated.userId, key, nickname });
-  await context.audit.record({ action: 'auth.security_key.add', actorUserId: authenticated.userId, entityId: authenticated.userId, details: { securityKeyId: id, nickname: nickname ?? null }, request });
+  await context.audit.record({
+    action: 'auth.security_key.add', actorUserId: authenticated.userId, entityId: authenticated.userId,
+    details: { securityKeyId: id, nickname: nickname ?? null, proof: stored.options.proof ?? null }, request,
+  });
   return { id, nickname: nickname ?? null };
 }
 

@@ -4,7 +4,7 @@ import { execute } from './execute';
 import { DEMO_ROLES } from './demo-users';
 import type { DemoRole, DemoUserIds } from './demo-users';
 
-/** The manager manages these three (spec section 6: a manager acts for managed users). */
+/** The manager manages these three (docs/PRODUCT.md section 6: a manager acts for managed users). */
 export const MANAGED_ROLES: readonly DemoRole[] = ['trial', 'basic', 'advanced'];
 
 interface InvestmentEntry {
@@ -25,7 +25,7 @@ const RUPEE = 100;
 const LAKH = 100_000 * RUPEE;
 
 /**
- * Broker accounts exercising the investment-total rules of spec section 5: history present
+ * Broker accounts exercising the investment-total rules of docs/PRODUCT.md section 5: history present
  * (latest entry wins), history absent (investment_amt), and one inactive account that must not
  * count. Secrets stay NULL: encryption keys arrive with the broker-credential work.
  */
@@ -54,12 +54,12 @@ interface CreditPlan {
   readonly runCandles: readonly number[];
   /** Strategy licence: deployable strategies, deployed ones, days until expiry. */
   readonly strategies?: { readonly available: number; readonly utilized: number; readonly days: number };
-  /** An already expired grant that must not count (spec section 5). */
+  /** An already expired grant that must not count (docs/PRODUCT.md section 5). */
   readonly expiredCredits?: number;
 }
 
 /**
- * Credit situations for the alerts of spec section 4 (warning: 75% to <90% used or 8 to 15 days
+ * Credit situations for the alerts of docs/PRODUCT.md section 4 (warning: 75% to <90% used or 8 to 15 days
  * left; critical: 90% or more used or 7 days or fewer left).
  */
 export const CREDIT_PLANS: readonly CreditPlan[] = [
@@ -137,7 +137,7 @@ async function seedBrokerAccounts(client: pg.PoolClient, userId: UserIdOf): Prom
   return { count: BROKER_ACCOUNTS.length, inserted };
 }
 
-/** Demo and backtest tiers are locked to PAPER (spec section 4); everyone else starts on LIVE. */
+/** Demo and backtest tiers are locked to PAPER (docs/PRODUCT.md section 4); everyone else starts on LIVE. */
 function dashboardMode(role: DemoRole): 'LIVE' | 'PAPER' {
   return role === 'demo' || role === 'backtest' ? 'PAPER' : 'LIVE';
 }

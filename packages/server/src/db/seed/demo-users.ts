@@ -3,7 +3,7 @@ import { hash } from '@node-rs/argon2';
 import type pg from 'pg';
 import { execute } from './execute';
 
-/** The nine product roles of spec section 6; each demo user's tier is one of them. */
+/** The nine product roles of docs/PRODUCT.md section 6; each demo user's tier is one of them. */
 export const DEMO_ROLES = [
   'trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', 'support',
 ] as const;
@@ -32,7 +32,7 @@ const DISPLAY_NAMES: Readonly<Record<DemoRole, string>> = {
 };
 
 /**
- * Permissions per tier. Backtesting needs a tier that shows Backtest (spec section 6 menu);
+ * Permissions per tier. Backtesting needs a tier that shows Backtest (docs/PRODUCT.md section 6 menu);
  * deploying needs one that shows Strategies and is not backtest-only; manual order entry is for
  * the tiers that trade for real or act for others. Support, trial and basic only follow
  * subscriptions, so they get none.

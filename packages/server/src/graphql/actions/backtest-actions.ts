@@ -21,7 +21,7 @@ input run_backtest_frequency {
   investment: Float!
 }
 
-"""The backtest form (spec section 3). Runs = algorithms x dateRanges x frequenciesAndInvestments."""
+"""The backtest form (docs/PRODUCT.md section 3). Runs = algorithms x dateRanges x frequenciesAndInvestments."""
 input run_backtest_input {
   name: String
   strategyType: String

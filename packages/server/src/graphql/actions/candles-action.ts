@@ -1,4 +1,4 @@
-// `candle_series(instrument_id, interval, from, to)`: one instrument's candles aggregated to a spec
+// `candle_series(instrument_id, interval, from, to)`: one instrument's candles aggregated to a docs/PRODUCT.md
 // section 9 interval (the candle store aggregates in TypeScript, aligned to 09:15 IST), as
 // columns (one array per field: a 100k-candle chart is arrays of numbers, not 100k objects).
 // Prices are integer paise; times epoch ms of each bar's start. A range starting before the

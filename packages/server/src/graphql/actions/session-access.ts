@@ -6,7 +6,7 @@ import { windowClaims } from '../../auth/tier-windows';
 import { GraphqlFailure } from '../types';
 import type { GraphqlSession } from '../types';
 
-/** Roles whose menu shows Backtest (spec section 6). */
+/** Roles whose menu shows Backtest (docs/PRODUCT.md section 6). */
 export const BACKTEST_ROLES: readonly string[] = ['advanced', 'demo', 'administrator', 'manager', 'superadmin', 'backtest'];
 
 /** Every signed-in role: the nine tiers plus `user` and `me` (charts on the dashboard need candles for all). */

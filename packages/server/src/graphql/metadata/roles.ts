@@ -7,7 +7,7 @@
  * than the weakest tier; otherwise a trial user could step around the tier by asking for them.
  */
 
-/** The nine product tiers of spec section 6. */
+/** The nine product tiers of docs/PRODUCT.md section 6. */
 export const TIER_ROLES = [
   'trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', 'support',
 ] as const;
@@ -38,19 +38,19 @@ export const SIGNED_IN_ROLES: readonly GraphqlRole[] = [...TIER_ROLES, USER_ROLE
 export const STAFF_ROLES: readonly GraphqlRole[] = [ADMINISTRATOR_ROLE, SUPERADMIN_ROLE];
 
 /**
- * Roles whose menu shows Algo, Backtest and Strategies (spec section 6): they may write their
+ * Roles whose menu shows Algo, Backtest and Strategies (docs/PRODUCT.md section 6): they may write their
  * own algorithms, versions, indicator groups and strategies.
  */
 export const BUILDER_ROLES: readonly GraphqlRole[] = [
   'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin',
 ];
 
-/** Spec section 4: the dashboard of demo and backtest is locked to PAPER, so their strategies are paper only. */
+/** docs/PRODUCT.md section 4: the dashboard of demo and backtest is locked to PAPER, so their strategies are paper only. */
 export const PAPER_ONLY_ROLES: readonly GraphqlRole[] = ['demo', 'backtest'];
 
 /**
  * Roles that see the marketplace (published algorithms and strategies): the Subscriptions menu
- * of spec section 6 plus `user`. Support and `me` do not.
+ * of docs/PRODUCT.md section 6 plus `user`. Support and `me` do not.
  */
 export const MARKETPLACE_ROLES: readonly GraphqlRole[] = [
   'trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', USER_ROLE,

@@ -22,7 +22,7 @@ const NOT_PROTECTED_TIER: PermissionFilter = { tier: { _nin: [...PROTECTED_TIERS
 
 const users: TableDeclaration = {
   name: 'users',
-  description: 'The app profile of spec section 3 (one per account).',
+  description: 'The app profile of docs/PRODUCT.md section 3 (one per account).',
   objectRelationships: {},
   arrayRelationships: {
     user_brokers: { table: 'user_brokers', columns: BY_USER_ID },
@@ -72,7 +72,7 @@ const users: TableDeclaration = {
 
 const userPermissions: TableDeclaration = {
   name: 'user_permissions',
-  description: 'Permissions of spec section 6 per user (the x-hasura-permissions claim).',
+  description: 'Permissions of docs/PRODUCT.md section 6 per user (the x-hasura-permissions claim).',
   objectRelationships: USER_RELATIONSHIP,
   permissions: mergePermissions(
     ownedTable({ owner: OWNS_DIRECTLY }),
@@ -89,7 +89,7 @@ const MANAGER_LINKS: PermissionFilter = or({ manager_id: { _eq: ACTOR_ID } }, { 
 
 const managers: TableDeclaration = {
   name: 'managers',
-  description: 'Manager -> managed user links (spec sections 6 and 7).',
+  description: 'Manager -> managed user links (docs/PRODUCT.md sections 6 and 7).',
   objectRelationships: {
     /** The managed user. */
     user: { table: 'users', columns: BY_USER_ID },
@@ -111,7 +111,7 @@ const managers: TableDeclaration = {
 
 const userAppConfigs: TableDeclaration = {
   name: 'user_app_configs',
-  description: 'Preferences keyed by (category, subcategory, user_id) (spec sections 3 and 7).',
+  description: 'Preferences keyed by (category, subcategory, user_id) (docs/PRODUCT.md sections 3 and 7).',
   objectRelationships: USER_RELATIONSHIP,
   permissions: ownedTable({
     owner: OWNS_DIRECTLY,

@@ -1,5 +1,5 @@
 /**
- * Credits and licences (spec sections 3 and 7): users read their own (with aggregates, for the
+ * Credits and licences (docs/PRODUCT.md sections 3 and 7): users read their own (with aggregates, for the
  * credit alerts); only staff grant or change them.
  */
 import type { TableDeclaration } from './types';

@@ -16,7 +16,7 @@ export const CANDLE_ROW_LIMIT = 20 * 375;
 
 const exchanges: TableDeclaration = {
   name: 'exchanges',
-  description: 'Exchange settings (spec sections 3 and 9); the client filters by zone.',
+  description: 'Exchange settings (docs/PRODUCT.md sections 3 and 9); the client filters by zone.',
   arrayRelationships: { holidays: { table: 'holidays', columns: { exchange: 'exchange' } } },
   permissions: referenceTable({ anonymous: true }),
 };
@@ -41,7 +41,7 @@ const instruments: TableDeclaration = {
     index_config: { table: 'index_configs', columns: BY_INSTRUMENT },
   },
   arrayRelationships: {
-    // Spec section 3 "instrument ... ltps with price": a list under the table's own name, as
+    // docs/PRODUCT.md section 3 "instrument ... ltps with price": a list under the table's own name, as
     // Hasura names array relationships; it holds at most one row (one last price per instrument).
     ltps: { table: 'ltps', columns: BY_INSTRUMENT },
     fno_expiries: { table: 'fno_expiries', columns: BY_INSTRUMENT },
@@ -51,7 +51,7 @@ const instruments: TableDeclaration = {
 
 const indexConfigs: TableDeclaration = {
   name: 'index_configs',
-  description: 'Index instrument configs of spec section 3.',
+  description: 'Index instrument configs of docs/PRODUCT.md section 3.',
   objectRelationships: INSTRUMENT_RELATIONSHIP,
   permissions: referenceTable({ anonymous: true }),
 };

@@ -74,7 +74,7 @@ const STRATEGY_COLUMNS = [
 /**
  * What a written strategy must satisfy: it runs the user's own or a published algorithm, uses an
  * own or built-in indicator group, becomes ACTIVE only for a user holding `strategy:deploy`,
- * and is PAPER for the paper-only tiers (spec section 4).
+ * and is PAPER for the paper-only tiers (docs/PRODUCT.md section 4).
  */
 function strategyCheck(role: string): PermissionFilter {
   return and(
@@ -88,7 +88,7 @@ function strategyCheck(role: string): PermissionFilter {
 
 const strategies: TableDeclaration = {
   name: 'strategies',
-  description: 'Strategies (spec section 3); published ones are on the marketplace.',
+  description: 'Strategies (docs/PRODUCT.md section 3); published ones are on the marketplace.',
   objectRelationships: {
     user: USER,
     algorithm: { table: 'algorithms', columns: { algorithm_id: 'algorithm_id' } },

@@ -27,7 +27,7 @@ export interface RelationshipDeclaration {
 
 /** How a column is shown to a role that may not read it in clear. */
 export interface ColumnMask {
-  /** `name`: first two characters, four stars, last two (spec section 6), e.g. 'Ramesh' -> 'Ra****sh'. */
+  /** `name`: first two characters, four stars, last two (docs/PRODUCT.md section 6), e.g. 'Ramesh' -> 'Ra****sh'. */
   readonly mask: 'name';
   /** Rows matching this filter are shown in clear (e.g. the caller's own row). */
   readonly unlessRow?: PermissionFilter;

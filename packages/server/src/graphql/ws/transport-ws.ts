@@ -6,7 +6,7 @@ import { closeWith, headersFromPayload, JWT_EXPIRED_MESSAGE, readMessage, sendTe
 /** The `graphql-transport-ws` subprotocol (the graphql-ws library's). */
 export const TRANSPORT_WS_PROTOCOL = 'graphql-transport-ws';
 
-/** Close codes of the protocol (spec section 8 lists the ones its client treats as fatal). */
+/** Close codes of the protocol (docs/PRODUCT.md section 8 lists the ones its client treats as fatal). */
 export const CLOSE = {
   internalError: 4500,
   badRequest: 4400,

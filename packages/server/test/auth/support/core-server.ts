@@ -67,7 +67,7 @@ export async function startCoreServer(options: { env?: Readonly<Record<string, s
   };
 }
 
-/** The unchanged Nhost client, as AUTH.md shows it, with in-memory session storage. */
+/** The unchanged Nhost client, as docs/AUTH-CONTRACT.md shows it, with in-memory session storage. */
 export function nhostClient(origin: string): NhostClient {
   let saved: Session | null = null;
   return createClient({

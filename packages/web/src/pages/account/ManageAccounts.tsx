@@ -1,4 +1,4 @@
-// /manageAccounts: the users the signed-in manager manages (spec section 7: managers where
+// /manageAccounts: the users the signed-in manager manages (docs/PRODUCT.md section 7: managers where
 // manager_id equals the user, ordered by user name, with user.name and user.user_brokers.active).
 // "Act for this user" sends x-hasura-managed-user-id with every GraphQL request from then on;
 // the server honours it only while a managers row links the two.
@@ -66,7 +66,7 @@ export function Component() {
   }, [result.error]);
 
   const everyone = toManagedUsers(result.data);
-  // Spec section 6: the show-all-users switch adds the users without an active broker account.
+  // docs/PRODUCT.md section 6: the show-all-users switch adds the users without an active broker account.
   const users = showAllUsers ? everyone : everyone.filter((user) => user.activeBrokers > 0);
   const actingFor = everyone.find((user) => user.userId === managedUserId);
 

@@ -1,5 +1,5 @@
 // Small pieces the account pages share: GraphQL error text, the acting user,
-// request states (spec section 4) and calls to the auth service that may need an elevated session.
+// request states (docs/PRODUCT.md section 4) and calls to the auth service that may need an elevated session.
 import type { CombinedError } from 'urql';
 import { authCall, authApi, type ApiResult } from '../../auth/auth-api';
 import { clientError } from '../../auth/auth-errors';
@@ -8,10 +8,10 @@ import type { AuthSession } from '../../auth/auth-types';
 import { requestCredential } from '../../auth/webauthn';
 import { useAppStore } from '../../stores/app-store';
 
-/** Spec section 4: change e-mail, change password and the like go idle -> requesting -> success | error. */
+/** docs/PRODUCT.md section 4: change e-mail, change password and the like go idle -> requesting -> success | error. */
 export type RequestState = 'idle' | 'requesting' | 'success' | 'error';
 
-/** Spec section 8: the success message of a saved setting. */
+/** docs/PRODUCT.md section 8: the success message of a saved setting. */
 export const SETTINGS_UPDATED = 'Settings updated successfully';
 
 /** The server's message of a GraphQL failure, without urql's "[GraphQL]" prefix. */

@@ -17,7 +17,7 @@ const row = (overrides: Partial<UserBrokerRow>): UserBrokerRow => ({
   ...overrides,
 });
 
-describe('investment of a broker account (spec section 5)', () => {
+describe('investment of a broker account (docs/PRODUCT.md section 5)', () => {
   it('uses the latest history entry, by date not by position, when there is one', () => {
     const history = [{ date: '2025-10-01', amount_paise: 60_000_000 }, { date: '2025-04-01', amount_paise: 40_000_000 }];
     expect(effectiveInvestmentPaise(row({ investment_amt_paise: 50_000_000, investment_history: history }))).toBe(60_000_000);

@@ -1,5 +1,5 @@
 // Broker accounts (table user_brokers, docs/DATA-MODEL.md): GraphQL documents, row shapes and the
-// investment rules of spec section 5 (typed rupees become paise in format/money-input.ts).
+// investment rules of docs/PRODUCT.md section 5 (typed rupees become paise in format/money-input.ts).
 
 import type { BrokerOwnership } from './broker-ownership';
 
@@ -64,7 +64,7 @@ export const DELETE_BROKER_MUTATION = `mutation AccountDeleteBroker($id: uuid!) 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{2,32}$/;
 
 /**
- * Spec section 5: the latest history entry (greatest date) when there is one, otherwise
+ * docs/PRODUCT.md section 5: the latest history entry (greatest date) when there is one, otherwise
  * investment_amt_paise.
  */
 export function effectiveInvestmentPaise(row: Pick<UserBrokerRow, 'investment_amt_paise' | 'investment_history'>): number {
@@ -75,7 +75,7 @@ export function effectiveInvestmentPaise(row: Pick<UserBrokerRow, 'investment_am
   return Number(latest ? latest.amount_paise : row.investment_amt_paise);
 }
 
-/** Spec section 5: the investment total counts active broker accounts only. */
+/** docs/PRODUCT.md section 5: the investment total counts active broker accounts only. */
 export function activeInvestmentTotalPaise(rows: readonly UserBrokerRow[]): number {
   return rows.filter((row) => row.active).reduce((total, row) => total + effectiveInvestmentPaise(row), 0);
 }
@@ -89,7 +89,7 @@ export function withHistoryEntry(history: readonly InvestmentEntry[], entry: Inv
   return [...history.filter((existing) => existing.date !== entry.date), entry].sort((a, b) => a.date.localeCompare(b.date));
 }
 
-/** Where the browser goes to start the broker's daily login (spec section 2's broker login redirects). */
+/** Where the browser goes to start the broker's daily login (docs/PRODUCT.md section 2's broker login redirects). */
 export function brokerLoginPath(row: Pick<UserBrokerRow, 'broker' | 'client_id'>): string {
   return `/api/broker_login/${encodeURIComponent(row.broker)}/${encodeURIComponent(row.client_id)}`;
 }

@@ -1,6 +1,6 @@
 // /authenticate/redirect: where OAuth providers, magic links and e-mail verification links come
 // back (through /v1/auth/verify or the provider callback). `?refreshToken=` is exchanged for a
-// session the auth machine owns; `?error=&errorDescription=` is shown (spec section 8), except
+// session the auth machine owns; `?error=&errorDescription=` is shown (docs/PRODUCT.md section 8), except
 // 'social user already exists', which is not an error for the user.
 import { Alert, Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-// /authenticate/signin: password, magic link, SMS code, security key and guest (spec sections 4
+// /authenticate/signin: password, magic link, SMS code, security key and guest (docs/PRODUCT.md sections 4
 // and 7), each only when the auth service has it switched on (sign-in-methods.ts). The auth
 // machine does the work; this page sends it SIGNIN and follows its state: needsMfa asks for the
 // TOTP code, needsSmsOtp for the texted code, success says the link went out, signedIn returns to

@@ -1,5 +1,5 @@
 // /authenticate/signup: e-mail + password, or a security key where the server has keys on and the
-// browser can use them here (sign-in-methods.ts), through the registration machine (spec section 4). A session from the server is exchanged for one the auth machine owns and the
+// browser can use them here (sign-in-methods.ts), through the registration machine (docs/PRODUCT.md section 4). A session from the server is exchanged for one the auth machine owns and the
 // user goes to the dashboard; `session: null` means the e-mail waits for verification
 // (/authenticate/signup-success). A signed-in anonymous user is converted, keeping its id.
 import { Alert, Anchor, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -20,7 +20,7 @@ import { securityKeyUse, useEnabledMethods } from './sign-in-methods';
 
 type Mode = 'password' | 'security-key';
 
-/** AUTH.md's SignUpOptions.displayName: at most 32 letters, digits, symbols, spaces and , . ' - */
+/** docs/AUTH-CONTRACT.md's SignUpOptions.displayName: at most 32 letters, digits, symbols, spaces and , . ' - */
 const DISPLAY_NAME = /^[\p{L}\p{N}\p{S} ,.'-]+$/u;
 const DISPLAY_NAME_MAX = 32;
 
@@ -107,7 +107,7 @@ function ErrorNotice({ error, created }: { readonly error: AuthErrorPayload; rea
 export function Component() {
   const navigate = useNavigate();
   const [snapshot, send] = useMachine(registrationMachine);
-  // Spec section 4: an anonymous user who signs up is converted, not created.
+  // docs/PRODUCT.md section 4: an anonymous user who signs up is converted, not created.
   const anonymous = useAuthState((auth) => {
     const session = auth.context.session;
     if (!authIn(auth, 'signedIn') || !session) return false;
@@ -172,7 +172,7 @@ export function Component() {
           aria-label="Sign-up method"
           data={[
             { value: 'password', label: 'Email and password' },
-            // A guest session can only be converted with a password or passwordless (spec section 5).
+            // A guest session can only be converted with a password or passwordless (docs/PRODUCT.md section 5).
             { value: 'security-key', label: 'Security key', disabled: anonymous },
           ]}
         />

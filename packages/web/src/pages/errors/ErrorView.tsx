@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 export type ErrorKind = 'not-found' | 'error';
 
-// Spec section 2's exact texts.
+// docs/PRODUCT.md section 2's exact texts.
 const MESSAGES: Readonly<Record<ErrorKind, { readonly code?: string; readonly title: string; readonly body: string }>> = {
   'not-found': { code: '404', title: 'How did you get here?', body: "Sorry we can't seem to find the page you're looking for." },
   error: { title: 'OOPS! Something went wrong here', body: 'Our experts are working to fix the issue.' },

@@ -2,7 +2,7 @@ import { Button, Code, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 
 /**
- * The '*' route (spec section 2): "Page not found" followed by the path that matched nothing; an
+ * The '*' route (docs/PRODUCT.md section 2): "Page not found" followed by the path that matched nothing; an
  * unknown path is a 404, so the spec's 404 texts follow.
  */
 export function Component() {

@@ -1,4 +1,4 @@
-// /algo (spec sections 2, 3 and 4): the algorithm list with the Published/All filter, and the
+// /algo (docs/PRODUCT.md sections 2, 3 and 4): the algorithm list with the Published/All filter, and the
 // editor of one algorithm. The open algorithm lives in the query string (?algorithm=<id> or
 // ?algorithm=new, &version=<n> for an older version, &copy=<id> for a copy), so the browser's
 // back button and links work and the route table keeps its single /algo entry.

@@ -1,4 +1,4 @@
-// /backtest and /backtest/:strategy_id (spec section 2): the "New backtest" form above the user's
+// /backtest and /backtest/:strategy_id (docs/PRODUCT.md section 2): the "New backtest" form above the user's
 // backtests with live run status, or one backtest's runs with their results.
 import { Loader, Stack, Title } from '@mantine/core';
 import { useParams } from 'react-router';

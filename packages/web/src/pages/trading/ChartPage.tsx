@@ -1,4 +1,4 @@
-// /chart (spec sections 2, 3 and 9): any index or contract at every interval of section 9 (default
+// /chart (docs/PRODUCT.md sections 2, 3 and 9): any index or contract at every interval of section 9 (default
 // 5 minutes) over a date-range preset (default the 90 days to yesterday, IST) or picked dates, never
 // before the tier's earliest date for the interval. Candles come from the candle_series action and
 // are drawn by chart/PriceChart (lightweight-charts); indicator groups and an algorithm's signals
@@ -31,7 +31,7 @@ import { lastPriceText, useLastPrices } from './parts/use-last-prices';
 import { QueryError } from './research/query-feedback';
 import { useActingUserId, useWindowStarts } from './research/use-window-starts';
 
-/** Spec section 9: the base instrument. */
+/** docs/PRODUCT.md section 9: the base instrument. */
 const BASE_INSTRUMENT = 'NIFTY 50';
 const VIX_INSTRUMENT = 'INDIA VIX';
 

@@ -1,6 +1,6 @@
-// /dashboard (spec section 2): P&L of the user's LIVE or PAPER strategy runs (the header's mode;
-// demo and backtest are always PAPER, spec section 4) from daily_pnl: a calendar heatmap of
-// profit/loss or orders with the spec section 9 bands, a date-range preset (default the last 90
+// /dashboard (docs/PRODUCT.md section 2): P&L of the user's LIVE or PAPER strategy runs (the header's mode;
+// demo and backtest are always PAPER, docs/PRODUCT.md section 4) from daily_pnl: a calendar heatmap of
+// profit/loss or orders with docs/PRODUCT.md section 9 bands, a date-range preset (default the last 90
 // days ending yesterday), CSV download of the heatmap's rows, and a summary.
 import { Anchor, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title, Alert } from '@mantine/core';
 import { paiseToRupeesText, type IsoDateRange } from '@vyuha/core';

@@ -1,5 +1,5 @@
 // /ensembleSync and /ensembleSync/:id (administrator, superadmin): strategies of kind 'ensemble'
-// of every user (staff read all rows) and one ensemble with its runs since a date. Spec section 9:
+// of every user (staff read all rows) and one ensemble with its runs since a date. docs/PRODUCT.md section 9:
 // the minimum ensemble sync date is 2021-01-01, the earliest date the picker offers.
 import { Stack, Text, TextInput, Title } from '@mantine/core';
 import { isoDate, istMidnightMs } from '@vyuha/core';
@@ -9,7 +9,7 @@ import { asIsoDate, istToday } from '../../format/date-ranges';
 import { StrategyDetail } from './parts/StrategyDetail';
 import { StrategyList } from './parts/StrategyList';
 
-/** Spec section 9. */
+/** docs/PRODUCT.md section 9. */
 const MIN_ENSEMBLE_SYNC_DATE = isoDate('2021-01-01');
 
 function EnsembleDetail({ id }: { readonly id: string }) {

@@ -1,4 +1,4 @@
-// /payoff (spec sections 2 and 3): option legs grouped by index ("indice") and expiry, each group's
+// /payoff (docs/PRODUCT.md sections 2 and 3): option legs grouped by index ("indice") and expiry, each group's
 // payoff at expiry drawn with the engine's payoff functions, breakevens marked, max profit and
 // loss shown. Positions live in component state and sessionStorage. The indices' last prices (the
 // ATM strike, the chart's "Last price" mark) come from parts/use-last-prices.ts, as on /chart.

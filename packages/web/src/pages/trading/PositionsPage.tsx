@@ -1,5 +1,5 @@
 // /positions: the net positions of the user's runs (positions, through strategy_runs). Current
-// holds the open positions (net quantity not zero), History the closed ones (flat), spec
+// holds the open positions (net quantity not zero), History the closed ones (flat), docs/PRODUCT.md
 // section 4's Current/History filter.
 import { Anchor, Badge, Group, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';

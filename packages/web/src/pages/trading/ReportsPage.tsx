@@ -1,4 +1,4 @@
-// /reports (spec sections 2 and 6: manager, superadmin): for each managed user (spec section 7's
+// /reports (docs/PRODUCT.md sections 2 and 6: manager, superadmin): for each managed user (docs/PRODUCT.md section 7's
 // managers query) the P&L of their runs over a date range, from the daily P&L table.
 import { Alert, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';

@@ -1,6 +1,6 @@
-// /subscriptions: the user's subscriptions (Active/All) with strategy, quantity, investment (spec
-// section 5) and an expiring badge under 168 hours (spec section 4); below, the marketplace of
-// published strategies in a grid (spec section 2) with Subscribe.
+// /subscriptions: the user's subscriptions (Active/All) with strategy, quantity, investment (docs/PRODUCT.md
+// section 5) and an expiring badge under 168 hours (docs/PRODUCT.md section 4); below, the marketplace of
+// published strategies in a grid (docs/PRODUCT.md section 2) with Subscribe.
 import { Anchor, Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';

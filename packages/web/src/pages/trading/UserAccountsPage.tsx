@@ -1,6 +1,6 @@
-// /userAccounts (spec sections 2, 3 and 6: manager, superadmin, backtest): the broker accounts of
+// /userAccounts (docs/PRODUCT.md sections 2, 3 and 6: manager, superadmin, backtest): the broker accounts of
 // each managed user (or, for a user who manages nobody, their own) with the day's P&L of the
-// selected date. Spec section 3's risk columns (enableSl, trail_enabled, trail_mode, sl,
+// selected date. docs/PRODUCT.md section 3's risk columns (enableSl, trail_enabled, trail_mode, sl,
 // default_sl, trail_tsl, enableTarget, tgt, default_tgt, trail_ttg) have no storage in the data
 // model yet, so they are named in a note instead of shown.
 import { Alert, Badge, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
@@ -13,7 +13,7 @@ import { QueryError } from './research/query-feedback';
 import { useActingUserId } from './research/use-window-starts';
 import { RUN_KINDS, useUserPnl, type UserPnl } from './research/user-pnl';
 
-/** Spec section 3's user-accounts columns that no table stores yet. */
+/** docs/PRODUCT.md section 3's user-accounts columns that no table stores yet. */
 const UNSTORED_COLUMNS = ['enableSl', 'trail_enabled', 'trail_mode', 'sl', 'default_sl', 'trail_tsl', 'enableTarget', 'tgt', 'default_tgt', 'trail_ttg'] as const;
 
 const OWN_ACCOUNTS_QUERY = `

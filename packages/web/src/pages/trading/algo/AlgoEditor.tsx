@@ -1,8 +1,8 @@
-// The algorithm editor (spec section 3 "Algo editor state": the selected algorithm, its rules,
+// The algorithm editor (docs/PRODUCT.md section 3 "Algo editor state": the selected algorithm, its rules,
 // their syntax errors and the signal-enabled flag): name and description, the rule graph, exit
 // rules, live errors, Save (a new immutable version), Publish/Unpublish and the signal switch.
 // Saving is refused while anything is wrong; the server's refusals land next to the field they
-// concern (the unique name) or as an error toast (spec section 8).
+// concern (the unique name) or as an error toast (docs/PRODUCT.md section 8).
 import { Alert, Badge, Button, Group, List, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import type { ExitRules } from '@vyuha/engine';
 import { useCallback, useMemo, useState } from 'react';

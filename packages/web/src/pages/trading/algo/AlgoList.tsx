@@ -1,4 +1,4 @@
-// The algorithm list of /algo with the Published/All filter (spec section 4): All is the user's
+// The algorithm list of /algo with the Published/All filter (docs/PRODUCT.md section 4): All is the user's
 // own algorithms plus the published ones of others, Published only the published ones. Others'
 // algorithms open read-only (view, copy to own).
 import { Badge, Button, Group, Loader, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';

@@ -1,6 +1,6 @@
 // Loads what the editor opens: a saved algorithm (its row, the version shown, the user's editor
 // flags) or a new one (empty, or a copy of a published algorithm's version), and decides whether
-// it may be changed: own algorithm, a role that builds algorithms (spec section 6), not in update
+// it may be changed: own algorithm, a role that builds algorithms (docs/PRODUCT.md section 6), not in update
 // mode. The editor remounts whenever the saved row changes, so after a save it shows the server's
 // state.
 import { Alert, Loader, Stack } from '@mantine/core';

@@ -1,5 +1,5 @@
 // One node of the rule graph on the React Flow canvas: a condition with its expression, an
-// and/or/not gate, a hold (drawn HOLD_NODE_HEIGHT high, spec section 3), or a Buy/Sell/Exit
+// and/or/not gate, a hold (drawn HOLD_NODE_HEIGHT high, docs/PRODUCT.md section 3), or a Buy/Sell/Exit
 // action. Its own errors (expression errors with line:column) show right under it and mark it red.
 import { ActionIcon, Badge, Group, Text, Textarea } from '@mantine/core';
 import { Handle, Position, type NodeProps } from '@xyflow/react';

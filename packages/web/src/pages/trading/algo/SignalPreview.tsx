@@ -21,7 +21,7 @@ const LATEST_CANDLE = `
     candles(where: { instrument_id: { _eq: $instrument_id } }, order_by: { ts: desc }, limit: 1) { ts }
   }`;
 
-/** The spec's default chart interval (section 9), minutes. */
+/** The default chart interval (docs/PRODUCT.md section 9), minutes. */
 const PREVIEW_INTERVAL = 5;
 
 /** The document of the last change signals depend on (dragging a node keeps the same object). */

@@ -49,7 +49,7 @@ function ruleData(node: AlgorithmNode): RuleData {
   return base;
 }
 
-/** The React Flow node of a stored node; hold nodes are drawn HOLD_NODE_HEIGHT high (spec section 3). */
+/** The React Flow node of a stored node; hold nodes are drawn HOLD_NODE_HEIGHT high (docs/PRODUCT.md section 3). */
 export function flowNode(node: AlgorithmNode): RuleNode {
   const flow: RuleNode = { id: node.id, type: 'rule', position: { x: node.position.x, y: node.position.y }, data: ruleData(node) };
   return node.type === 'hold' ? { ...flow, height: HOLD_NODE_HEIGHT } : flow;

@@ -6,7 +6,7 @@
 // (algorithm_id, version) refuses a second save of the same number from another tab.
 import { ALGORITHM_VERSION, type AlgorithmDocument } from '@vyuha/engine';
 
-/** user_app_configs row holding the editor's per-algorithm flags (spec section 3 "Algo editor state"). */
+/** user_app_configs row holding the editor's per-algorithm flags (docs/PRODUCT.md section 3 "Algo editor state"). */
 export const EDITOR_CONFIG = { category: 'algo', subcategory: 'editor' } as const;
 
 /** The version a save creates. @example nextVersion(null) // 1 */

@@ -1,4 +1,4 @@
-// The drawing tools (spec section 2: Horizontal Line and Ray) and the list of the instrument's
+// The drawing tools (docs/PRODUCT.md section 2: Horizontal Line and Ray) and the list of the instrument's
 // saved drawings, each deletable. With a tool chosen, the next click on the price pane draws.
 import { ActionIcon, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { formatDateTime } from '../../../format/format';

@@ -11,7 +11,7 @@ describe('chart form', () => {
     expect(presetOf(initialChartForm(TODAY).dateRanges, TODAY)).toBe('90d');
   });
 
-  it('offers the intervals of spec section 9', () => {
+  it('offers the intervals of docs/PRODUCT.md section 9', () => {
     expect(INTERVAL_OPTIONS.map((option) => Number(option.value))).toEqual([1, 2, 3, 5, 10, 15, 30, 60, 120, 180, 1440]);
     expect([1, 60, 120, 1440].map(intervalLabel)).toEqual(['1 min', '1 hour', '2 hours', '1 day']);
   });

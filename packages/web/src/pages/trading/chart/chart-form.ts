@@ -1,5 +1,5 @@
-// The chart form of spec section 3 (selectedInstrument, dateRanges, window 5,
-// selectedIndicatorGroup) and its rules: the interval choices and default of spec section 9, and
+// The chart form of docs/PRODUCT.md section 3 (selectedInstrument, dateRanges, window 5,
+// selectedIndicatorGroup) and its rules: the interval choices and default of docs/PRODUCT.md section 9, and
 // the tier's earliest date per interval (the x-hasura-w<n>m claims) that bounds the range. The
 // date-range presets (default "Last 90 days" ending yesterday, IST) are format/date-ranges.ts's.
 import { isIsoDate, type IsoDate, type IsoDateRange } from '@vyuha/core';

@@ -1,4 +1,4 @@
-// Drawings (spec section 2: Horizontal Line and Ray) and how they are saved: one
+// Drawings (docs/PRODUCT.md section 2: Horizontal Line and Ray) and how they are saved: one
 // user_app_configs row per user and instrument, category 'chart', subcategory
 // `drawings_<instrument_id>` (the table's CHECK allows letters, digits and '_' only, so not
 // `drawings:<id>`), meta_data `{ "version": 1, "drawings": [...] }` with prices in rupees and times

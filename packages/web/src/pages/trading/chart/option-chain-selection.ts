@@ -1,8 +1,8 @@
-// The option-chain instruments of spec section 3 ("instrument_id and quantity; can be added,
+// The option-chain instruments of docs/PRODUCT.md section 3 ("instrument_id and quantity; can be added,
 // updated in quantity, or removed by instrument_id"): the contracts picked from the chart's option
 // chain, per underlying, with signed quantities in units (buy positive, sell negative) that are
 // whole lots. Pure list operations here; the zustand store at the bottom keeps one list per
-// underlying in sessionStorage (spec section 4: stores persist for the tab).
+// underlying in sessionStorage (docs/PRODUCT.md section 4: stores persist for the tab).
 //
 // Identity: the chain is priced by a model for every strike around ATM, and the instruments table
 // need not hold a row for each of those contracts (the demo world holds none). So a selection is
@@ -99,7 +99,7 @@ export function removeOption(selection: readonly SelectedOption[], ref: Selectio
 /** Where each contract's entry price and vol come from: the chain's current quote when it has one. */
 export type QuoteLookup = (item: SelectedOption) => { ltpPaise: number; iv: number } | undefined;
 
-/** The selection as payoff positions of `indice` (spec section 3), entry price in rupees = the LTP. */
+/** The selection as payoff positions of `indice` (docs/PRODUCT.md section 3), entry price in rupees = the LTP. */
 export function toPayoffPositions(selection: readonly SelectedOption[], options: { indice: string; timestamp: number; quote?: QuoteLookup }): PayoffPosition[] {
   return selection.map((item) => {
     const quote = options.quote?.(item) ?? item;

@@ -1,5 +1,5 @@
 // A calendar heatmap drawn as plain SVG: one column per week (Monday on top), one cell per day,
-// coloured by the spec section 9 bands of the chosen metric (profit/loss, orders, or returns on
+// coloured by docs/PRODUCT.md section 9 bands of the chosen metric (profit/loss, orders, or returns on
 // an investment), on the main or the alternate scale; days without data stay empty.
 import { Box, Group, ScrollArea, Stack, Text } from '@mantine/core';
 import { addDays, daysBetween, isIsoDate, weekStart, type IsoDate } from '@vyuha/core';

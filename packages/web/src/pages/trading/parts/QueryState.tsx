@@ -1,4 +1,4 @@
-// Loading and error display shared by the trading screens. Spec section 8: a table query error
+// Loading and error display shared by the trading screens. docs/PRODUCT.md section 8: a table query error
 // shows the server's message as an error toast; the screen also shows it in place.
 import { Alert, Center, Loader } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// Strategy statuses (ours: DRAFT, ACTIVE, PAUSED, STOPPED, ARCHIVED) and run statuses of spec
+// Strategy statuses (ours: DRAFT, ACTIVE, PAUSED, STOPPED, ARCHIVED) and run statuses of docs/PRODUCT.md
 // section 4 with their icons: a success check for complete, an error cross for error.
 import { Badge, Group, Text, ThemeIcon } from '@mantine/core';
 
@@ -13,7 +13,7 @@ export function StatusBadge({ status }: { readonly status: string }) {
 export type RunOutcome = 'success' | 'error' | 'running';
 
 /**
- * Spec section 4's run statuses grouped by icon: COMPLETE, SUCCESS and COMPLETE: SQUARED OFF are
+ * docs/PRODUCT.md section 4's run statuses grouped by icon: COMPLETE, SUCCESS and COMPLETE: SQUARED OFF are
  * complete (check); ERROR and ERROR: SQUARED OFF are errors (cross); IN PROGRESS runs.
  * @example runOutcome('ERROR: SQUARED OFF') -> 'error'
  */

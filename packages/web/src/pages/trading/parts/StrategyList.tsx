@@ -1,4 +1,4 @@
-// The strategy lists of /strategies, /baskets and /ensembleSync: Active/All filter (spec section 4)
+// The strategy lists of /strategies, /baskets and /ensembleSync: Active/All filter (docs/PRODUCT.md section 4)
 // and name, kind, mode, status, instrument, updated; each name links to the detail route.
 import { Anchor, Badge, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-// Client-side CSV files (spec section 7: "CSV download is made client side").
+// Client-side CSV files (docs/PRODUCT.md section 7: "CSV download is made client side").
 
 /** One CSV field, quoted when it holds a comma, quote or line break. */
 function field(value: string | number): string {

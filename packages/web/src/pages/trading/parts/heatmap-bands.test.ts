@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { bandColor, LEVELS, levelLabels, orderLevelLabels, ordersBand, pnlBand, pnlLevelLabels, returnsBand } from './heatmap-bands';
 
-describe('pnlBand (spec section 9: 500 ... 132000 rupees, bands (lower, upper] as the engine reads them)', () => {
+describe('pnlBand (docs/PRODUCT.md section 9: 500 ... 132000 rupees, bands (lower, upper] as the engine reads them)', () => {
   test('zero has no band', () => expect(pnlBand(0)).toEqual({ tone: 'none', level: 0, levels: LEVELS }));
   test('up to ₹500 is the first level', () => {
     expect(pnlBand(49_999)).toMatchObject({ tone: 'profit', level: 0 });

@@ -1,4 +1,4 @@
-// The calendar heatmap bands of spec section 9, on the engine's scales (metrics/heatmap-bands.ts,
+// The calendar heatmap bands of docs/PRODUCT.md section 9, on the engine's scales (metrics/heatmap-bands.ts,
 // whose reading is in the engine's metrics/README.md: a band is (lower, upper], the last one
 // open-ended): profit/loss in rupees 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 132000 on
 // each side of zero (alternate: by 2000 up to 18000); order counts in bands of 2 up to above 18

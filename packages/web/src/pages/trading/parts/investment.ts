@@ -1,5 +1,5 @@
-// Spec section 5: a subscription's investment is its latest investment_history entry (greatest
-// date) when the history is non-empty, otherwise investment_amt. Expiry: spec section 4.
+// docs/PRODUCT.md section 5: a subscription's investment is its latest investment_history entry (greatest
+// date) when the history is non-empty, otherwise investment_amt. Expiry: docs/PRODUCT.md section 4.
 
 export interface InvestmentEntry {
   readonly date: string;
@@ -22,7 +22,7 @@ export function currentInvestmentPaise(row: { readonly investment_amt_paise: num
   return latest ? latest.amount_paise : Number(row.investment_amt_paise);
 }
 
-/** Spec section 4: expiring when under 7 days (168 hours) remain. */
+/** docs/PRODUCT.md section 4: expiring when under 7 days (168 hours) remain. */
 export const EXPIRING_WITHIN_MS = 168 * 3_600_000;
 
 export type ExpiryState = 'none' | 'active' | 'expiring' | 'expired';

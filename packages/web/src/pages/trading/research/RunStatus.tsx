@@ -1,4 +1,4 @@
-// Spec section 4's run statuses with their icons: a check for the complete ones, a cross for the
+// docs/PRODUCT.md section 4's run statuses with their icons: a check for the complete ones, a cross for the
 // errors, and a progress bar while a run is IN PROGRESS. With `runId`, the parts carry test ids
 // (`bt-progress-<run id>`, `bt-status-<run id>`, `bt-error-<run id>`), and `showError` writes a
 // failed run's reason under its status instead of only in the tooltip.

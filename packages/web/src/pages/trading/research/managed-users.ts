@@ -1,6 +1,6 @@
-// Spec section 7's managers query: the users the signed-in user manages (managers where
+// docs/PRODUCT.md section 7's managers query: the users the signed-in user manages (managers where
 // manager_id = me, ordered by user name, with user.user_brokers.active). The show-all-users
-// switch (spec section 6) keeps users without an active broker; otherwise they are left out.
+// switch (docs/PRODUCT.md section 6) keeps users without an active broker; otherwise they are left out.
 import { useMemo } from 'react';
 import { useQuery, type CombinedError } from 'urql';
 import { useAppStore } from '../../../stores/app-store';
@@ -48,7 +48,7 @@ export function useManagedUsers(): { users: ManagedUser[]; linkCount: number; fe
 }
 
 /**
- * Spec section 5: a broker's investment is its latest investment-history entry when there is
+ * docs/PRODUCT.md section 5: a broker's investment is its latest investment-history entry when there is
  * one, otherwise investment_amt_paise.
  */
 export function brokerInvestmentPaise(account: BrokerAccount): number {

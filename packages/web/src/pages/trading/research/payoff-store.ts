@@ -1,6 +1,6 @@
-// The payoff screen's positions (spec section 3: each with its index, "indice", its expiry and a
+// The payoff screen's positions (docs/PRODUCT.md section 3: each with its index, "indice", its expiry and a
 // timestamp): kept in component state and mirrored to sessionStorage, so they live as long as
-// the tab (spec section 4: most stores persist in session storage).
+// the tab (docs/PRODUCT.md section 4: most stores persist in session storage).
 import type { PayoffPosition } from '@vyuha/engine';
 import { useEffect, useState } from 'react';
 

@@ -1,4 +1,4 @@
-// How a research screen reports a failed GraphQL operation (spec section 8): the server's message
+// How a research screen reports a failed GraphQL operation (docs/PRODUCT.md section 8): the server's message
 // as an error toast, once per distinct message, and an Alert in place of the content.
 import { Alert } from '@mantine/core';
 import { useEffect, useRef } from 'react';

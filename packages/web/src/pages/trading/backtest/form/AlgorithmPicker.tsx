@@ -1,4 +1,4 @@
-// The backtest form's algorithms (spec section 3 algos): one or more of the user's own and the
+// The backtest form's algorithms (docs/PRODUCT.md section 3 algos): one or more of the user's own and the
 // published ones that have a saved version; the server runs each one's latest version.
 import { MultiSelect } from '@mantine/core';
 import { useMemo } from 'react';

@@ -1,4 +1,4 @@
-// The "New backtest" form of /backtest (spec sections 3, 5, 8 and 9): every field of the backtest
+// The "New backtest" form of /backtest (docs/PRODUCT.md sections 3, 5, 8 and 9): every field of the backtest
 // form with its errors at the field (the engine's validation, the same the server runs), the
 // credits it will use against the BACKTEST credits left, and submit through run_backtest; a
 // refusal shows at the field its path names, else as an error toast; success opens

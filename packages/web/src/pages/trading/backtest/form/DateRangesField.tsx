@@ -1,5 +1,5 @@
-// The backtest form's date ranges (spec section 3 dateRanges): several IST ranges, each with its
-// own errors; an overlap (spec section 5: "a range starts before the previous ends") shows at the
+// The backtest form's date ranges (docs/PRODUCT.md section 3 dateRanges): several IST ranges, each with its
+// own errors; an overlap (docs/PRODUCT.md section 5: "a range starts before the previous ends") shows at the
 // range that overlaps. The pickers stop at the tier's earliest date and at today, and say why.
 import { ActionIcon, Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
 import { isIsoDate } from '@vyuha/core';

@@ -1,5 +1,5 @@
-// The backtest form's frequencies and investments (spec section 3): pairs of the interval the
-// algorithm runs at (spec section 9's choices) and the capital of that run in rupees (the server
+// The backtest form's frequencies and investments (docs/PRODUCT.md section 3): pairs of the interval the
+// algorithm runs at (docs/PRODUCT.md section 9's choices) and the capital of that run in rupees (the server
 // stores paise). Pairs, not two lists crossed: each pair is one run per algorithm and range.
 import { ActionIcon, Button, Group, Input, NativeSelect, NumberInput, Stack, Text } from '@mantine/core';
 import { INTERVAL_MINUTES } from '@vyuha/market';
@@ -7,7 +7,7 @@ import { DEFAULT_INVESTMENT_RUPEES } from './form-state';
 import type { FrequencyDraft } from './form-state';
 import { errorAt, errorWithin, type FieldErrors } from './field-errors';
 
-/** Spec section 9's interval choices as select options. */
+/** docs/PRODUCT.md section 9's interval choices as select options. */
 export const INTERVAL_OPTIONS = INTERVAL_MINUTES.map((minutes) => ({ value: String(minutes), label: minutes === 1440 ? '1 day (1440 min)' : `${minutes} min` }));
 
 interface FrequenciesFieldProps {

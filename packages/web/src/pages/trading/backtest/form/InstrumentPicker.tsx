@@ -1,4 +1,4 @@
-// The backtest form's instrument (spec section 3 selectedInstrument): an index, or any contract of
+// The backtest form's instrument (docs/PRODUCT.md section 3 selectedInstrument): an index, or any contract of
 // the instruments table found by typing part of its symbol or name.
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';

@@ -1,4 +1,4 @@
-// What a backtest trades (spec section 3 tradeInstrumentsConfig): the instrument (an index as its
+// What a backtest trades (docs/PRODUCT.md section 3 tradeInstrumentsConfig): the instrument (an index as its
 // near-month future, a stock as shares: traded-instrument.ts says which, and refuses an index
 // without futures), or option legs on an index (the engine's OptionsLegsConfig): per entry signal
 // a list of CE/PE legs, each bought or sold, with its strike rule, expiry, lots, stop, target,

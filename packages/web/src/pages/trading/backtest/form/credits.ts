@@ -1,4 +1,4 @@
-// The credits a backtest will use, before it runs (spec section 3: strategy runs record `candles`,
+// The credits a backtest will use, before it runs (docs/PRODUCT.md section 3: strategy runs record `candles`,
 // the credits utilised). The estimate is the server's own (run-backtest.ts): every cell of
 // algorithms x date ranges x frequency pairs, each estimated by the engine's estimateCandles on
 // the instrument's trading symbol with the market package's session calendar.

@@ -1,4 +1,4 @@
-// Where each error of the backtest form shows (spec sections 5 and 8): issues carry the engine's
+// Where each error of the backtest form shows (docs/PRODUCT.md sections 5 and 8): issues carry the engine's
 // field paths (`dateRanges[1]`, `frequenciesAndInvestments[0].investment`); a refusal of
 // run_backtest carries a path into the input (`$.selectionSet.run_backtest.args.input.dateRanges[1]`)
 // and a message listing every bad field as `path: message; path: message`. Both end up as one

@@ -1,4 +1,4 @@
-// The backtest form's state: its defaults (spec sections 3 and 9), its mapping to the run_backtest
+// The backtest form's state: its defaults (docs/PRODUCT.md sections 3 and 9), its mapping to the run_backtest
 // input, and its validation with every issue at its field path.
 import { isoDate } from '@vyuha/core';
 import { parseBacktestRequest } from '@vyuha/engine';
@@ -83,7 +83,7 @@ describe('validateForm', () => {
     ]);
   });
 
-  it('puts an overlap at the range that starts before the previous one ends (spec section 5)', () => {
+  it('puts an overlap at the range that starts before the previous one ends (docs/PRODUCT.md section 5)', () => {
     const issues = validateForm(filled({ dateRanges: [{ from: '2026-09-01', to: '2026-09-30' }, { from: '2026-09-15', to: '2026-10-15' }] }), CONTEXT);
     expect(issues).toEqual([{ path: 'dateRanges[1]', message: 'overlaps dateRanges[0] (2026-09-01 to 2026-09-30): a date range must start after the previous one ends' }]);
   });

@@ -1,4 +1,4 @@
-// The backtest form of spec section 3 (strategyType, algos, selectedInstrument, dateRanges,
+// The backtest form of docs/PRODUCT.md section 3 (strategyType, algos, selectedInstrument, dateRanges,
 // window 5, frequenciesAndInvestments, tradeInstrumentsConfig) as the screen holds it, its
 // mapping to the run_backtest input, and its validation: the engine's parseBacktestRequest (the
 // very parser the server runs) plus the server's other checks that need no database (dates not
@@ -51,7 +51,7 @@ export interface BacktestFormState {
 export const DEFAULT_INVESTMENT_RUPEES = 100_000;
 
 /**
- * A fresh form: intraday, one range of the default 90 days to yesterday (IST, spec section 9),
+ * A fresh form: intraday, one range of the default 90 days to yesterday (IST, docs/PRODUCT.md section 9),
  * window 5, one 5-minute run of Rs 1,00,000, trading the instrument (an index: its near-month future).
  */
 export function defaultFormState(today: IsoDate): BacktestFormState {

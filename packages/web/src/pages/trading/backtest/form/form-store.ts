@@ -1,4 +1,4 @@
-// The backtest form's state in a zustand store persisted in sessionStorage (spec section 4: most
+// The backtest form's state in a zustand store persisted in sessionStorage (docs/PRODUCT.md section 4: most
 // stores persist in session storage), so leaving /backtest and coming back keeps the form. The
 // store remembers whose form it is: another user (a new sign-in, or a manager acting for someone)
 // starts from the defaults rather than from someone else's choices.

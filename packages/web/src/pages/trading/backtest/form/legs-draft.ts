@@ -1,4 +1,4 @@
-// The tradeInstrumentsConfig part of the backtest form (spec section 3) as the form holds it: what
+// The tradeInstrumentsConfig part of the backtest form (docs/PRODUCT.md section 3) as the form holds it: what
 // is traded (the instrument itself, or option legs on an index) with every leg's controls as typed
 // drafts. It maps to the engine's OptionsLegsConfig JSON and is validated by the engine's own
 // parseOptionsLegsConfig, so the form and the server refuse the same configs with the same words.

@@ -1,6 +1,6 @@
 // Equity curves drawn with lightweight-charts 5 (zoom with the wheel, pan by dragging): one line
 // per run with a legend, and for a single run its drawdown in a second pane. "Save as image"
-// downloads the chart's own screenshot (takeScreenshot) as a PNG named by spec section 9's rule.
+// downloads the chart's own screenshot (takeScreenshot) as a PNG named by docs/PRODUCT.md section 9's rule.
 import { Box, Button, Group, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { AreaSeries, ColorType, createChart, LineSeries, type IChartApi, type Time } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';

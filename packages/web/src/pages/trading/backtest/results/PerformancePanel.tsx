@@ -1,4 +1,4 @@
-// The performance metrics panel of spec section 3: accordion panels (expanded by default:
+// The performance metrics panel of docs/PRODUCT.md section 3: accordion panels (expanded by default:
 // capital_requirement, correlation, metricTable), the capital requirement list, correlations
 // between the selected runs and with the selected benchmarks, the metric table (one column per
 // run), P&L on the selected special days, the total investment history, and the
@@ -15,7 +15,7 @@ import { comparisonRows } from './metric-table';
 import { benchmarkSeries, correlations, dailyCloses, investmentHistory, runSeries, specialDays, type DailyPnlRecord, type RunDays } from './performance';
 import { useBenchmarkInstruments, useCandles } from './use-run-details';
 
-/** Spec section 9's benchmarks. */
+/** docs/PRODUCT.md section 9's benchmarks. */
 export const BENCHMARKS = ['NIFTY 50', 'NIFTY BANK'] as const;
 const DEFAULT_PANELS = ['capital_requirement', 'correlation', 'metricTable'];
 const SPECIAL_KINDS: ReadonlyArray<{ value: string; label: string }> = [

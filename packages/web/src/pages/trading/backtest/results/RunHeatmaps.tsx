@@ -1,6 +1,6 @@
-// Calendar heatmaps of one run's daily P&L, order counts and returns on its investment (spec
+// Calendar heatmaps of one run's daily P&L, order counts and returns on its investment (docs/PRODUCT.md
 // section 9's bands, main or alternate) over the run's date range, and the heatmap CSV, made in
-// the browser (spec section 7).
+// the browser (docs/PRODUCT.md section 7).
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { downloadFileName } from '../../../../format/format';

@@ -1,5 +1,5 @@
 // A run's daily_pnl rows as the calendar heatmaps draw them and as the client-side CSV download
-// writes them (spec sections 7 and 9): the engine's heatmapCsv, `date,pnl,orders`, one row per
+// writes them (docs/PRODUCT.md sections 7 and 9): the engine's heatmapCsv, `date,pnl,orders`, one row per
 // trading day the run saw, P&L in rupees with two decimals written from integer paise.
 import type { IsoDate } from '@vyuha/core';
 import { heatmapCsv } from '@vyuha/engine';

@@ -1,4 +1,4 @@
-// The metric table of the performance panel (spec section 3's metricTable): the engine's
+// The metric table of the performance panel (docs/PRODUCT.md section 3's metricTable): the engine's
 // PerformanceMetrics of each selected run as one column, the rows in reading order. With
 // compute-investment on, the rows measured against the run's investment (return, CAGR, drawdown
 // %, Calmar, Sharpe and Sortino, which use daily returns on the investment) are shown; off, the

@@ -1,4 +1,4 @@
-// The performance panel's computations (spec section 3): correlations between the selected runs
+// The performance panel's computations (docs/PRODUCT.md section 3): correlations between the selected runs
 // and with the NIFTY 50 / NIFTY BANK buy-and-hold benchmarks, the runs' P&L on special days, the
 // investment history of the selection, and the curves of the side-by-side chart. The formulas are
 // the engine's (metrics/README.md); this module only maps stored rows into its inputs.

@@ -1,5 +1,5 @@
 // Cancel for a run still IN PROGRESS (the cancel_backtest action), after a confirmation; the
-// outcome or the server's message as a toast (spec section 8).
+// outcome or the server's message as a toast (docs/PRODUCT.md section 8).
 import { useMutation } from 'urql';
 import { confirm } from '../../../../app/confirm';
 import { showToast } from '../../../../app/toast';

@@ -2,7 +2,7 @@
 // fills (a select returns at most 5,000 orders, so the list is paged through until a short
 // page), the daily P&L rows, and for the capital estimate the underlying's bars at the run's
 // interval; the benchmarks' daily closes for the correlations. Errors come back to the caller,
-// which toasts the server's message (spec section 8).
+// which toasts the server's message (docs/PRODUCT.md section 8).
 import { useEffect, useMemo, useState } from 'react';
 import { useClient, useQuery, type CombinedError } from 'urql';
 import type { DailyPnlRecord } from './performance';
