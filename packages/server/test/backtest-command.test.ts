@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { formatRupees, paiseToRupeesText } from '@vyuha/core';
 import { backtestCommand } from '../src/commands/backtest';
 import { UsageError } from '../src/commands/command';
+import { runCommand } from './helpers/run-command';
 
 const folder = mkdtempSync(join(tmpdir(), 'vyuha-backtest-'));
 
@@ -32,16 +33,8 @@ function file(name: string, text: string): string {
 }
 
 async function run(args: readonly string[]): Promise<{ code: number; output: string; errors: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => out.push(String(chunk)) > 0);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0);
-  try {
-    const code = await backtestCommand.run(args);
-    return { code, output: out.join(''), errors: err.join('') };
-  } finally {
-    vi.restoreAllMocks();
-  }
+  const { code, stdout, stderr } = await runCommand(backtestCommand, args);
+  return { code, output: stdout, errors: stderr };
 }
 
 const EXPRESSIONS = ['--entry', 'close > open', '--exit', 'close < open'];

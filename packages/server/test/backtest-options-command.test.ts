@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { istEpochMs, isoDate, type IsoDate } from '@vyuha/core';
 import { buildTradingSymbol, generateSyntheticMarket, sessionOf, tradingDaysBetween, type SyntheticSeries } from '@vyuha/market';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backtestCommand } from '../src/commands/backtest';
 import { writeCandles } from '../src/market-data/candle-store';
 import { useCommandDatabase } from './helpers/db';
+import { runCommand, type CommandRun } from './helpers/run-command';
 
 // A week of synthetic NIFTY 50 and INDIA VIX minutes in the store (the demo generator, seeded),
 // then a 09:20 short ATM straddle with 25% stops per leg, squared off at 15:15. One contract of
@@ -19,17 +20,7 @@ const legsFile = join(folder, 'straddle.json');
 const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 25 } });
 writeFileSync(legsFile, JSON.stringify({ underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] }, null, 2));
 
-async function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    const code = await backtestCommand.run(args);
-    return { code, stdout: out.mock.calls.map((call) => String(call[0])).join(''), stderr: err.mock.calls.map((call) => String(call[0])).join('') };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const run = (args: readonly string[]): Promise<CommandRun> => runCommand(backtestCommand, args);
 
 const straddle = ['--symbol', 'NIFTY', '--options', legsFile, '--entry', 'time() >= "09:20"', '--from', FROM, '--to', TO];
 

@@ -4,7 +4,7 @@
 // gives the job's very fills; what cannot be traded is refused with the reason.
 import { isoDate } from '@vyuha/core';
 import type { LedgerFill } from '@vyuha/engine';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backtestCommand } from '../src/commands/backtest';
 import { UsageError } from '../src/commands/command';
 import { backtestActions } from '../src/graphql/actions/backtest-actions';
@@ -13,23 +13,14 @@ import { createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeSyntheticHistory } from './graphql/actions-support';
 import { useCommandDatabase } from './helpers/db';
+import { runCommand, type CommandRun } from './helpers/run-command';
 
 const FROM = isoDate('2024-06-03');
 const TO = isoDate('2024-06-07');
 const RULES = { entry: 'close > sma(close, 10)', exit: 'close < sma(close, 10)' };
 const ARGS = ['--symbol', 'NIFTY', '--entry', RULES.entry, '--exit', RULES.exit, '--from', FROM, '--to', TO, '--interval', '5', '--capital', '500000'];
 
-async function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    const code = await backtestCommand.run(args);
-    return { code, stdout: out.mock.calls.map((call) => String(call[0])).join(''), stderr: err.mock.calls.map((call) => String(call[0])).join('') };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const run = (args: readonly string[]): Promise<CommandRun> => runCommand(backtestCommand, args);
 
 interface JsonRun {
   readonly fills: LedgerFill[];

@@ -2,21 +2,13 @@ import { formatRupees } from '@vyuha/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chargesCommand } from '../src/commands/charges';
 import { UsageError } from '../src/commands/command';
+import { runCommand } from './helpers/run-command';
 
 const BASE = ['--exchange', 'NSE', '--instrument', 'option', '--side', 'sell', '--premium', '120.5', '--quantity', '75', '--date', '2024-10-15'];
 
 async function run(args: readonly string[]): Promise<{ code: number; output: string }> {
-  const writes: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    writes.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await chargesCommand.run(args);
-    return { code, output: writes.join('') };
-  } finally {
-    spy.mockRestore();
-  }
+  const { code, stdout } = await runCommand(chargesCommand, args);
+  return { code, output: stdout };
 }
 
 /** Replaces the value after `--name` (or appends `--name value`). */

@@ -2,17 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blackScholesPrice, black76Price } from '@vyuha/engine';
 import { UsageError } from '../src/commands/command';
 import { optionImpliedVolatilityCommand, optionPriceCommand } from '../src/commands/option';
+import { runCommand, type CommandRun } from './helpers/run-command';
 
 /** Runs a command and collects what it wrote to stdout and stderr. */
-async function run(command: typeof optionPriceCommand, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  const code = await command.run(args);
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
-}
+const run = (command: typeof optionPriceCommand, args: string[]): Promise<CommandRun> => runCommand(command, args);
 
 afterEach(() => vi.restoreAllMocks());
 
