@@ -21,6 +21,9 @@ import { userAccount } from './signin-throttle';
  *   (`auth_time`, which refreshes keep). Otherwise a stolen access or refresh token could add a factor of the thief's, elevate
  *   with it and then change the password. Someone who just signed in (the Nhost client's flow)
  *   enrols at once; a replayed old refresh token cannot.
+ * - Minting a personal access token needs the same fresh proof: a PAT is a way in that outlives
+ *   any session (up to AUTH_PAT_MAX_LIFETIME), so a stolen old token must not be able to turn
+ *   itself into one.
  */
 
 /** How recent an elevation must be to stand in for the current password: 5 minutes. */
@@ -64,20 +67,36 @@ export async function proveCredentialChange(
   throw invalidRequest('currentPassword', MISSING);
 }
 
-const MISSING_FOR_ENROLMENT = `is required to add a security key, two-factor sign-in or a linked provider: the account's current password, unless you signed in or elevated (POST /elevate/webauthn or /elevate/totp) in the last ${FRESH_SIGN_IN_SECONDS / 60} minutes`;
+/** What a caller asks fresh proof for, in the words of the refusal. */
+export type EnrolmentPurpose = 'factor' | 'personal-access-token';
+
+const PURPOSE_TEXT: Readonly<Record<EnrolmentPurpose, string>> = {
+  factor: 'add a security key, two-factor sign-in or a linked provider',
+  'personal-access-token': 'create a personal access token',
+};
 
 /**
- * Checks the proof for enrolling a new factor (a security key, TOTP). Missing proof is 400 naming
- * `currentPassword`; a wrong password is 401 as for a credential change.
+ * `currentPassword: is required to <purpose>: ...`: the web app shows the password field for any
+ * 400 whose message starts with `currentPassword:`.
+ * @example missingForEnrolment('personal-access-token') -> "is required to create a personal access token: the account's current password, unless ..."
+ */
+function missingForEnrolment(purpose: EnrolmentPurpose): string {
+  return `is required to ${PURPOSE_TEXT[purpose]}: the account's current password, unless you signed in or elevated (POST /elevate/webauthn or /elevate/totp) in the last ${FRESH_SIGN_IN_SECONDS / 60} minutes`;
+}
+
+/**
+ * Checks the proof for enrolling a new factor (a security key, TOTP) or, with `purpose`
+ * `personal-access-token`, for minting a PAT. Missing proof is 400 naming `currentPassword`; a
+ * wrong password is 401 as for a credential change.
  */
 export async function proveFactorEnrolment(
   context: AuthContext,
-  input: { request: FastifyRequest; user: AuthenticatedUser; body: Record<string, unknown> },
+  input: { request: FastifyRequest; user: AuthenticatedUser; body: Record<string, unknown>; purpose?: EnrolmentPurpose },
 ): Promise<CredentialProof> {
   refusePatSession(input.user);
   if (await checkCurrentPassword(context, input)) return { kind: 'current-password' };
   const fresh = freshSession(input.user);
-  if (fresh === undefined) throw invalidRequest('currentPassword', MISSING_FOR_ENROLMENT);
+  if (fresh === undefined) throw invalidRequest('currentPassword', missingForEnrolment(input.purpose ?? 'factor'));
   return fresh;
 }
 

@@ -4,7 +4,8 @@ import type { AccessTokenClaims } from '../auth/jwt';
 import { registerGraphqlCsv, type RowSource } from './csv';
 import { GRAPHQL_PATHS, registerGraphqlHttp } from './http';
 import { resolveTransportLimits, type TransportLimits } from './limits';
-import { createSessionResolver, managedLinkRecheck } from './session';
+import { PAT_TABLE, PatSessions } from './pat-sessions';
+import { createSessionResolver, sessionRecheck } from './session';
 import { createTransportGuards, type TransportGuards } from './transport-guards';
 import type { GraphqlEngine, GraphqlRequest, GraphqlSession } from './types';
 import { createLiveQueryManager, type LiveQueryManager, type LiveQueryManagerOptions } from './ws/live-queries';
@@ -43,10 +44,13 @@ export interface GraphqlTransport {
  */
 export async function registerGraphql(app: FastifyInstance, options: GraphqlPluginOptions): Promise<GraphqlTransport> {
   const limits = resolveTransportLimits(options.limits);
+  // One PAT liveness cache for every transport, emptied whenever a PAT row changes (below).
+  const patSessions = new PatSessions({ pool: options.pool });
   const sessions = createSessionResolver({
     verifyToken: options.verifyToken,
     adminSecret: options.adminSecret,
     pool: options.pool,
+    patSessions,
     ...(options.claimsNamespace === undefined ? {} : { claimsNamespace: options.claimsNamespace }),
   });
   // One budget and one admission for every transport: a client cannot double its share by switching.
@@ -55,11 +59,14 @@ export async function registerGraphql(app: FastifyInstance, options: GraphqlPlug
   await registerGraphqlHttp(app, common);
   await registerGraphqlCsv(app, { ...common, rows: rowSourceFor(options) });
   const liveQueries = createLiveQueryManager({ ...options.liveQueries, pool: options.pool, log: options.log });
+  // A PAT revoked in any process (migration 0017's NOTIFY): HTTP and CSV refuse its sessions at once.
+  const unwatchPats = liveQueries.watchTable(PAT_TABLE, () => patSessions.forget());
   const webSocket = attachGraphqlWebSocket({
-    ...common, liveQueries, server: app.server, paths: GRAPHQL_PATHS, recheckSession: managedLinkRecheck(options.pool),
+    ...common, liveQueries, server: app.server, paths: GRAPHQL_PATHS, recheckSession: sessionRecheck({ pool: options.pool, patSessions }),
   });
   // Before the HTTP server closes: it would wait forever for upgraded sockets otherwise.
   app.addHook('preClose', async () => {
+    unwatchPats();
     await webSocket.close();
     await liveQueries.close();
   });

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { postgresArrayLiteral } from '../auth/claims';
 import { JwtError, type AccessTokenClaims, type JwtFailure } from '../auth/jwt';
+import { PatSessions } from './pat-sessions';
 import { GraphqlFailure, type GraphqlSession } from './types';
 
 /** Hasura's default claims namespace (auth/config.ts uses the same default). */
@@ -10,9 +11,14 @@ export const DEFAULT_CLAIMS_NAMESPACE = 'https://hasura.io/jwt/claims';
 /** Tiers whose users may act for a user they manage (with a `managers` row linking them). */
 export const MANAGING_ROLES: readonly string[] = ['manager', 'administrator', 'superadmin'];
 
-/** A session plus, for a JWT session, when its token expires (WebSocket connections end then). */
+/**
+ * A session plus, for a JWT session, when its token expires (WebSocket connections end then) and,
+ * for a session signed in with a personal access token, that PAT's id (claim
+ * `x-hasura-auth-pat-id`): such a session lives only while the PAT does (pat-sessions.ts).
+ */
 export interface ResolvedSession extends GraphqlSession {
   readonly expiresAtSeconds?: number;
+  readonly patId?: string;
 }
 
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -28,6 +34,8 @@ export interface SessionInput {
   readonly claimsNamespace?: string;
   /** Verified tokens, so the hot path does not redo RSA verification. */
   readonly cache?: TokenCache;
+  /** Whether a PAT session's PAT is live, kept a few seconds; absent: the database is asked every time. */
+  readonly patSessions?: PatSessions;
   /** Epoch milliseconds; defaults to the wall clock. */
   readonly now?: number;
   /** Every header name is already lower-case (Node's HTTP parser guarantees it): skip the copy. */
@@ -37,7 +45,8 @@ export interface SessionInput {
 /**
  * The session of a request, as Hasura builds it: admin secret, else Bearer JWT, else anonymous.
  * Throws a GraphqlFailure (`access-denied`, `invalid-jwt`, `invalid-headers`) when the
- * credentials are refused.
+ * credentials are refused; `invalid-jwt` too for a token of a PAT session whose PAT was revoked
+ * or has expired (checked on every call, the verified token cached or not).
  */
 export async function resolveSession(input: SessionInput): Promise<ResolvedSession> {
   // Node lower-cases HTTP header names itself: no copy of the whole bag on the hot path then.
@@ -55,11 +64,19 @@ export async function resolveSession(input: SessionInput): Promise<ResolvedSessi
   const sessionKey = requestedRole ?? '';
   const nowSeconds = Math.floor((input.now ?? Date.now()) / 1000);
   const known = managed === undefined ? input.cache?.session(token, { sessionKey, nowSeconds }) : undefined;
-  if (known) return known;
+  if (known) return requireLivePat(known, input);
   const claims = await verifiedClaims(token, input);
   const session = jwtSession(claims, { requestedRole, namespace: input.claimsNamespace ?? DEFAULT_CLAIMS_NAMESPACE });
+  await requireLivePat(session, input);
   if (managed !== undefined) return actForManagedUser(session, { managedUserId: managed, pool: input.pool });
   input.cache?.rememberSession(token, { sessionKey, session });
+  return session;
+}
+
+/** The session itself when it has no PAT or its PAT is live; else `invalid-jwt`. */
+async function requireLivePat(session: ResolvedSession, input: Pick<SessionInput, 'patSessions' | 'pool'>): Promise<ResolvedSession> {
+  if (session.patId === undefined) return session;
+  await (input.patSessions ?? new PatSessions({ pool: input.pool, capacity: 0 })).requireLive(session.patId);
   return session;
 }
 
@@ -75,13 +92,14 @@ function firstValue(value: string | readonly string[] | undefined): string | und
  */
 export type SessionResolver = (headers: HeaderBag, lowerCased?: boolean) => Promise<ResolvedSession>;
 
-/** A resolver with its own token cache (see resolveSession). */
+/** A resolver with its own token cache (see resolveSession), and a PAT liveness cache unless given one. */
 export function createSessionResolver(options: Omit<SessionInput, 'headers' | 'cache' | 'now' | 'lowerCased'> & { readonly cacheSize?: number }): SessionResolver {
   const cache = new TokenCache(options.cacheSize);
   const { verifyToken, adminSecret, pool, claimsNamespace } = options;
+  const patSessions = options.patSessions ?? new PatSessions({ pool });
   // Explicit properties, not a spread of `options`: this runs on every request.
   return (headers, lowerCased = false) => resolveSession({
-    verifyToken, adminSecret, pool, headers, cache, lowerCased, ...(claimsNamespace === undefined ? {} : { claimsNamespace }),
+    verifyToken, adminSecret, pool, headers, cache, patSessions, lowerCased, ...(claimsNamespace === undefined ? {} : { claimsNamespace }),
   });
 }
 
@@ -167,7 +185,8 @@ function jwtSession(claims: AccessTokenClaims, context: { requestedRole: string 
   const role = requested ?? defaultRole;
   variables['x-hasura-role'] = role;
   variables['x-hasura-actor-id'] = userId;
-  return { role, variables, admin: false, expiresAtSeconds: claims.exp };
+  const patId = variables['x-hasura-auth-pat-id'];
+  return { role, variables, admin: false, expiresAtSeconds: claims.exp, ...(patId === undefined ? {} : { patId }) };
 }
 
 function claimText(value: unknown): string {
@@ -194,6 +213,23 @@ async function actForManagedUser(session: ResolvedSession, context: { managedUse
 }
 
 /**
+ * What a WebSocket connection checks again before each operation and push, and when a watched
+ * table changes (ws/operations.ts): a PAT session's PAT must still be live (`fresh`: after a
+ * change of PAT rows, not answered from the few seconds' cache), and a session acting for a
+ * managed user still needs its `managers` link. HTTP requests resolve both on every request.
+ */
+export function sessionRecheck(input: { pool: Pick<pg.Pool, 'query'>; patSessions: PatSessions }): SessionRecheck {
+  const managedLink = managedLinkRecheck(input.pool);
+  return async (session, options = {}) => {
+    if (session.patId !== undefined) await input.patSessions.requireLive(session.patId, { fresh: options.fresh === true });
+    await managedLink(session);
+  };
+}
+
+/** A recheck of a live session; throws a GraphqlFailure to refuse it. */
+export type SessionRecheck = (session: ResolvedSession, options?: { readonly fresh?: boolean }) => Promise<void>;
+
+/**
  * The check a WebSocket connection runs before each new operation: a session acting for a
  * managed user (actor and user differ) still needs the `managers` link, which may have been
  * removed since `connection_init`. HTTP requests resolve the link on every request already.
@@ -210,8 +246,9 @@ export function managedLinkRecheck(pool: Pick<pg.Pool, 'query'>): (session: Reso
 
 /**
  * Verified token claims by token text, least recently used out first, each kept until its
- * `exp`. A JWT cannot be revoked before it expires, so caching the verification changes nothing
- * about what is accepted.
+ * `exp`. A signature stays valid until the token expires, so caching the verification changes
+ * nothing about what is accepted; what can end earlier (a PAT session's PAT) is checked on every
+ * request after the cache (resolveSession).
  */
 export class TokenCache {
   private readonly entries = new Map<string, { readonly claims: AccessTokenClaims; readonly sessions: Map<string, ResolvedSession> }>();

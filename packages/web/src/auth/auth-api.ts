@@ -93,7 +93,9 @@ export const authApi = {
   verifySecurityKey: (body: { credential: unknown; nickname?: string }, accessToken: string) => authCall<{ id: string; nickname: string }>('/user/webauthn/verify', { body, accessToken }),
   elevateWebauthn: (body: { email: string }, accessToken: string) => authCall<PublicKeyCredentialRequestOptionsJSON>('/elevate/webauthn', { body, accessToken }),
   elevateWebauthnVerify: (body: { email: string; credential: unknown }, accessToken: string) => authCall<SessionOrMfa>('/elevate/webauthn/verify', { body, accessToken }),
-  createPat: (body: { expiresAt: string; metadata?: Record<string, unknown> }, accessToken: string) => authCall<{ id: string; personalAccessToken: string }>('/pat', { body, accessToken }),
+  /** `currentPassword` (ours): the fresh proof a new PAT asks of a session signed in over 5 minutes ago. */
+  createPat: (body: { expiresAt: string; metadata?: Record<string, unknown>; currentPassword?: string }, accessToken: string) =>
+    authCall<{ id: string; personalAccessToken: string }>('/pat', { body, accessToken }),
   listPats: (accessToken: string) => authCall<Array<{ id: string; createdAt: string; expiresAt: string; metadata: Record<string, unknown> | null }>>('/user/pats', { accessToken }),
   revokePat: (id: string, accessToken: string) => authCall<string>(`/user/pats/${encodeURIComponent(id)}`, { method: 'DELETE', accessToken }),
 };

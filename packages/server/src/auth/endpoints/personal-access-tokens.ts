@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context';
-import { refusePatSession } from '../credential-proof';
+import { proveFactorEnrolment, refusePatSession } from '../credential-proof';
 import { AuthError, invalidRequest } from '../errors';
 import { hashToken, insertPersonalAccessToken, listPersonalAccessTokens, revokePersonalAccessToken } from '../refresh-tokens';
 import type { AuthRouteModule } from '../routes';
@@ -11,6 +11,9 @@ import { bodyObject, optionalObject, requiredString, requiredUuid } from '../val
  * DELETE /user/pats/:id (revoke): hasura-auth has no REST for the last two. A PAT lives at most
  * AUTH_PAT_MAX_LIFETIME; the session it signs in is marked (claim `x-hasura-auth-pat-id`, refresh
  * tokens linked by `pat_id`), cannot mint PATs or change the account, and ends with the PAT.
+ * Minting one needs the fresh proof of enrolling a factor (credential-proof.ts): the current
+ * password, a fresh elevation or a sign-in at most 5 minutes old, so a stolen old token cannot
+ * turn itself into a year of access.
  */
 export const personalAccessTokenRoutes: AuthRouteModule = {
   name: 'personal-access-tokens',
@@ -34,6 +37,7 @@ export const personalAccessTokenRoutes: AuthRouteModule = {
 async function create(context: AuthContext, request: FastifyRequest): Promise<{ id: string; personalAccessToken: string }> {
   const user = await context.authenticateBearer(request);
   refusePatSession(user);
+  // AUTH_REQUIRE_ELEVATED_CLAIM first (a user with a key may have to elevate: fresh proof too).
   await context.requireElevation(user);
   const body = bodyObject(request.body);
   const expiresAt = new Date(requiredString(body, 'expiresAt'));
@@ -42,8 +46,12 @@ async function create(context: AuthContext, request: FastifyRequest): Promise<{ 
   const maxSeconds = context.config.patMaxLifetimeSeconds;
   if (expiresAt.getTime() > Date.now() + maxSeconds * 1000) throw invalidRequest('expiresAt', `must be at most ${lifetimeText(maxSeconds)} from now (AUTH_PAT_MAX_LIFETIME)`);
   const metadata = optionalObject(body, 'metadata');
+  // The body's own fields first: a bad expiry is refused before a password is judged or counted.
+  const proof = await proveFactorEnrolment(context, { request, user, body, purpose: 'personal-access-token' });
   const created = await insertPersonalAccessToken(context.pool, { userId: user.userId, expiresAt, metadata });
-  await context.audit.record({ action: 'auth.pat.create', actorUserId: user.userId, entityId: user.userId, details: { patId: created.id, expiresAt: expiresAt.toISOString() }, request });
+  await context.audit.record({
+    action: 'auth.pat.create', actorUserId: user.userId, entityId: user.userId, details: { patId: created.id, expiresAt: expiresAt.toISOString(), proof: proof.kind }, request,
+  });
   return { id: created.id, personalAccessToken: created.token };
 }
 

@@ -4,18 +4,21 @@
  * query or mutation also a slot in flight while it is prepared and run (transport-guards.ts),
  * like an HTTP request.
  *
- * A manager acting for a managed user (`x-hasura-managed-user-id`) was checked at
- * `connection_init`; the `managers` link can be removed at any time after. So for such a session
- * the link is checked again before every operation, before every push of a live result (a
- * result computed while the link existed is not sent once it is gone), and whenever the
- * `managers` table changes (so a subscription with nothing new to push ends at once too). A
- * missing link revokes the connection: its operations stop and the protocol closes it (4403).
+ * Two things checked at `connection_init` can end while the socket is open: the `managers` link
+ * of a manager acting for a managed user (`x-hasura-managed-user-id`), and the personal access
+ * token of a session signed in with one (`x-hasura-auth-pat-id`: revoked, or expired). So for
+ * such a session the check runs again before every operation, before every push of a live result
+ * (a result computed while it held is not sent once it is gone), and whenever the table that
+ * decides changes: `managers`, or the PAT rows of `auth.refresh_tokens` (migration 0017 notifies
+ * them), so a subscription with nothing new to push ends at once too. A failed check revokes the
+ * connection: its operations stop and the protocol closes it (4403).
  */
 import { Kind, parse, type OperationTypeNode } from 'graphql';
 import { DEFAULT_ENGINE_LIMITS } from '../execute/limits';
 import { MAX_BRACKET_NESTING, scanQuery } from '../execute/query-scan';
 import { toGraphqlError } from '../http';
-import type { ResolvedSession } from '../session';
+import { PAT_TABLE } from '../pat-sessions';
+import type { ResolvedSession, SessionRecheck } from '../session';
 import { BUSY_ERROR, budgetError, budgetUser, type TransportGuards } from '../transport-guards';
 import { GraphqlFailure, type GraphqlEngine, type GraphqlError, type GraphqlRequest } from '../types';
 import type { LiveQueryManager } from './live-queries';
@@ -35,10 +38,10 @@ export interface OperationContext {
   readonly production: boolean;
   /**
    * Checks what may have changed since `connection_init` (a manager's link to the user they act
-   * for); throws a GraphqlFailure to refuse. Run before each operation and each push of a
-   * managed session (see the module comment).
+   * for, a PAT session's PAT); throws a GraphqlFailure to refuse. Run before each operation and
+   * each push of such a session, and with `fresh` when its table changed (see the module comment).
    */
-  readonly recheckSession?: (session: ResolvedSession) => Promise<void>;
+  readonly recheckSession?: SessionRecheck;
   /** The request budget and admission shared with HTTP; absent: none (tests of the protocols alone). */
   readonly guards?: TransportGuards;
 }
@@ -64,10 +67,16 @@ export class ConnectionOperations {
   private pushes: Promise<void> = Promise.resolve();
   private revoked = false;
   private readonly unwatch: () => void;
+  /** Whether anything about the session is checked again (see the module comment). */
+  private readonly rechecked: boolean;
 
   constructor(private readonly context: OperationContext, private readonly session: ResolvedSession, private readonly side: ConnectionSide) {
-    const managed = isManaged(session) && context.recheckSession !== undefined;
-    this.unwatch = managed ? context.liveQueries.watchTable(MANAGERS_TABLE, () => void this.recheck().catch(() => undefined)) : () => undefined;
+    this.rechecked = context.recheckSession !== undefined && (isManaged(session) || session.patId !== undefined);
+    const tables = this.rechecked ? [...(isManaged(session) ? [MANAGERS_TABLE] : []), ...(session.patId === undefined ? [] : [PAT_TABLE])] : [];
+    const stops = tables.map((table) => context.liveQueries.watchTable(table, () => void this.recheck({ fresh: true }).catch(() => undefined)));
+    this.unwatch = () => {
+      for (const stop of stops) stop();
+    };
   }
 
   has(id: string): boolean {
@@ -132,12 +141,15 @@ export class ConnectionOperations {
     }
   }
 
-  /** The session's link check (nothing to check unless it is a managed session); a failure revokes the connection. */
-  private async recheck(): Promise<void> {
+  /**
+   * The session's checks (nothing to check unless it is a managed or PAT session); a failure
+   * revokes the connection. `fresh`: a deciding table changed, answers kept from before do not count.
+   */
+  private async recheck(options: { fresh?: boolean } = {}): Promise<void> {
     if (this.revoked) throw new GraphqlFailure('access-denied', 'the connection was closed');
-    if (!isManaged(this.session) || !this.context.recheckSession) return;
+    if (!this.rechecked || !this.context.recheckSession) return;
     try {
-      await this.context.recheckSession(this.session);
+      await this.context.recheckSession(this.session, options);
     } catch (error) {
       if (error instanceof GraphqlFailure && !this.revoked) {
         this.revoked = true;
@@ -148,9 +160,9 @@ export class ConnectionOperations {
     }
   }
 
-  /** A live result: at once, or for a managed session once its link is checked again (in order). */
+  /** A live result: at once, or for a managed or PAT session once it is checked again (in order). */
   private push(payload: string, input: { sink: OperationSink; current(): boolean }): void {
-    if (!isManaged(this.session) || !this.context.recheckSession) {
+    if (!this.rechecked) {
       input.sink.next(payload);
       return;
     }

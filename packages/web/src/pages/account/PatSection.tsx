@@ -1,5 +1,7 @@
 // Personal access tokens (auth README: POST /pat, GET /user/pats, DELETE /user/pats/:id). A new
-// token is shown once, in a dialog; the server keeps only its hash.
+// token is shown once, in a dialog; the server keeps only its hash. A session signed in more than
+// 5 minutes ago is asked for the current password first (the auth service's fresh proof, as for a
+// new security key; use-enrolment-proof.ts): the field appears when the server asks for it.
 import { Alert, Button, Code, CopyButton, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { addDays, istEpochMs, type IsoDate } from '@vyuha/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -9,6 +11,8 @@ import { showToast } from '../../app/toast';
 import { asIsoDate, istToday } from '../../format/date-ranges';
 import { formatDateTime } from '../../format/format';
 import { type RequestState, withAccessToken, withElevation } from './account-helpers';
+import { ProofPasswordField } from './ProofPasswordField';
+import { useEnrolmentProof } from './use-enrolment-proof';
 
 interface PatRow {
   readonly id: string;
@@ -63,6 +67,7 @@ export function PatSection() {
   const [expiresOn, setExpiresOn] = useState<string>(() => dayFromToday(DEFAULT_LIFETIME_DAYS));
   const [state, setState] = useState<RequestState>('idle');
   const [newToken, setNewToken] = useState<string | undefined>(undefined);
+  const proof = useEnrolmentProof();
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -84,15 +89,22 @@ export function PatSection() {
   const create = async (event: FormEvent) => {
     event.preventDefault();
     if (!validDate || expiryDate === undefined) return;
+    const proofFields = proof.body();
+    if (!proofFields) {
+      setState('error');
+      return;
+    }
     setState('requesting');
     const label = name.trim();
-    const result = await withElevation((token) => authApi.createPat({ expiresAt: endOfDayIst(expiryDate), metadata: label ? { name: label } : {} }, token));
+    const body = { expiresAt: endOfDayIst(expiryDate), metadata: label ? { name: label } : {}, ...proofFields };
+    const result = await withElevation((token) => authApi.createPat(body, token));
     if (!result.ok) {
       setState('error');
-      showToast('error', result.error.message);
+      if (!proof.refused(result.error)) showToast('error', result.error.message);
       return;
     }
     setState('success');
+    proof.reset();
     setName('');
     setNewToken(result.value.personalAccessToken);
     void load();
@@ -122,20 +134,23 @@ export function PatSection() {
       <Stack gap="md">
         <Text size="sm">A token signs a program in as you (POST /v1/auth/signin/pat) until it expires or you revoke it.</Text>
         <form onSubmit={(event) => void create(event)}>
-          <Group align="flex-end">
-            <TextInput label="Name" placeholder="e.g. trading script" value={name} maxLength={100} onChange={(event) => setName(event.currentTarget.value)} />
-            <TextInput
-              label="Expires on"
-              type="date"
-              value={expiresOn}
-              min={tomorrow}
-              max={lastDay}
-              onChange={(event) => setExpiresOn(event.currentTarget.value)}
-              error={validDate ? undefined : 'Pick a day after today, at most a year ahead'}
-              required
-            />
-            <Button type="submit" loading={state === 'requesting'} disabled={!validDate}>Create token</Button>
-          </Group>
+          <Stack gap="xs">
+            <Group align="flex-end">
+              <TextInput label="Name" placeholder="e.g. trading script" value={name} maxLength={100} onChange={(event) => setName(event.currentTarget.value)} />
+              <TextInput
+                label="Expires on"
+                type="date"
+                value={expiresOn}
+                min={tomorrow}
+                max={lastDay}
+                onChange={(event) => setExpiresOn(event.currentTarget.value)}
+                error={validDate ? undefined : 'Pick a day after today, at most a year ahead'}
+                required
+              />
+              <Button type="submit" loading={state === 'requesting'} disabled={!validDate} data-testid="pat-create">Create token</Button>
+            </Group>
+            <ProofPasswordField proof={proof} testId="pat-current-password" disabled={state === 'requesting'} />
+          </Stack>
         </form>
         {loading && rows.length === 0 ? <Loader size="sm" aria-label="Loading tokens" /> : rows.length === 0 ? (
           <Text size="sm" c="dimmed">No active tokens.</Text>

@@ -1,5 +1,6 @@
 // The current-password field a section shows when the auth service asks for fresh proof before
-// enrolling a security key or two-factor sign-in (use-enrolment-proof.ts); nothing before that.
+// enrolling a security key or two-factor sign-in, or creating an access token
+// (use-enrolment-proof.ts); nothing before that.
 import { PasswordInput } from '@mantine/core';
 import { NO_PASSWORD_HINT } from './enrolment-proof';
 import type { EnrolmentProof } from './use-enrolment-proof';

@@ -17,6 +17,15 @@ describe('enrolmentProofIssue', () => {
     expect(enrolmentProofIssue(required)).toEqual({ field: 'currentPassword', message: PROOF_NEEDED });
   });
 
+  it('asks for the password when the server wants it before creating an access token', () => {
+    const forPat = {
+      status: 400,
+      error: 'invalid-request',
+      message: "currentPassword: is required to create a personal access token: the account's current password, unless you signed in or elevated (POST /elevate/webauthn or /elevate/totp) in the last 5 minutes",
+    };
+    expect(enrolmentProofIssue(forPat)).toEqual({ field: 'currentPassword', message: PROOF_NEEDED });
+  });
+
   it('says a refused password is not right', () => {
     expect(enrolmentProofIssue({ status: 401, error: 'invalid-email-password', message: "currentPassword: is not the account's password" }))
       .toEqual({ field: 'currentPassword', message: WRONG_CURRENT_PASSWORD });

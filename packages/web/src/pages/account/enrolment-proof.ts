@@ -1,5 +1,6 @@
-// What the security-key and two-factor sections do when the auth service asks for fresh proof
-// before a new factor is enrolled (auth README, "Hardening"): a session signed in more than 5
+// What the security-key, two-factor and access-token sections do when the auth service asks for
+// fresh proof before a new factor is enrolled or a personal access token created (auth README,
+// "Hardening"): a session signed in more than 5
 // minutes ago (or a stolen token) must give the current password. The server says so with a 400
 // whose message starts with `currentPassword:`, and a wrong password is a 401 whose message starts
 // the same way; both are shown under the current-password field, which the section then shows.

@@ -1,5 +1,6 @@
-// The current-password field of the security-key and two-factor sections, as state: hidden until
-// the auth service asks for fresh proof (enrolment-proof.ts), then sent with the next attempt.
+// The current-password field of the security-key, two-factor and access-token sections, as
+// state: hidden until the auth service asks for fresh proof (enrolment-proof.ts), then sent with
+// the next attempt.
 import { useState } from 'react';
 import type { AuthErrorPayload } from '../../auth/auth-types';
 import { enrolmentProofIssue, proofBody } from './enrolment-proof';
