@@ -159,19 +159,21 @@ describe('the backoff, with a child that crashes on cue', () => {
     try {
       const counter = join(folder, 'runs');
       await writeFile(counter, '0');
-      // Runs 1-5 crash at once; run 6 stays up longer than "stable" (300 ms); run 7 crashes; run 8 reports bad configuration.
+      // Runs 1-5 crash at once; run 6 stays up longer than "stable" (2 s: far above a Node start on a
+      // loaded machine, so a quick crash is never mistaken for a stable run); run 7 crashes; run 8
+      // reports bad configuration.
       const child = `const fs = require('node:fs'); const run = Number(fs.readFileSync(${JSON.stringify(counter)}, 'utf8')) + 1;
         fs.writeFileSync(${JSON.stringify(counter)}, String(run));
-        if (run === 6) setTimeout(() => process.exit(3), 600); else process.exit(run === 8 ? 78 : 1);`;
+        if (run === 6) setTimeout(() => process.exit(3), 2500); else process.exit(run === 8 ? 78 : 1);`;
       const harness = `import { supervise } from ${JSON.stringify(pathToFileURL(SUPERVISOR_SCRIPT).href)};
         process.exitCode = await supervise({ command: process.execPath, args: ['-e', ${JSON.stringify(child)}],
-          minDelayMs: 50, maxDelayMs: 400, stableAfterMs: 300, log: (line) => console.log(line) });`;
+          minDelayMs: 50, maxDelayMs: 400, stableAfterMs: 2000, log: (line) => console.log(line) });`;
       const run = runScript('--input-type=module', { env: {}, args: ['-e', harness] });
       expect(await run.exited).toEqual({ code: 78, signal: null });
       const delays = [...run.output().matchAll(/restarting in (\d+) ms \(restart (\d+) in a row\)/g)].map((match) => `${match[1]}/${match[2]}`);
       // 50, 100, 200, 400, then the 400 ms cap; run 6 was stable, so its crash restarts from 50; then 78 ends it.
       expect(delays).toEqual(['50/1', '100/2', '200/3', '400/4', '400/5', '50/1', '100/2']);
-      expect(run.output()).toMatch(/exited with code 3 after 0\.\d s; restarting in 50 ms/);
+      expect(run.output()).toMatch(/exited with code 3 after [2-9]\.\d s; restarting in 50 ms/);
       expect(run.output()).toMatch(/exited with code 78 \(a configuration problem\) after [\d.]+ s; not restarting/);
       expect(await readFile(counter, 'utf8')).toBe('8');
     } finally {
