@@ -99,8 +99,10 @@ describe('vyuha backtest --symbol --options (stored history)', () => {
       if (exit.reason === 'square-off') expect(exit.time.slice(11)).toBe('15:15:00');
     }
     // The imported contract is priced from its candles: entry at 100 (09:20 open), stop at 125 in the 10:00 bar.
+    // That bar (100, 130, 100, 120) closed up, so its tick path is 100 -> 100 -> 130 -> 120: the stop
+    // is crossed on tick 2, stamped 30 s into the minute (ARCHITECTURE.md, "Matching core").
     expect(fills.filter((fill) => fill.instrument === contract && fill.time.startsWith(FROM)).map((fill) => [fill.time, fill.side, fill.price, fill.reason])).toEqual([
-      [`${FROM} 09:20:00`, 'SELL', '100.00', 'entry'], [`${FROM} 10:00:00`, 'BUY', '125.00', 'stop'],
+      [`${FROM} 09:20:00`, 'SELL', '100.00', 'entry'], [`${FROM} 10:00:30`, 'BUY', '125.00', 'stop'],
     ]);
     expect(result.summary.trades).toBe(result.trades.length);
     expect(result.summary.netPnl).toBe(result.trades.reduce((sum, trade) => sum + trade.net, 0));

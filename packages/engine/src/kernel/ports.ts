@@ -4,6 +4,7 @@
 import type { Paise } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 import type { BarSeries } from '../algorithm/program';
+import type { MatchOutcome, ProtectiveFillKind, ProtectivePair } from '../execution/matching-core';
 
 /** Time as the kernel sees it. Backtest: the current bar's time; live: the wall clock. */
 export interface Clock {
@@ -18,29 +19,24 @@ export interface Feed {
   readonly series: BarSeries;
 }
 
-/** Which stop-like level closed a position inside a bar. */
-export type ProtectiveExitKind = 'none' | 'stop' | 'trailing' | 'target';
+/** Which protective level closed a position inside a bar. */
+export type ProtectiveExitKind = 'none' | ProtectiveFillKind;
 
 /**
- * A position's protective levels, checked inside one bar. Levels are paise per unit; NaN means
- * "not set". `stop` is the effective stop (the tighter of the fixed and the trailing stop) and
- * `stopIsTrailing` says which one it came from.
+ * A position's protective levels, matched against bar `index` as its tick path
+ * (execution/matching-core.ts): ticks `fromTick`..3 (1 when the entry filled at this bar's open,
+ * tick 0), the trailing stop moving after each tick that fills nothing.
  */
 export interface ProtectiveCheck {
-  /** +1 long, -1 short. */
-  direction: number;
   index: number;
-  stop: number;
-  stopIsTrailing: boolean;
-  target: number;
+  fromTick: number;
+  /** When the bar closes, epoch ms (a fill is stamped with its tick's time between start and this). */
+  end: number;
+  readonly pair: ProtectivePair;
 }
 
 /** The answer of a protective check, written into a caller-owned object (no allocation per bar). */
-export interface ProtectiveExit {
-  kind: ProtectiveExitKind;
-  /** Fill price in paise per unit (slippage applied to stops); NaN when `kind` is `none`. */
-  price: number;
-}
+export type ProtectiveExit = MatchOutcome<ProtectiveFillKind>;
 
 /**
  * Where orders execute. The simulated matching engine answers from the bars; a broker adapter
@@ -49,7 +45,7 @@ export interface ProtectiveExit {
 export interface Venue {
   /** Fill price of a market order of `side` at bar `index`'s open or close, slippage applied. */
   marketPrice(request: { readonly side: TradeSide; readonly index: number; readonly moment: 'open' | 'close' }): Paise;
-  /** Checks stop and target inside bar `index`; writes the outcome into `out`. */
+  /** Matches the protective levels against bar `index`'s tick path; writes the outcome into `out`. */
   checkProtectiveExit(check: ProtectiveCheck, out: ProtectiveExit): void;
 }
 

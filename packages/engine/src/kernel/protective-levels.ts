@@ -1,12 +1,12 @@
 // Stop-loss, target and trailing stop of one position, in paise per unit.
 //
 // Levels are set from the entry fill price and rounded to the nearest tick. The trailing stop
-// follows the best price since entry (a long's highest high, a short's lowest low) at the
-// configured distance. Within a bar the order is: check this bar against the levels as they
-// stood at the bar's open (the previous bar's ratchet), THEN ratchet on this bar's favourable
-// extreme. A bar's high and low come without their order, so a high printed after the low must
-// not tighten a stop that the low is then tested against.
-import type { ProtectiveCheck } from './ports';
+// follows the best price since entry (a long's highest price, a short's lowest) at the
+// configured distance. The matching core (execution/matching-core.ts) checks each tick against
+// the levels and, when nothing fills, moves the trailing stop by that tick (`trail`): a bar is
+// matched as its tick path (execution/tick-path.ts), so a tick can tighten the stop and a later
+// tick of the same bar can hit it. The effective stop (the tighter of the fixed and the trailing
+// stop) is kept up to date here, so a tick reads it without comparing the two.
 import { roundToTick } from './slippage';
 
 /** A distance from a price: percent of it, or points (rupees per unit). */
@@ -30,45 +30,62 @@ export class ProtectiveLevels {
   private target = Number.NaN;
   private trailing = Number.NaN;
   private best = Number.NaN;
-  private direction = 0;
+  private side = 0;
+  private effectiveStop = Number.NaN;
+  private effectiveIsTrailing = false;
 
   constructor(private readonly config: ProtectiveConfig) {}
 
   /** Starts the levels of a new position of `direction` (+1/-1) entered at `entryPrice` paise. */
   open(direction: number, entryPrice: number): void {
     const { stopLoss, target, trailingStop, tickSize } = this.config;
-    this.direction = direction;
+    this.side = direction;
     this.best = entryPrice;
     this.fixedStop = stopLoss === undefined ? Number.NaN : roundToTick(entryPrice - direction * distanceFrom(stopLoss, entryPrice), tickSize);
     this.target = target === undefined ? Number.NaN : roundToTick(entryPrice + direction * distanceFrom(target, entryPrice), tickSize);
     this.trailing = trailingStop === undefined ? Number.NaN : roundToTick(entryPrice - direction * distanceFrom(trailingStop, entryPrice), tickSize);
+    this.settleStop();
   }
 
   /** True when any level is set (otherwise the bar need not be checked). */
   get active(): boolean {
-    return this.direction !== 0 && !(Number.isNaN(this.fixedStop) && Number.isNaN(this.target) && Number.isNaN(this.trailing));
+    return this.side !== 0 && !(Number.isNaN(this.fixedStop) && Number.isNaN(this.target) && Number.isNaN(this.trailing));
   }
 
-  /** Fills `check` with the levels in force now (the tighter of fixed and trailing stop). */
-  describe(check: ProtectiveCheck, index: number): void {
-    check.direction = this.direction;
-    check.index = index;
-    check.target = this.target;
-    const trailingTighter = !Number.isNaN(this.trailing)
-      && (Number.isNaN(this.fixedStop) || this.direction * (this.trailing - this.fixedStop) > 0);
-    check.stop = trailingTighter ? this.trailing : this.fixedStop;
-    check.stopIsTrailing = trailingTighter;
+  /** +1 long, -1 short, 0 when no position is open. */
+  get direction(): number {
+    return this.side;
   }
 
-  /** Moves the trailing stop after the bar was checked: `high`/`low` in paise. It only ever tightens. */
-  ratchet(high: number, low: number): void {
+  /** The stop in force (paise, NaN when none): the tighter of the fixed and the trailing stop. */
+  get stop(): number {
+    return this.effectiveStop;
+  }
+
+  /** True when `stop` is the trailing stop. */
+  get stopIsTrailing(): boolean {
+    return this.effectiveIsTrailing;
+  }
+
+  /** The target in force (paise, NaN when none). */
+  get targetLevel(): number {
+    return this.target;
+  }
+
+  /**
+   * Moves the trailing stop by one tick's price (paise) that did not hit a level: it follows a
+   * new best price and only ever tightens.
+   * @example levels.trail(10_500) // a long trailed by 2 points: best 10_500, trailing stop 10_300
+   */
+  trail(price: number): void {
     const trailingStop = this.config.trailingStop;
-    if (trailingStop === undefined || this.direction === 0) return;
-    const extreme = this.direction > 0 ? high : low;
-    if (this.direction * (extreme - this.best) <= 0) return;
-    this.best = extreme;
-    const level = roundToTick(extreme - this.direction * distanceFrom(trailingStop, extreme), this.config.tickSize);
-    if (this.direction * (level - this.trailing) > 0) this.trailing = level;
+    if (trailingStop === undefined || this.side * (price - this.best) <= 0) return;
+    this.best = price;
+    const level = roundToTick(price - this.side * distanceFrom(trailingStop, price), this.config.tickSize);
+    if (this.side * (level - this.trailing) > 0) {
+      this.trailing = level;
+      this.settleStop();
+    }
   }
 
   /**
@@ -77,17 +94,28 @@ export class ProtectiveLevels {
    * @example levels.shift(12_000) // a long's stop at 2_400_000 moves to 2_412_000
    */
   shift(delta: number): void {
-    if (this.direction === 0 || delta === 0) return;
+    if (this.side === 0 || delta === 0) return;
     const tick = this.config.tickSize;
     const moved = (level: number): number => (Number.isNaN(level) ? level : roundToTick(level + delta, tick));
     this.fixedStop = moved(this.fixedStop);
     this.target = moved(this.target);
     this.trailing = moved(this.trailing);
     this.best += delta;
+    this.settleStop();
   }
 
   close(): void {
-    this.direction = 0;
+    this.side = 0;
+    this.effectiveStop = Number.NaN;
+    this.effectiveIsTrailing = false;
+  }
+
+  /** The effective stop after any level changed. */
+  private settleStop(): void {
+    const trailingTighter = !Number.isNaN(this.trailing)
+      && (Number.isNaN(this.fixedStop) || this.side * (this.trailing - this.fixedStop) > 0);
+    this.effectiveStop = trailingTighter ? this.trailing : this.fixedStop;
+    this.effectiveIsTrailing = trailingTighter;
   }
 
   /** Current levels in paise (NaN when not set), for tests and display. */

@@ -13,7 +13,7 @@
  *
  * Per bar `i` the kernel calls, in this order (kernel.ts has the full rules):
  *   1. `onBarOpen(i)`: fill orders waiting for this bar's open, then check stop-loss, target and
- *      trailing stops inside the bar from its high and low.
+ *      trailing stops inside the bar, matched as its tick path (execution/matching-core.ts).
  *   2. intraday, first bar of the day stamped at or after the square-off time:
  *      `squareOff(i, { reason: 'square-off', moment: 'open' })`.
  *   3. daily max loss / max profit reached at this close: `squareOff(i, { reason: 'daily-limit', moment: 'close' })`.

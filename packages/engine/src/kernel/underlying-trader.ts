@@ -11,6 +11,9 @@
 // With `fill: 'next-open'` orders wait for the next bar's open (exit first, then entry); with
 // `fill: 'close'` they fill at once at this bar's close. Percent and all-in entries are sized at
 // the fill price (the next open, or this close) on the cash left after any exit.
+// Stops, targets and the trailing stop are matched by the venue against each bar's tick path
+// (execution/matching-core.ts), from the tick after the entry fill (tick 1 after a fill at the
+// open); an exit there is placed and filled at its tick's time.
 //
 // With a ContractChain (an index's futures: contract-chain.ts) the trader trades the chain's
 // contracts instead of the series: fills, stops and the mark to market read the chain's prices;
@@ -30,6 +33,8 @@ import type { PositionContext, Signal } from '../algorithm/program';
 import type { ChargeModel } from './charges-model';
 import type { ContractChain } from './contract-chain';
 import type { FillId, Ledger, OrderId } from './ledger';
+import { emptyOutcome } from '../execution/matching-core';
+import type { ProtectiveFillKind } from '../execution/matching-core';
 import type { ProtectiveCheck, ProtectiveExit, Venue } from './ports';
 import { ProtectiveLevels } from './protective-levels';
 import type { ProtectiveConfig } from './protective-levels';
@@ -69,8 +74,10 @@ export class UnderlyingTrader implements Trader {
   private pendingExit: OrderId | undefined;
   private pendingEntry: OrderId | undefined;
   private readonly levels: ProtectiveLevels;
-  private readonly check: ProtectiveCheck = { direction: 0, index: 0, stop: Number.NaN, stopIsTrailing: false, target: Number.NaN };
-  private readonly exit: ProtectiveExit = { kind: 'none', price: Number.NaN };
+  /** The bar whose open filled the position's entry: its levels watch that bar from tick 1 (the tick after the fill). */
+  private enteredAtOpen = -1;
+  private readonly check: ProtectiveCheck;
+  private readonly exit: ProtectiveExit = emptyOutcome<ProtectiveFillKind>();
   // Hoisted from the options so the per-bar path reads own fields only.
   private readonly ledger: Ledger;
   private readonly session: SessionState;
@@ -78,8 +85,6 @@ export class UnderlyingTrader implements Trader {
   private readonly time: Float64Array;
   /** The traded prices' columns: the series', or the contract chain's. */
   private readonly close: Float64Array;
-  private readonly high: Float64Array;
-  private readonly low: Float64Array;
   private readonly contracts: ContractChain | undefined;
   private readonly fillAtClose: boolean;
   // Request objects reused for every order and fill: the ledger and the venue copy their fields
@@ -90,6 +95,7 @@ export class UnderlyingTrader implements Trader {
 
   constructor(private readonly options: UnderlyingTraderOptions) {
     this.levels = new ProtectiveLevels(options.settings.protective);
+    this.check = { index: 0, fromTick: 0, end: 0, pair: { levels: this.levels, last: Number.NaN } };
     const { context, settings } = options;
     this.ledger = context.ledger;
     this.session = context.session;
@@ -98,8 +104,6 @@ export class UnderlyingTrader implements Trader {
     this.contracts = options.contracts;
     const traded = options.contracts?.prices ?? context.series;
     this.close = traded.close;
-    this.high = traded.high;
-    this.low = traded.low;
     this.fillAtClose = settings.fill === 'close';
     this.held = settings.instrument;
     this.placeRequest = { instrument: settings.instrument, side: 'buy', quantity: 0, reason: 'entry', index: 0, time: 0 };
@@ -146,7 +150,7 @@ export class UnderlyingTrader implements Trader {
   squareOff(index: number, options: { reason: ExitReason; moment: BarMoment }): void {
     this.cancelPending(index);
     if (this.position.position === 0) return;
-    const order = this.placeExit(index, options.reason, options.moment);
+    const order = this.placeExit(index, options.reason, this.fillTime(index, options.moment));
     this.closeWith(order, index, options.moment);
   }
 
@@ -174,7 +178,7 @@ export class UnderlyingTrader implements Trader {
   }
 
   private exitNow(index: number, reason: ExitReason): void {
-    const order = this.placeExit(index, reason);
+    const order = this.placeExit(index, reason, this.session.closeTime);
     if (this.fillAtClose) this.closeWith(order, index, 'close');
     else this.pendingExit = order;
   }
@@ -217,9 +221,10 @@ export class UnderlyingTrader implements Trader {
     return entryQuantity({ sizing, capital, price, side, date: this.session.date, chargeModel: this.options.chargeModel });
   }
 
-  private placeExit(index: number, reason: ExitReason, moment: BarMoment = 'close'): OrderId {
+  /** Places the exit of the whole position at `time` (epoch ms). */
+  private placeExit(index: number, reason: ExitReason, time: number): OrderId {
     const side: TradeSide = this.position.position > 0 ? 'sell' : 'buy';
-    return this.place({ side, quantity: this.quantity, reason, instrument: this.held }, index, this.fillTime(index, moment));
+    return this.place({ side, quantity: this.quantity, reason, instrument: this.held }, index, time);
   }
 
   private fillTime(index: number, moment: BarMoment): number {
@@ -256,6 +261,7 @@ export class UnderlyingTrader implements Trader {
     this.position.entryPrice = this.contracts === undefined ? price / 100 : (moment === 'open' ? series.open : series.close)[index] as number;
     this.position.barsSinceEntry = 0;
     this.levels.open(direction, price);
+    if (moment === 'open') this.enteredAtOpen = index;
   }
 
   /**
@@ -355,7 +361,7 @@ export class UnderlyingTrader implements Trader {
       this.closeAt(order, index, { time, price: exitPrice });
       return;
     }
-    this.exitAt(this.placeExit(index, 'roll', 'open'), index, { time, price: exitPrice });
+    this.exitAt(this.placeExit(index, 'roll', time), index, { time, price: exitPrice });
     this.quantity = 0;
     const entrySide: TradeSide = direction > 0 ? 'buy' : 'sell';
     const entryPrice = this.marketPrice(entrySide, index, 'open');
@@ -367,20 +373,25 @@ export class UnderlyingTrader implements Trader {
     const instrument = (this.contracts as ContractChain).symbolAt(index);
     const order = this.place({ side: entrySide, quantity, reason: 'entry', instrument }, index, time);
     this.fillEntry(order, index, { moment: 'open', price: entryPrice });
+    this.enteredAtOpen = index;
     const prices = (this.contracts as ContractChain).prices;
     this.levels.shift(rupeesToPaise(prices.open[index] as number) - rupeesToPaise(prices.close[previous] as number));
   }
 
-  /** Stops and targets inside bar `index` against the levels as they stood at its open; then the trailing ratchet. */
+  /**
+   * Stops and targets inside bar `index`, matched as its tick path by the venue (the trailing stop
+   * moves tick by tick); a position entered at this bar's open is watched from the tick after.
+   */
   private checkInsideBar(index: number): void {
     if (!this.levels.active) return;
-    this.levels.describe(this.check, index);
-    this.venue.checkProtectiveExit(this.check, this.exit);
-    if (this.exit.kind !== 'none') {
-      const order = this.placeExit(index, this.exit.kind, 'open');
-      this.closeAt(order, index, { time: this.fillTime(index, 'open'), price: this.exit.price });
-      return;
-    }
-    this.levels.ratchet(rupeesToPaise(this.high[index] as number), rupeesToPaise(this.low[index] as number));
+    const check = this.check;
+    check.index = index;
+    check.fromTick = index === this.enteredAtOpen ? 1 : 0;
+    check.end = this.session.closeTime;
+    const exit = this.exit;
+    this.venue.checkProtectiveExit(check, exit);
+    if (exit.kind === 'none') return;
+    const order = this.placeExit(index, exit.kind, exit.time);
+    this.closeAt(order, index, { time: exit.time, price: exit.price });
   }
 }

@@ -1,19 +1,13 @@
-// Stop-loss, target and trailing stop of one leg, on the leg's premium bar (paise). The levels
-// are the kernel's `ProtectiveLevels` (set from the leg's entry fill, rounded to the tick; the
-// trailing stop ratchets on each bar's best premium AFTER that bar was checked), and the check
-// follows the kernel's simulated venue to the letter, applied to the premium instead of the index:
-// 1. the bar opens at or beyond the stop: stop at the open (a gap fills at the worse price);
-// 2. it opens at or beyond the target: target at the open (a resting limit fills at the better price);
-// 3. its range touches the stop: stop at the level (the stop wins when both are touched);
-// 4. its range touches the target: target at the level.
-// Stops take the slippage model (they become market orders); targets do not.
-import type { TradeSide } from '@vyuha/market';
+// Stop-loss, target and trailing stop of one leg, on the leg's premium (paise): the kernel's
+// `ProtectiveLevels`, set from the leg's entry fill and rounded to the option tick. This file only
+// builds them; they are matched by the one matching core (execution/matching-core.ts) against the
+// leg's premium tick path of each bar (leg-pricing.ts), exactly as the underlying's levels are:
+// a gap at the open fills at the open, a level crossed later on the path fills at the level,
+// whichever level the path reaches first fills, the trailing stop moves tick by tick, and a
+// triggered stop takes the slippage model while a target does not.
 import type { LegConfig, PremiumDistance } from './config';
 import { ProtectiveLevels } from '../kernel/protective-levels';
 import type { ExitDistance } from '../kernel/protective-levels';
-import type { ProtectiveCheck, ProtectiveExit } from '../kernel/ports';
-import { slippedPrice } from '../kernel/slippage';
-import type { SlippageModel } from '../kernel/slippage';
 
 /** Index options trade on a 0.05 tick. */
 export const OPTION_TICK_PAISE = 5;
@@ -39,42 +33,4 @@ export function legLevels(leg: LegConfig, entryPremium: number): ProtectiveLevel
   });
   levels.open(leg.side === 'buy' ? 1 : -1, entryPremium);
   return levels;
-}
-
-/** A premium bar in paise. */
-export interface PremiumBar {
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-}
-
-/**
- * Checks a premium bar against `check`'s levels (NaN = not set) and writes the exit into `out`.
- * `kind` 'none' leaves the leg open.
- */
-export function checkPremiumBar(request: { check: ProtectiveCheck; bar: PremiumBar; slippage: SlippageModel }, out: ProtectiveExit): void {
-  const { check, bar } = request;
-  const d = check.direction > 0 ? 1 : -1;
-  const favourable = d > 0 ? bar.high : bar.low;
-  const adverse = d > 0 ? bar.low : bar.high;
-  const stopSet = !Number.isNaN(check.stop);
-  const targetSet = !Number.isNaN(check.target);
-  if (stopSet && d * (bar.open - check.stop) <= 0) return stopExit({ check, slippage: request.slippage, price: bar.open }, out);
-  if (targetSet && d * (bar.open - check.target) >= 0) return targetExit(bar.open, out);
-  if (stopSet && d * (adverse - check.stop) <= 0) return stopExit({ check, slippage: request.slippage, price: check.stop }, out);
-  if (targetSet && d * (favourable - check.target) >= 0) return targetExit(check.target, out);
-  out.kind = 'none';
-  out.price = Number.NaN;
-}
-
-function stopExit(request: { check: ProtectiveCheck; slippage: SlippageModel; price: number }, out: ProtectiveExit): void {
-  // A long's exit sells, a short's buys back.
-  const side: TradeSide = request.check.direction > 0 ? 'sell' : 'buy';
-  out.kind = request.check.stopIsTrailing ? 'trailing' : 'stop';
-  out.price = slippedPrice({ model: request.slippage, tickSize: OPTION_TICK_PAISE, side }, request.price);
-}
-
-function targetExit(price: number, out: ProtectiveExit): void {
-  out.kind = 'target';
-  out.price = price;
 }

@@ -29,6 +29,15 @@ describe('LegPricer on the synthetic chain', () => {
     expect(put.bar).toEqual({ open: quote(23_165, 'PE', 2), high: quote(23_150, 'PE', 2), low: quote(23_180, 'PE', 2), close: quote(23_155, 'PE', 2) });
   });
 
+  it("prices each tick of the index's path in path order: a put's premium path mirrors the index's", () => {
+    // Bar 0 closed up (23,150 -> 23,170): the index path is open 23,150, low 23,120, high 23,190,
+    // close 23,170, so the put's premium rises first (to its high at the index's low) and then falls.
+    const put = pricer.price({ ...contract, tradingSymbol: 'NIFTY25JAN23150PE', option: 'PE' });
+    pricer.priceBar(put, 0);
+    expect([...put.path]).toEqual([quote(23_150, 'PE', 0), quote(23_120, 'PE', 0), quote(23_190, 'PE', 0), quote(23_170, 'PE', 0)]);
+    expect(put.bar).toEqual({ open: put.path[0], high: Math.max(...put.path), low: Math.min(...put.path), close: put.path[3] });
+  });
+
   it('equals syntheticOptionQuote for any spot, strike and VIX (property)', () => {
     fc.assert(fc.property(fc.double({ min: 15_000, max: 30_000, noNaN: true }), fc.integer({ min: 300, max: 600 }), fc.double({ min: 9, max: 40, noNaN: true }), (spot, steps, vix) => {
       const bars = barSeriesOf([['2025-01-23 10:00', spot, spot, spot, spot]]);
@@ -48,8 +57,11 @@ describe('LegPricer on imported candles', () => {
     expect(call.source).toBe('candles');
     pricer.priceBar(call, 0);
     expect(call.bar).toEqual({ open: 12_000, high: 12_500, low: 11_800, close: 12_150 });
+    // The candle closed up: its own tick path, low before high.
+    expect([...call.path]).toEqual([12_000, 11_800, 12_500, 12_150]);
     pricer.priceBar(call, 1);
     expect(call.bar).toEqual({ open: 12_150, high: 12_150, low: 12_150, close: 12_150 });
+    expect([...call.path]).toEqual([12_150, 12_150, 12_150, 12_150]);
     pricer.priceBar(call, 2);
     expect(call.bar.close).toBe(11_800);
   });

@@ -3,15 +3,21 @@
 //   candles. A bar with no candle for it carries the last close seen (open = high = low = close),
 //   so a thin contract neither jumps nor triggers a stop on a made-up price.
 // - Otherwise the synthetic chain: the mid of `syntheticOptionQuote` (Black-76 on the synthetic
-//   surface from the VIX) at the underlying's open, high, low and close of the bar. A call's
-//   high is priced at the spot's high and a put's high at the spot's low, so a stop inside the
-//   bar triggers as the index moves. This premium OHLC is a MODEL: real premiums also move with
-//   IV inside the bar and the true extremes of two legs need not coincide with the spot's.
-// All four prices of a bar use the bar's start time for time to expiry (a minute of theta is far
-// below a tick). Only open legs are priced and results go into one reused object per contract.
+//   surface from the VIX) at each tick of the underlying bar's tick path (execution/tick-path.ts:
+//   open, low and high in the order the candle implies, close), in that order. A call's premium
+//   rises on the index's up-ticks and a put's on its down-ticks, so a leg's stop triggers as the
+//   index moves. This premium path is a MODEL: real premiums also move with IV inside the bar
+//   and the true extremes of two legs need not coincide with the spot's.
+// Each bar gives a contract its premium path (`path`, the four ticks its stops and targets are
+// matched against: execution/matching-core.ts) and the premium OHLC of that path (`bar`): open
+// and close are the first and last ticks, high and low the path's extremes. A contract with
+// candles takes its own candle's tick path. All four ticks of a bar use the bar's start time for
+// time to expiry (a minute of theta is far below a tick). Only open legs are priced and results
+// go into reused arrays per contract.
 import { black76Price, black76PriceAndGreeks } from '../options/black76';
 import { black76ImpliedVolatility } from '../options/implied-volatility';
 import type { BarSeries } from '../algorithm/program';
+import { candleTickPath, TICKS_PER_CANDLE } from '../execution/tick-path';
 import { SYNTHETIC_RATE } from '../synthetic/option-quote';
 import { syntheticImpliedVolatility } from '../synthetic/volatility-surface';
 import { expiryCloseEpochMs } from '../options/time-to-expiry';
@@ -53,8 +59,10 @@ export interface LegContract {
 export interface PricedContract extends LegContract {
   readonly source: 'candles' | 'synthetic';
   readonly expiryCloseMs: number;
-  /** The bar's premium OHLC in paise, overwritten by each `priceBar`. */
+  /** The bar's premium OHLC in paise (of `path`), overwritten by each `priceBar`. */
   readonly bar: { open: number; high: number; low: number; close: number };
+  /** The bar's premium tick path in paise (four ticks), overwritten by each `priceBar`. */
+  readonly path: Float64Array;
   /** The last close seen, paise; NaN before the first priced bar. */
   lastClose: number;
 }
@@ -85,7 +93,10 @@ export class LegPricer {
   /** A contract ready to be priced; its source is decided once, here. */
   price(contract: LegContract): PricedContract {
     const source = this.candles?.hasContract(contract.tradingSymbol) === true ? 'candles' : 'synthetic';
-    return { ...contract, source, expiryCloseMs: expiryCloseEpochMs(contract.expiry), bar: { open: NaN, high: NaN, low: NaN, close: NaN }, lastClose: NaN };
+    return {
+      ...contract, source, expiryCloseMs: expiryCloseEpochMs(contract.expiry),
+      bar: { open: NaN, high: NaN, low: NaN, close: NaN }, path: new Float64Array(TICKS_PER_CANDLE), lastClose: NaN,
+    };
   }
 
   /** The VIX in points on a bar. */
@@ -94,23 +105,21 @@ export class LegPricer {
     return typeof vix === 'number' ? vix : (vix[barIndex] as number);
   }
 
-  /** Fills `contract.bar` with bar `barIndex`'s premium OHLC; false when candles have none yet to carry. */
+  /** Fills `contract.path` and `contract.bar` with bar `barIndex`'s premium path and OHLC; false when candles have none yet to carry. */
   priceBar(contract: PricedContract, barIndex: number): boolean {
-    const bar = contract.bar;
     if (contract.source === 'candles') return this.candleBar(contract, barIndex);
     const bars = this.market.bars;
     const context = this.syntheticContext(contract, barIndex);
-    const open = this.syntheticMid(bars.open[barIndex] as number, context);
-    const close = this.syntheticMid(bars.close[barIndex] as number, context);
-    const atHigh = this.syntheticMid(bars.high[barIndex] as number, context);
-    const atLow = this.syntheticMid(bars.low[barIndex] as number, context);
-    const [high, low] = contract.option === 'CE' ? [atHigh, atLow] : [atLow, atHigh];
-    bar.open = open;
-    bar.close = close;
-    // The skew makes vol depend on the spot; the clamps keep the bar a bar whatever the surface does.
-    bar.high = Math.max(high, open, close);
-    bar.low = Math.min(low, open, close);
-    contract.lastClose = close;
+    const spots = this.spotPath;
+    const spot = this.spotCandle;
+    spot.open = bars.open[barIndex] as number;
+    spot.high = bars.high[barIndex] as number;
+    spot.low = bars.low[barIndex] as number;
+    spot.close = bars.close[barIndex] as number;
+    candleTickPath(spot, spots);
+    const path = contract.path;
+    for (let tick = 0; tick < TICKS_PER_CANDLE; tick += 1) path[tick] = this.syntheticMid(spots[tick] as number, context);
+    summarisePath(contract);
     return true;
   }
 
@@ -147,17 +156,13 @@ export class LegPricer {
 
   private candleBar(contract: PricedContract, barIndex: number): boolean {
     const candle = this.candles?.candleAt(contract.tradingSymbol, barIndex, this.market.bars.time[barIndex] as number);
-    const bar = contract.bar;
     if (candle === undefined) {
       if (Number.isNaN(contract.lastClose)) return false;
-      bar.open = bar.high = bar.low = bar.close = contract.lastClose;
-      return true;
+      contract.path.fill(contract.lastClose);
+    } else {
+      candleTickPath(candle, contract.path);
     }
-    bar.open = candle.open;
-    bar.high = candle.high;
-    bar.low = candle.low;
-    bar.close = candle.close;
-    contract.lastClose = candle.close;
+    summarisePath(contract);
     return true;
   }
 
@@ -180,6 +185,10 @@ export class LegPricer {
     return midPaise(black76Price({ forward, strike: context.strike, years: context.years, vol, rate: this.rate, type: context.type }));
   }
 
+  /** The underlying bar's tick path (rupees), reused: the pricer is single-threaded and never re-entered. */
+  private readonly spotPath = new Float64Array(TICKS_PER_CANDLE);
+  private readonly spotCandle = { open: 0, high: 0, low: 0, close: 0 };
+
   /** One reused scratch object: the pricer is single-threaded and never re-entered. */
   private readonly context: SyntheticContext = { years: 0, growth: 1, vix: 0, strike: 0, type: 'call' };
 }
@@ -190,4 +199,18 @@ interface SyntheticContext {
   vix: number;
   strike: number;
   type: 'call' | 'put';
+}
+
+/** The premium OHLC of the contract's path: first and last ticks, extremes; the close is the last seen. */
+function summarisePath(contract: PricedContract): void {
+  const { path, bar } = contract;
+  const open = path[0] as number;
+  const second = path[1] as number;
+  const third = path[2] as number;
+  const close = path[3] as number;
+  bar.open = open;
+  bar.close = close;
+  bar.high = Math.max(open, second, third, close);
+  bar.low = Math.min(open, second, third, close);
+  contract.lastClose = close;
 }

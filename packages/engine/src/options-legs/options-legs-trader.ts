@@ -10,8 +10,10 @@
 // - Re-entry (after a stop or trailing stop only, while entries are allowed): `asap` places a new
 //   order for the leg at the close of the bar the stop hit, strike chosen again, same expiry, filled
 //   at the next open; `at-cost` rests an order for the same contract that fills when the premium
-//   comes back to the first entry premium (the open if it gaps past). Stops of an at-cost re-entry
-//   are checked from the next bar (the order of prices inside its fill bar is unknown).
+//   comes back to the first entry premium (a stop order: the open if it gaps past). Fills, stops
+//   and targets go through the one matching core (leg-matching.ts) on each bar's premium tick
+//   path (leg-pricing.ts); a leg's levels watch the ticks after its entry fill (from
+//   tick 1 after a fill at the open, from the next tick after an at-cost fill inside a bar).
 // - Each slice of a leg is an order and a fill; round trips pair entry and exit slices.
 // - The position the program reads: +1 while `onBuy` legs are open or working, -1 for `onSell`;
 //   `entryPrice` is the INDEX price at the entry (rules on the index compare with it).
@@ -21,15 +23,14 @@ import type { TradeSide } from '@vyuha/market';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_SELL } from '../algorithm/program';
 import type { PositionContext, Signal } from '../algorithm/program';
 import type { FillId, Ledger, OrderId } from '../kernel/ledger';
-import type { ProtectiveCheck, ProtectiveExit } from '../kernel/ports';
-import type { ProtectiveLevels } from '../kernel/protective-levels';
-import { slippedPrice } from '../kernel/slippage';
+import type { ProtectiveFillKind, ProtectivePair } from '../execution/matching-core';
 import type { SlippageModel } from '../kernel/slippage';
 import type { BarMoment, ExitReason, SessionState, Trader, TraderContext, TraderFactory } from '../kernel/trader';
 import type { OptionsLegsConfig } from './config';
 import { settleAtExpiry } from './expiry-settlement';
 import type { ExpirySettlement } from './expiry-settlement';
-import { checkPremiumBar, legLevels, OPTION_TICK_PAISE } from './leg-exits';
+import { legLevels } from './leg-exits';
+import { LegMatcher } from './leg-matching';
 import { chooseLeg, ContractCache } from './leg-entry';
 import type { ChosenLeg, LegTemplate } from './leg-entry';
 import { LegPricer } from './leg-pricing';
@@ -60,9 +61,11 @@ interface OpenLeg {
   readonly direction: 1 | -1;
   /** Entry fills, one per slice. */
   readonly entries: FillId[];
-  readonly levels: ProtectiveLevels;
-  /** First bar whose range is checked against the levels. */
+  /** The leg's protective levels as the matching core watches them. */
+  readonly pair: ProtectivePair;
+  /** First bar whose premium path is matched against the levels, and its first tick (later bars: all four). */
   readonly checkFrom: number;
+  readonly firstTick: number;
   /** Exit orders placed for the next open, when closing on a signal with next-open fills. */
   exitOrders: OrderId[] | undefined;
 }
@@ -98,16 +101,14 @@ export class OptionsLegsTrader implements Trader {
   private entryIndex = -1;
   private entriesDate = '';
   private entriesToday = 0;
-  private readonly check: ProtectiveCheck = { direction: 0, index: 0, stop: Number.NaN, stopIsTrailing: false, target: Number.NaN };
-  private readonly exit: ProtectiveExit = { kind: 'none', price: Number.NaN };
-  private readonly barCheck = { check: this.check, bar: { open: 0, high: 0, low: 0 }, slippage: { kind: 'none' } as SlippageModel };
+  private readonly matcher: LegMatcher;
 
   constructor(context: TraderContext, options: OptionsLegsTraderOptions) {
     this.ledger = context.ledger;
     this.session = context.session;
     this.options = options;
     this.pricer = new LegPricer({ bars: context.series, vix: options.vix, ...(options.rate === undefined ? {} : { rate: options.rate }) }, options.candles);
-    this.barCheck.slippage = options.slippage;
+    this.matcher = new LegMatcher({ slippage: options.slippage, bars: context.series, session: context.session });
     this.templates = {
       buy: options.config.onBuy.map((leg, index) => ({ leg, field: `onBuy[${index}]` })),
       sell: options.config.onSell.map((leg, index) => ({ leg, field: `onSell[${index}]` })),
@@ -205,8 +206,9 @@ export class OptionsLegsTrader implements Trader {
     request.chosen.contract.lastClose = premium;
   }
 
-  private placeOrders(request: { chosen: ChosenLeg; side: TradeSide; reason: 'entry' | ExitReason }, index: number): OrderId[] {
-    const time = this.pricer.market.bars.time[index] as number;
+  /** Places one order per slice at `request.time` (the bar's start when left out). */
+  private placeOrders(request: { chosen: ChosenLeg; side: TradeSide; reason: 'entry' | ExitReason; time?: number }, index: number): OrderId[] {
+    const time = request.time ?? (this.pricer.market.bars.time[index] as number);
     return request.chosen.sizing.slices.map((quantity) => this.ledger.place({
       instrument: request.chosen.contract.tradingSymbol, side: request.side, quantity, reason: request.reason, index, time,
     }));
@@ -228,38 +230,37 @@ export class OptionsLegsTrader implements Trader {
     }
   }
 
-  /** Fills a working entry. `inside`: an at-cost fill somewhere inside the bar (stops from the next bar). */
-  private openLeg(request: { entry: WorkingEntry; index: number; premium: number; moment: BarMoment | 'inside' }): void {
+  /**
+   * Fills a working entry at the open or the close, or (`inside`, with the match's `tick` and
+   * `time`) at an at-cost tick inside the bar. Its levels watch the ticks after the fill.
+   */
+  private openLeg(request: { entry: WorkingEntry; index: number; premium: number; moment: BarMoment } | { entry: WorkingEntry; index: number; premium: number; moment: 'inside'; tick: number; time: number }): OpenLeg {
     const { entry, index, premium } = request;
     const leg = entry.template.leg;
-    const moment = request.moment === 'close' ? 'close' : 'open';
-    const checkFrom = request.moment === 'open' ? index : index + 1;
-    const entries = entry.orders.map((order) => this.ledger.fill(order, this.fillRequest({ index, moment, price: premium })));
+    const inside = request.moment === 'inside';
+    const fill = { index, moment: request.moment === 'close' ? 'close' : 'open', price: premium, ...(inside ? { time: request.time } : {}) } as const;
+    const entries = entry.orders.map((order) => this.ledger.fill(order, this.fillRequest(fill)));
     const chain = entry.chain ?? { template: entry.template, expiry: entry.chosen.expiry, firstPremium: premium, reEntries: 0 };
-    this.open.push({
-      chain, chosen: entry.chosen, direction: leg.side === 'buy' ? 1 : -1, entries, levels: legLevels(leg, premium), checkFrom, exitOrders: undefined,
-    });
+    const opened: OpenLeg = {
+      chain, chosen: entry.chosen, direction: leg.side === 'buy' ? 1 : -1, entries, pair: { levels: legLevels(leg, premium), last: Number.NaN },
+      checkFrom: request.moment === 'close' ? index + 1 : index, firstTick: inside ? request.tick + 1 : request.moment === 'open' ? 1 : 0, exitOrders: undefined,
+    };
+    this.open.push(opened);
+    return opened;
   }
 
   private dropEntry(entry: WorkingEntry): void {
     for (const order of entry.orders) this.ledger.cancel(order);
   }
 
+  /** Matches the leg's levels against bar `index`'s premium path (from its first tick on its first bar). */
   private checkLeg(leg: OpenLeg, index: number): void {
     const contract = leg.chosen.contract;
-    if (!this.pricer.priceBar(contract, index) || index < leg.checkFrom || leg.exitOrders !== undefined || !leg.levels.active) return;
-    leg.levels.describe(this.check, index);
-    const bar = this.barCheck.bar;
-    bar.open = contract.bar.open;
-    bar.high = contract.bar.high;
-    bar.low = contract.bar.low;
-    checkPremiumBar(this.barCheck, this.exit);
-    if (this.exit.kind === 'none') {
-      leg.levels.ratchet(contract.bar.high, contract.bar.low);
-      return;
-    }
-    const reason = this.exit.kind;
-    this.recordExit(leg, { index, moment: 'open', price: this.exit.price, reason });
+    if (!this.pricer.priceBar(contract, index) || index < leg.checkFrom || leg.exitOrders !== undefined || !leg.pair.levels.active) return;
+    const exit = this.matcher.exitOf(leg, index);
+    if (exit === undefined) return;
+    const reason = exit.kind as ProtectiveFillKind;
+    this.recordExit(leg, { index, moment: 'open', price: exit.price, reason, time: exit.time });
     if (reason !== 'target') this.scheduleReEntry(leg, index);
   }
 
@@ -299,17 +300,16 @@ export class OptionsLegsTrader implements Trader {
         this.working.push(entry);
         continue;
       }
-      // A sell re-enters as the premium falls back to the level, a buy as it rises back to it.
-      const selling = entry.template.leg.side === 'sell';
-      const bar = contract.bar;
-      const touched = selling ? bar.low <= entry.level : bar.high >= entry.level;
-      if (!touched) {
+      // A stop order: a sell re-enters as the premium falls back to the level, a buy as it rises back to it.
+      const fill = this.matcher.atCostFill(entry, index);
+      if (fill === undefined) {
         this.working.push(entry);
         continue;
       }
-      const trigger = selling ? Math.min(bar.open, entry.level) : Math.max(bar.open, entry.level);
-      this.openLeg({ entry, index, premium: this.slipped(trigger, entry.template.leg.side), moment: 'inside' });
+      const opened = this.openLeg({ entry, index, premium: fill.price, moment: 'inside', tick: fill.tick, time: fill.time });
+      this.checkLeg(opened, index);
     }
+    this.dropClosedLegs();
   }
 
   private closeAll(request: { index: number; reason: ExitReason; viaOrders: boolean }): void {
@@ -355,23 +355,26 @@ export class OptionsLegsTrader implements Trader {
   }
 
   /** Places and fills the exit slices of a leg and records the round trips; the leg is then empty. */
-  private recordExit(leg: OpenLeg, request: { index: number; moment: BarMoment; price: number; reason: ExitReason }): void {
-    const orders = this.placeOrders({ chosen: leg.chosen, side: leg.direction === 1 ? 'sell' : 'buy', reason: request.reason }, request.index);
+  private recordExit(leg: OpenLeg, request: { index: number; moment: BarMoment; price: number; reason: ExitReason; time?: number }): void {
+    const at = request.time === undefined ? {} : { time: request.time };
+    const orders = this.placeOrders({ chosen: leg.chosen, side: leg.direction === 1 ? 'sell' : 'buy', reason: request.reason, ...at }, request.index);
     orders.forEach((order, slice) => {
-      const exit = this.ledger.fill(order, this.fillRequest({ index: request.index, moment: request.moment, price: request.price }));
+      const exit = this.ledger.fill(order, this.fillRequest({ index: request.index, moment: request.moment, price: request.price, ...at }));
       this.ledger.recordTrade(leg.entries[slice] as FillId, exit);
     });
     leg.entries.length = 0;
   }
 
-  private fillRequest(request: { index: number; moment: BarMoment; price: number }): { index: number; time: number; date: IsoDate; price: Paise; instrument: 'option' } {
+  /** A fill at bar `index`'s open or close, or at `time` (a tick inside the bar) when given. */
+  private fillRequest(request: { index: number; moment: BarMoment; price: number; time?: number }): { index: number; time: number; date: IsoDate; price: Paise; instrument: 'option' } {
     // The kernel's session knows when the current bar ends (15:30 at the latest).
-    const time = request.moment === 'open' ? (this.pricer.market.bars.time[request.index] as number) : this.session.closeTime;
+    const time = request.time ?? (request.moment === 'open' ? (this.pricer.market.bars.time[request.index] as number) : this.session.closeTime);
     return { index: request.index, time, date: this.session.date, price: paise(request.price), instrument: 'option' };
   }
 
+  /** A market order of `side` meeting the premium `premium` (paise): the core's fill price. */
   private slipped(premium: number, side: TradeSide): number {
-    return slippedPrice({ model: this.options.slippage, tickSize: OPTION_TICK_PAISE, side }, premium);
+    return this.matcher.marketPrice(side, premium);
   }
 
   /**

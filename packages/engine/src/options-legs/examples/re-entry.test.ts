@@ -10,11 +10,15 @@
 //         one re-entry was allowed and is used: no third entry, though the premium falls back later
 //
 // B. `at-cost`, at most 2 re-entries, stop 20 points: the same contract re-enters when the premium
-//   comes back to the first entry premium, 100.00
-//   09:20 sell at 100.00; 09:30 stop at 120.00                gross -1,500.00
-//   10:00 low 99.00 <= 100.00 (open 105.00): sold at 100.00, stops from the next bar
-//   10:30 high 125.00 -> stop at 120.00                       gross -1,500.00
-//   11:00 low 95.00 (open 101.00): sold at 100.00 (second and last re-entry)
+//   comes back to the first entry premium, 100.00 (a sell stop order at 100.00). Each premium bar
+//   is matched as its tick path (open; low then high when it closed up, high then low when it
+//   closed down; close), four ticks 15 s apart on these 1-minute bars, and a fill inside a bar is
+//   stamped with its tick's time:
+//   09:20 sell at 100.00; 09:30 path 110, 109, 121: stop at 120.00 on tick 2 (09:30:30)   gross -1,500.00
+//   10:00 path 105, 106, 99: 99.00 <= 100.00 on tick 2 (10:00:30): sold at 100.00; its stop
+//         watches the ticks after (the close, 101.00: no stop)
+//   10:30 path 110, 108, 125: stop at 120.00 on tick 2 (10:30:30)                         gross -1,500.00
+//   11:00 path 101, 103, 95: sold at 100.00 on tick 2 (11:00:30), the second and last re-entry
 //   15:15 square-off at the open, 90.00                       gross (100 - 90) x 75 = +750.00
 import { describe, expect, it } from 'vitest';
 import { SIGNAL_BUY } from '../../algorithm/program';
@@ -25,6 +29,8 @@ const TIMES = ['09:15', '09:19', '09:20', '09:30', '09:31', '10:00', '10:30', '1
 // NIFTY stays near 23,400, so every re-choice of the ATM strike gives 23,400.
 const series = barSeriesOf(TIMES.map((time) => [`2025-01-13 ${time}`, 23_405, 23_420, 23_390, 23_410] as const));
 const SYMBOL = 'NIFTY2511623400CE';
+/** Tick 2 of a 1-minute bar's path comes 30 s after its start. */
+const TICK_2 = 30_000;
 
 function shortCall(reEntry: { mode: 'asap' | 'at-cost'; maxTimes: number }): ReturnType<typeof parseOptionsLegsConfig> {
   return parseOptionsLegsConfig({
@@ -64,9 +70,31 @@ describe('re-entry at cost, at most twice', () => {
 
   it('re-enters the same contract each time the premium returns to 100.00, twice at most', () => {
     expect(ledger.trades.map((trade) => [trade.entryTime, trade.entryPrice, trade.exitTime, trade.exitPrice, trade.exitReason, trade.gross])).toEqual([
-      [timeOf('2025-01-13 09:20'), 10_000, timeOf('2025-01-13 09:30'), 12_000, 'stop', -150_000],
-      [timeOf('2025-01-13 10:00'), 10_000, timeOf('2025-01-13 10:30'), 12_000, 'stop', -150_000],
-      [timeOf('2025-01-13 11:00'), 10_000, timeOf('2025-01-13 15:15'), 9_000, 'square-off', 75_000],
+      [timeOf('2025-01-13 09:20'), 10_000, timeOf('2025-01-13 09:30') + TICK_2, 12_000, 'stop', -150_000],
+      [timeOf('2025-01-13 10:00') + TICK_2, 10_000, timeOf('2025-01-13 10:30') + TICK_2, 12_000, 'stop', -150_000],
+      [timeOf('2025-01-13 11:00') + TICK_2, 10_000, timeOf('2025-01-13 15:15'), 9_000, 'square-off', 75_000],
+    ]);
+  });
+});
+
+describe('an at-cost re-entry is watched from the tick after its fill', () => {
+  // 09:30 stop at 120.00 (tick 2), as in B. The re-entry (a sell stop at 100.00) rests from the
+  // next bar. 09:31 candle 105, 125, 99, 110 closed up: path 105 -> 99 -> 125 -> 110. The move to
+  // 99 crosses 100.00 on tick 1 (09:31:15): sold at 100.00, stop 120.00; the move to 125 on tick 2
+  // (09:31:30) crosses the stop in the same bar: bought back at 120.00, a second -1,500.00. A paper
+  // venue watching the same ticks does the same. The one re-entry allowed is then used up.
+  const candles = candleSourceOf({
+    [SYMBOL]: {
+      '2025-01-13 09:19': [101, 102, 100, 101], '2025-01-13 09:20': [100, 104, 99, 103], '2025-01-13 09:30': [110, 121, 109, 119],
+      '2025-01-13 09:31': [105, 125, 99, 110], '2025-01-13 10:00': [98, 99, 90, 95], '2025-01-13 15:15': [90, 91, 89, 90],
+    },
+  });
+  const { ledger } = runExample({ series, config: shortCall({ mode: 'at-cost', maxTimes: 1 }), candles, signals: new Map([[1, SIGNAL_BUY]]), rules: INTRADAY_RULES });
+
+  it('fills on tick 1 and stops on tick 2 of the same bar', () => {
+    expect(ledger.trades.map((trade) => [trade.entryTime, trade.entryPrice, trade.exitTime, trade.exitPrice, trade.exitReason, trade.gross])).toEqual([
+      [timeOf('2025-01-13 09:20'), 10_000, timeOf('2025-01-13 09:30') + TICK_2, 12_000, 'stop', -150_000],
+      [timeOf('2025-01-13 09:31') + 15_000, 10_000, timeOf('2025-01-13 09:31') + TICK_2, 12_000, 'stop', -150_000],
     ]);
   });
 });

@@ -8,7 +8,8 @@
 //
 //   09:20 sell 75 CE at 148.00 (candle open)   stop 25% -> 148.00 x 1.25 = 185.00
 //   09:20 sell 75 PE at 132.00 (candle open)   stop 25% -> 132.00 x 1.25 = 165.00
-//   10:30 CE candle high 186.50 >= 185.00: bought back at the stop, 185.00
+//   10:30 CE candle 170, 186.50, 168, 184 closed up, so its tick path is 170 -> 168 -> 186.50 -> 184:
+//         tick 2 (10:30:30, a 1-minute bar's ticks are 15 s apart) crosses 185.00: bought back at the stop, 185.00
 //   15:15 first bar at the square-off time: PE bought back at that bar's open, 98.40
 //
 // Gross: CE (148.00 - 185.00) x 75 = -2,775.00; PE (132.00 - 98.40) x 75 = +2,520.00; total -255.00
@@ -67,12 +68,12 @@ describe('a 09:20 short ATM straddle with a 25% stop per leg (6-Jan-2025)', () =
     ]);
   });
 
-  it('stops the call at 185.00 at 10:30 and squares the put off at 98.40 at 15:15', () => {
+  it('stops the call at 185.00 at 10:30:30 and squares the put off at 98.40 at 15:15', () => {
     expect(ledger.trades.map((trade) => [trade.instrument, trade.direction, trade.entryPrice, trade.exitPrice, trade.exitReason, trade.gross])).toEqual([
       ['NIFTY2510923600CE', 'short', 14_800, 18_500, 'stop', -277_500],
       ['NIFTY2510923600PE', 'short', 13_200, 9_840, 'square-off', 252_000],
     ]);
-    expect(ledger.trades[0]?.exitTime).toBe(timeOf('2025-01-06 10:30'));
+    expect(ledger.trades[0]?.exitTime).toBe(timeOf('2025-01-06 10:30') + 30_000);
     expect(ledger.trades[1]?.exitTime).toBe(timeOf('2025-01-06 15:15'));
   });
 
