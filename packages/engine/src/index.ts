@@ -116,6 +116,10 @@ export { chargeModelOf } from './kernel/charges-model';
 export type { Clock, Feed, Venue, ProtectiveExitKind, ProtectiveCheck, ProtectiveExit } from './kernel/ports';
 export { SimulatedClock, HistoryFeed } from './kernel/ports';
 export { SimulatedVenue } from './kernel/simulated-venue';
+export type { MatchOutcome, OrderType, ProtectiveFillKind, WorkingOrder, ProtectivePair, MatchTick, PathWindow, CandleWindow } from './execution/matching-core';
+export { MatchingCore, emptyOutcome, clearOutcome } from './execution/matching-core';
+export type { CandlePrices } from './execution/tick-path';
+export { candleTickPath, tickTime, tickIsJump } from './execution/tick-path';
 export type { SlippageModel } from './kernel/slippage';
 export { slippedPrice, roundToTick } from './kernel/slippage';
 export type { ExitDistance as ProtectiveDistance, ProtectiveConfig } from './kernel/protective-levels';
@@ -140,3 +144,36 @@ export { DEFAULT_BACKTEST_CONFIG, BacktestConfigError, validateBacktestConfig } 
 export type { ProgramSource, RunBacktestRequest, BacktestSummary, BacktestResult } from './backtest/run-backtest';
 export { runBacktest, exitRulesToConfig } from './backtest/run-backtest';
 export { smaCrossoverProgram } from './backtest/sma-crossover-program';
+export type { FeedKind, FeedTick, FeedEnd, TickSink, FeedIssue, FeedPort } from './feeds/feed-port';
+export { subscriptionIssues } from './feeds/feed-port';
+export type { BarWindow } from './feeds/bar-window';
+export { barStartOf, barWindowOf, isBarInterval, DAILY_INTERVAL_MINUTES } from './feeds/bar-window';
+export type { BuiltCandle, CandleBuilderOptions, UnusedTicks } from './feeds/candle-builder';
+export { CandleBuilder } from './feeds/candle-builder';
+export type { CandleTickColumns } from './feeds/candle-ticks';
+export { candleTicks, candleTickColumns, TICKS_PER_CANDLE } from './feeds/candle-ticks';
+export type { IntrabarPathOptions } from './feeds/intrabar-path';
+export { intrabarPath } from './feeds/intrabar-path';
+export type { ClientOrderId, ClientOrderIdParts } from './execution/client-order-id';
+export { clientOrderIdFor, parseClientOrderId, asClientOrderId, brokerTagFor, CLIENT_ORDER_ID_PATTERN, BROKER_TAG_LENGTH, MAX_TAGGED_SEQUENCE } from './execution/client-order-id';
+export type { OrderSide, OmsOrderType, OmsOrderStatus, OmsFill, OmsOrder, NewOrderInput, OrderFieldIssue } from './execution/order-state';
+export {
+  OMS_ORDER_TYPES, OMS_ORDER_STATUSES, ORDER_TRANSITIONS, isFinalStatus, isLegalTransition, createOrder, averageFillPricePaise, venueTagOf, signedQuantity,
+} from './execution/order-state';
+export type { OrderEvent, OrderEffect, OrderTransition, OrderEventError, OrderEventErrorCode } from './execution/order-events';
+export { applyOrderEvent, ABSENCE_GRACE_MS, NOT_RECEIVED_MESSAGE } from './execution/order-events';
+export type { OrderRow, FillRow } from './execution/order-record';
+export { orderRowOf, restoreOrder } from './execution/order-record';
+export type { NetPosition, PositionFill, PnlBreakdown, DayOpening } from './execution/positions';
+export { FLAT_POSITION, applyFillToPosition, positionFromFills, averagePricePaise, positionRowOf, unrealisedPnlPaise, positionPnl, dayPnl } from './execution/positions';
+export type { RiskRefusalCode, RiskRefusal, PriceBand, LotRule, RiskOrder, RiskContext, RiskApproval } from './execution/risk-checks';
+export { checkOrderRisk, priceBandAround, DEFAULT_PRICE_BAND_BASIS_POINTS, DEFAULT_MINIMUM_BAND_PAISE } from './execution/risk-checks';
+export type { OrderRateOptions, QueuedOrder, Departure } from './execution/order-rate';
+export { OrderRateQueue, orderRateKey, MAX_ORDERS_PER_SECOND } from './execution/order-rate';
+export type { LocalPosition, ReconcileInput, ReconcileAlertCode, ReconcileAction, ReconcileOutcome, NewFill } from './execution/reconcile';
+export { reconcile } from './execution/reconcile';
+export type {
+  OrderIntent, PlaceOutcome, CancelOutcome, ModifyRequest, VenueTrade, VenueOrderStatus, VenueOrderReport, VenuePosition, VenueSnapshot, VenueEvent,
+  Unsubscribe, VenuePort,
+} from './execution/venue-port';
+export { orderEventOf, orderForVenueEvent } from './execution/venue-event-routing';

@@ -15,7 +15,7 @@ import { copyLinesInto } from './copy-stream';
 /** Where the history starts (the issue's "from 2020-01-01"). */
 export const DEMO_HISTORY_START = '2020-01-01' as IsoDate;
 /** Changing the seed or the generator's model means new numbers: the marker records both. */
-const DEMO_HISTORY_SEED = 'vyuha-demo-world';
+export const DEMO_HISTORY_SEED = 'vyuha-demo-world';
 const PROGRESS_KEY = 'demo_history';
 const UNIQUE_VIOLATION = '23505';
 
@@ -158,11 +158,34 @@ async function deleteSyntheticMonth(client: pg.PoolClient, month: SyntheticMonth
     [[...instrumentIds.values()], start]);
 }
 
+/** The last date the demo world's history reaches (undefined when it was never loaded with this seed). */
+export async function demoHistoryReaches(pool: pg.Pool): Promise<IsoDate | undefined> {
+  return (await readProgress(pool))?.lastDate;
+}
+
 async function readProgress(pool: pg.Pool): Promise<Progress | undefined> {
   const { rows } = await pool.query<{ value: Progress }>('SELECT value FROM app_meta WHERE key = $1', [PROGRESS_KEY]);
   const value = rows[0]?.value;
   // Another seed (an older generator) made other numbers: those rows are not ours to extend.
   return value && value.seed === DEMO_HISTORY_SEED ? value : undefined;
+}
+
+/**
+ * Records that the history now reaches `date`: the simulated market (src/trading/feeds/) stored
+ * that whole session, continuing the history from its last close. The next start then finds the
+ * history complete instead of replacing the month with the generator's numbers. Only a history
+ * made with this seed and reaching the NSE session just before `date` is moved on (true when it
+ * was), so a gap is never recorded as stored.
+ * @example await recordContinuedSession(pool, isoDate('2026-11-25')) // true when the history reached 2026-11-23
+ */
+export async function recordContinuedSession(pool: pg.Pool, date: IsoDate): Promise<boolean> {
+  let previous = addDays(date, -1);
+  while (!sessionOf('NSE', previous)) previous = addDays(previous, -1);
+  const progress: Progress = { seed: DEMO_HISTORY_SEED, month: date.slice(0, 7), lastDate: date };
+  const { rowCount } = await pool.query(
+    `UPDATE app_meta SET value = $2 WHERE key = $1 AND value->>'seed' = $3 AND value->>'lastDate' = $4`,
+    [PROGRESS_KEY, JSON.stringify(progress), DEMO_HISTORY_SEED, previous]);
+  return rowCount === 1;
 }
 
 async function writeProgress(client: pg.PoolClient, progress: Progress): Promise<void> {
