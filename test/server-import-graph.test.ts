@@ -85,6 +85,13 @@ describe('the server import graph', () => {
     expect(importers('backtest/')).toEqual(expect.arrayContaining(['commands/backtest.ts', 'jobs/backtest-run.ts']));
   });
 
+  it('keeps the trading runtime below the API: trading/ imports no graphql/, http/ or commands/ module', () => {
+    const runtime = [...graph].filter(([file]) => file.startsWith('trading/'));
+    expect(runtime.map(([file]) => file)).toEqual(expect.arrayContaining(['trading/oms/oms.ts', 'trading/paper/paper-venue.ts', 'trading/kill-switch.ts']));
+    const upward = runtime.flatMap(([file, imports]) => imports.filter((target) => /^(commands|graphql|http)\//.test(target)).map((target) => `${file} -> ${target}`));
+    expect(upward).toEqual([]);
+  });
+
   it('has no import cycle but two older ones inside the GraphQL engine', () => {
     // Known when this test was written, each two modules of the GraphQL engine that import each
     // other's functions; any other cycle fails, and these may go.

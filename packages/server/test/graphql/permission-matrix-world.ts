@@ -94,6 +94,7 @@ async function createOwnedRows(pool: pg.Pool, user: WorldUser, instrumentId: num
     `INSERT INTO positions (run_id, instrument_id, net_quantity, average_price_paise) VALUES ($1, $2, 50, 2000000)`,
     [runId, instrumentId]);
   await pool.query(`INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) VALUES ($1, '2025-01-02', 1500, 1)`, [runId]);
+  await pool.query(`INSERT INTO kill_switches (user_id, is_on, changed_by) VALUES ($1, false, $1)`, [user.id]);
   await pool.query(
     `INSERT INTO user_credits (user_id, credits, expiry, category, subcategory) VALUES ($1, 1000, '2099-01-01', 'BACKTEST', 'CANDLES')`,
     [user.id]);
@@ -103,6 +104,8 @@ async function createOwnedRows(pool: pg.Pool, user: WorldUser, instrumentId: num
 
 async function createReferenceRows(pool: pg.Pool, instrumentId: number): Promise<void> {
   await pool.query(`INSERT INTO indicator_configs (user_id, name) VALUES (NULL, 'built-in trend')`);
+  // The administrators' global switch: staff read it, nobody else.
+  await pool.query(`INSERT INTO kill_switches (user_id, is_on) VALUES (NULL, false)`);
   for (const time of CANDLE_TIMES) {
     await pool.query(
       `INSERT INTO candles (ts, instrument_id, open_paise, high_paise, low_paise, close_paise, source)

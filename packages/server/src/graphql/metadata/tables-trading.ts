@@ -1,6 +1,6 @@
 /**
  * Trading: algorithms and their versions, indicator groups, strategies, subscriptions, signals,
- * and the server-written results (runs, orders, fills, positions, daily P&L).
+ * and the server-written results (runs, orders, fills, positions, daily P&L, kill switches).
  */
 import type { PermissionFilter, TableDeclaration } from './types';
 import { OWNS_DIRECTLY, USER_ID, ACTOR_ID, and, or, ownedTable, type Owner } from './permissions-rules';
@@ -190,8 +190,17 @@ const dailyPnl: TableDeclaration = {
   permissions: ownedTable({ owner: { through: ['run'] } }),
 };
 
+// Written by the server only (the set_kill_switch action, the OMS): owners read their own switch,
+// staff read every one, the global switch (user_id null) included.
+const killSwitches: TableDeclaration = {
+  name: 'kill_switches',
+  description: "A user's kill switch, and the administrators' global one (user_id null); written by the server.",
+  objectRelationships: { user: USER },
+  permissions: ownedTable({ owner: OWNS_DIRECTLY }),
+};
+
 /** The trading tables in declaration order. */
 export const TRADING_TABLES: readonly TableDeclaration[] = [
   algorithms, algorithmVersions, indicatorConfigs, strategies, subscriptions, pendingSignals, strategyRuns,
-  orders, fills, positions, dailyPnl,
+  orders, fills, positions, dailyPnl, killSwitches,
 ];

@@ -1,0 +1,139 @@
+// A fill, the position it moves and the day's P&L it changes: written inside the transaction that
+// writes the order's new state (order-events in oms.ts), so a fill never exists without its
+// position change or the other way round.
+//
+// - The fill is inserted with ON CONFLICT (order_id, trade_id) DO NOTHING: a trade already stored
+//   (by this process or another) moves nothing a second time.
+// - The position row keeps the exact cost of its open units (migration 0018), so it is moved by the
+//   engine's `applyFillToPosition` from its stored state; the row is locked while it moves.
+// - A position remembers where its IST day started (realised, unrealised at the last mark,
+//   charges); the day's P&L of a run is the sum over its positions of (now - day start), written to
+//   daily_pnl as realised, mark-to-market and charges, pnl = realised + mtm - charges.
+import { istDate, paise } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
+import { applyFillToPosition, averagePricePaise, chargeModelOf, unrealisedPnlPaise } from '@vyuha/engine';
+import type { ChargesConfig, NetPosition, OmsFill, OrderSide } from '@vyuha/engine';
+import type pg from 'pg';
+
+interface PositionDbRow {
+  net_quantity: number; open_cost_paise: number; realised_pnl_paise: number; charges_paise: number;
+  mark_price_paise: number | null; day_date: string | null;
+  day_start_realised_paise: number; day_start_unrealised_paise: number; day_start_charges_paise: number;
+}
+
+interface LockedPosition {
+  readonly position: NetPosition;
+  readonly markPricePaise: number | null;
+  readonly dayDate: IsoDate;
+  readonly dayStart: { readonly realised: number; readonly unrealised: number; readonly charges: number };
+}
+
+async function lockPosition(client: pg.ClientBase, key: { runId: string; instrumentId: number; today: IsoDate }): Promise<LockedPosition> {
+  await client.query('INSERT INTO positions (run_id, instrument_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [key.runId, key.instrumentId]);
+  const { rows } = await client.query<PositionDbRow>(
+    `SELECT net_quantity, open_cost_paise::float8 AS open_cost_paise, realised_pnl_paise::float8 AS realised_pnl_paise,
+       charges_paise::float8 AS charges_paise, mark_price_paise::float8 AS mark_price_paise, to_char(day_date, 'YYYY-MM-DD') AS day_date,
+       day_start_realised_paise::float8 AS day_start_realised_paise, day_start_unrealised_paise::float8 AS day_start_unrealised_paise,
+       day_start_charges_paise::float8 AS day_start_charges_paise
+     FROM positions WHERE run_id = $1 AND instrument_id = $2 FOR UPDATE`, [key.runId, key.instrumentId]);
+  const row = rows[0];
+  if (row === undefined) throw new Error(`position of run ${key.runId} in instrument ${key.instrumentId} vanished inside its transaction`);
+  const position: NetPosition = {
+    netQuantity: row.net_quantity, openCostPaise: paise(row.open_cost_paise),
+    realisedPnlPaise: paise(row.realised_pnl_paise), chargesPaise: paise(row.charges_paise),
+  };
+  if (row.day_date === key.today) {
+    return {
+      position, markPricePaise: row.mark_price_paise, dayDate: key.today,
+      dayStart: { realised: row.day_start_realised_paise, unrealised: row.day_start_unrealised_paise, charges: row.day_start_charges_paise },
+    };
+  }
+  // The first change of a new day: the day starts from the position at its last mark (the previous close).
+  const unrealised = row.mark_price_paise === null ? 0 : unrealisedPnlPaise(position, row.mark_price_paise);
+  return {
+    position, markPricePaise: row.mark_price_paise, dayDate: key.today,
+    dayStart: { realised: position.realisedPnlPaise, unrealised, charges: position.chargesPaise },
+  };
+}
+
+async function writePosition(client: pg.ClientBase, key: { runId: string; instrumentId: number }, locked: LockedPosition): Promise<void> {
+  const { position } = locked;
+  await client.query(
+    `UPDATE positions SET net_quantity = $3, average_price_paise = $4, realised_pnl_paise = $5, open_cost_paise = $6, charges_paise = $7,
+       mark_price_paise = $8, day_date = $9, day_start_realised_paise = $10, day_start_unrealised_paise = $11, day_start_charges_paise = $12
+     WHERE run_id = $1 AND instrument_id = $2`,
+    [key.runId, key.instrumentId, position.netQuantity, averagePricePaise(position), position.realisedPnlPaise, position.openCostPaise,
+      position.chargesPaise, locked.markPricePaise, locked.dayDate, locked.dayStart.realised, locked.dayStart.unrealised, locked.dayStart.charges]);
+}
+
+/** Recomputes a run's daily_pnl row for `date` from its positions (orders_count is kept). */
+export async function refreshDailyPnl(client: pg.ClientBase, request: { readonly runId: string; readonly date: IsoDate }): Promise<void> {
+  await client.query(
+    `WITH day AS (
+       SELECT coalesce(sum(realised_pnl_paise - day_start_realised_paise), 0) AS realised,
+              coalesce(sum(CASE WHEN net_quantity = 0 OR mark_price_paise IS NULL THEN 0
+                                WHEN net_quantity > 0 THEN net_quantity * mark_price_paise - open_cost_paise
+                                ELSE open_cost_paise + net_quantity * mark_price_paise END - day_start_unrealised_paise), 0) AS mtm,
+              coalesce(sum(charges_paise - day_start_charges_paise), 0) AS charges
+       FROM positions WHERE run_id = $1 AND day_date = $2)
+     INSERT INTO daily_pnl (run_id, date, pnl_paise, realised_paise, mtm_paise, charges_paise)
+     SELECT $1, $2, realised + mtm - charges, realised, mtm, charges FROM day
+     ON CONFLICT (run_id, date) DO UPDATE SET pnl_paise = EXCLUDED.pnl_paise, realised_paise = EXCLUDED.realised_paise,
+       mtm_paise = EXCLUDED.mtm_paise, charges_paise = EXCLUDED.charges_paise`,
+    [request.runId, request.date]);
+}
+
+/** Counts orders written today for a run (daily_pnl.orders_count). */
+export async function countOrders(client: pg.ClientBase, request: { readonly runId: string; readonly date: IsoDate; readonly count: number }): Promise<void> {
+  await client.query(
+    `INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) VALUES ($1, $2, 0, $3)
+     ON CONFLICT (run_id, date) DO UPDATE SET orders_count = daily_pnl.orders_count + EXCLUDED.orders_count`,
+    [request.runId, request.date, request.count]);
+}
+
+/** The fill to record and where it belongs. */
+export interface FillToRecord {
+  readonly orderId: string;
+  readonly runId: string;
+  readonly instrumentId: number;
+  readonly side: OrderSide;
+  readonly fill: OmsFill;
+  readonly charges: ChargesConfig;
+}
+
+/**
+ * Inserts the fill and, when it is new, moves the position and the day's P&L; false (nothing
+ * changed) for a trade id the order already has.
+ */
+export async function recordFill(client: pg.ClientBase, request: FillToRecord): Promise<boolean> {
+  const { fill } = request;
+  const date = istDate(fill.atMs);
+  const charged = chargeModelOf(request.charges)({
+    date, side: request.side === 'BUY' ? 'buy' : 'sell', price: paise(fill.pricePaise), quantity: fill.quantity,
+  });
+  const inserted = await client.query(
+    `INSERT INTO fills (order_id, trade_id, quantity, price_paise, charges_paise, ts) VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8 / 1000))
+     ON CONFLICT (order_id, trade_id) DO NOTHING`,
+    [request.orderId, fill.tradeId, fill.quantity, fill.pricePaise, JSON.stringify(charged.components), fill.atMs]);
+  if (inserted.rowCount === 0) return false;
+  const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
+  const locked = await lockPosition(client, key);
+  const position = applyFillToPosition(locked.position, {
+    side: request.side, quantity: fill.quantity, pricePaise: fill.pricePaise, chargesPaise: charged.total,
+  });
+  await writePosition(client, key, { ...locked, position, markPricePaise: fill.pricePaise });
+  await refreshDailyPnl(client, { runId: request.runId, date });
+  return true;
+}
+
+/** Marks a run's position to a price (a bar close, a tick): its unrealised P&L and the day's P&L follow. */
+export async function markPosition(client: pg.ClientBase, request: {
+  readonly runId: string; readonly instrumentId: number; readonly pricePaise: number; readonly atMs: number;
+}): Promise<void> {
+  if (!Number.isSafeInteger(request.pricePaise) || request.pricePaise <= 0) throw new RangeError(`pricePaise must be whole paise above 0, got ${request.pricePaise}`);
+  const date = istDate(request.atMs);
+  const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
+  const locked = await lockPosition(client, key);
+  await writePosition(client, key, { ...locked, markPricePaise: request.pricePaise });
+  await refreshDailyPnl(client, { runId: request.runId, date });
+}

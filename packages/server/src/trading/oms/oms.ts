@@ -1,0 +1,416 @@
+// The order management system of one trading account: every order of the account's runs goes
+// through here, to one venue (the paper venue, later a broker's), and every answer and event from
+// the venue comes back through here. ARCHITECTURE.md "The life of a live order" tells the path.
+//
+// Invariants:
+// - An order's rows exist (PENDING_SUBMIT, client order id, algo id, run, user, broker account)
+//   before the venue hears of it, and `submitted_at` is written before `venue.place` is called.
+// - An order with `submitted_at` is never placed again: a timeout or an unclear answer makes it
+//   UNKNOWN, resolved by asking the venue (`orderByTag`), never by resending.
+// - Every event is one transaction on the locked row: the order rebuilt from its row and fills,
+//   the engine's `applyOrderEvent`, the new row, its fills with their position and daily_pnl
+//   changes, and an audit_log row. A fill's trade id already stored changes nothing.
+// - At most 10 orders per second leave per user and exchange segment; the rest wait in the queue,
+//   their rows saying so (`queued_until`, status message), and none is dropped.
+// - No order leaves while the user's or the global kill switch is on, except a square-off.
+import { err, ok } from '@vyuha/core';
+import type { Result } from '@vyuha/core';
+import { ABSENCE_GRACE_MS, applyOrderEvent, orderEventOf, OrderRateQueue, orderRateKey, venueTagOf } from '@vyuha/engine';
+import type { OmsOrder, OrderEffect, OrderEvent, OrderEventError, PlaceOutcome, VenueEvent, VenuePort } from '@vyuha/engine';
+import type pg from 'pg';
+import type { Scheduler } from '../feeds/scheduler';
+import type { KillSwitchWatch } from '../kill-switch-watch';
+import { markPosition, recordFill } from './fill-ledger';
+import { KeyedLock } from './keyed-lock';
+import { decisionIds, mismatchOf, requestIssues, viewOf, writeDecision } from './order-intake';
+import { auditOrder, auditView, clientOrderIdForVenue, inTransaction, lockOrder, selectOrders, writeOrder } from './order-rows';
+import type { StoredOrder } from './order-rows';
+import { KILL_SWITCH_WITHDRAWN, QUEUED_MESSAGE } from './oms-types';
+import type { OmsIssue, OmsOrderView, PlacedDecision, PlaceOrderRequest, RunContext } from './oms-types';
+import { checkRisk, readInstrument } from './risk-inputs';
+import type { OmsInstrument } from './risk-inputs';
+
+/** How long `venue.place` may take before the order is UNKNOWN. */
+export const SEND_TIMEOUT_MS = 5_000;
+
+export interface OmsOptions {
+  readonly pool: pg.Pool;
+  /** The account this OMS trades for: every run attached must be this user's. */
+  readonly userId: string;
+  readonly venue: VenuePort;
+  readonly scheduler: Scheduler;
+  readonly killSwitches: KillSwitchWatch;
+  readonly sendTimeoutMs?: number;
+  readonly log?: (message: string) => void;
+}
+
+interface QueuedSlice {
+  readonly clientOrderId: string;
+  readonly squareOff: boolean;
+}
+
+export class Oms {
+  readonly pool: pg.Pool;
+  readonly userId: string;
+  readonly venue: VenuePort;
+  readonly scheduler: Scheduler;
+  readonly killSwitches: KillSwitchWatch;
+  private readonly runs = new Map<string, RunContext>();
+  private readonly instruments = new Map<number, OmsInstrument>();
+  private readonly locks = new KeyedLock();
+  private readonly queue = new OrderRateQueue<QueuedSlice>();
+  private readonly queued = new Set<string>();
+  private readonly rateKeys = new Set<string>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private venueChain: Promise<void> = Promise.resolve();
+  private timer: { due: number; abort: AbortController } | undefined;
+  private readonly unsubscribe: () => void;
+  private readonly sendTimeoutMs: number;
+  readonly log: (message: string) => void;
+  private closed = false;
+  private readonly closers: Array<() => void> = [];
+
+  constructor(options: OmsOptions) {
+    this.pool = options.pool;
+    this.userId = options.userId;
+    this.venue = options.venue;
+    this.scheduler = options.scheduler;
+    this.killSwitches = options.killSwitches;
+    this.sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+    this.log = options.log ?? (() => undefined);
+    this.unsubscribe = this.venue.subscribe((event) => this.onVenueEvent(event));
+  }
+
+  /** Runs `closer` when the OMS closes (a subscription of its own). */
+  onClose(closer: () => void): void {
+    this.closers.push(closer);
+  }
+
+  /** Makes a run's orders this OMS's to place, follow and recover. */
+  attachRun(run: RunContext): void {
+    if (run.userId !== this.userId) throw new RangeError(`run ${run.runId} belongs to user ${run.userId}, this OMS trades for ${this.userId}`);
+    this.runs.set(run.runId, run);
+  }
+
+  get attachedRuns(): readonly RunContext[] {
+    return [...this.runs.values()];
+  }
+
+  /**
+   * Checks, writes and sends one decided order (sliced at the freeze quantity). Resolves once the
+   * slices that may leave now were handed to the venue; the rest wait in the rate queue.
+   * @example await oms.placeOrder({ runId, decision: 0, instrumentId, side: 'BUY', quantity: 75, orderType: 'MARKET', product: 'NRML' })
+   */
+  async placeOrder(request: PlaceOrderRequest): Promise<Result<PlacedDecision, readonly OmsIssue[]>> {
+    const issues = requestIssues(request);
+    if (issues.length > 0) return err(issues);
+    const run = this.runs.get(request.runId);
+    if (run === undefined) return err([{ field: 'runId', code: 'unknown-run', message: `run ${String(request.runId)} is not attached to this OMS` }]);
+    const instrument = await this.instrument(request.instrumentId);
+    if (instrument === undefined) return err([{ field: 'instrumentId', code: 'unknown-instrument', message: `no instrument has id ${request.instrumentId}` }]);
+    const ids = decisionIds(request);
+    const found = await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]);
+    if (found.length > 0) return this.continueDecision(request, found);
+    const now = this.scheduler.now();
+    const risk = await checkRisk(this.pool, { run, request, instrument, nowMs: now, killSwitch: this.killSwitches.stateFor(run.userId) });
+    if (!risk.ok) {
+      await inTransaction(this.pool, (client) => auditOrder(client, {
+        action: 'order.refused', clientOrderId: ids[0] as string, actorUserId: run.userId, after: { request, refusals: risk.error },
+      }));
+      return err(risk.error.map((refusal) => ({ code: refusal.code, message: refusal.message })));
+    }
+    const written = await writeDecision(this.pool, { run, order: request, slices: risk.value.slices, nowMs: now });
+    const stored = await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]);
+    if (!written) return this.continueDecision(request, stored);
+    await this.enqueue(stored, instrument);
+    return ok({ existing: false, orders: await this.views(ids) });
+  }
+
+  /** Asks the venue to cancel a working order; the venue's event confirms it. */
+  async cancelOrder(clientOrderId: string): Promise<Result<OmsOrderView, OrderEventError>> {
+    const applied = await this.apply(clientOrderId, { type: 'cancel-requested' });
+    if (!applied.ok) return applied;
+    const view = (await this.views([clientOrderId]))[0];
+    if (view === undefined) throw new Error(`order ${clientOrderId} vanished`);
+    return ok(view);
+  }
+
+  /** Marks a run's position at a price (the runner calls it at bar closes): unrealised and day P&L follow. */
+  async markToMarket(request: { readonly runId: string; readonly instrumentId: number; readonly pricePaise: number }): Promise<void> {
+    await inTransaction(this.pool, (client) => markPosition(client, { ...request, atMs: this.scheduler.now() }));
+  }
+
+  /** The orders with these client order ids, as stored now. */
+  async views(clientOrderIds: readonly string[]): Promise<OmsOrderView[]> {
+    return (await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [clientOrderIds])).map(viewOf);
+  }
+
+  /**
+   * Applies one event to an order: one transaction on its locked row (fills with their position
+   * and daily_pnl, the row, an audit row), then the effects that reach out (asking the venue).
+   */
+  apply(clientOrderId: string, event: OrderEvent): Promise<Result<readonly OrderEffect[], OrderEventError>> {
+    return this.locks.run(clientOrderId, () => this.applyLocked(clientOrderId, event));
+  }
+
+  /** Resolves when nothing this OMS started (sends, events, lookups) is still running. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.venueChain;
+    if (this.pending.size > 0) await this.settled();
+  }
+
+  /** Stops listening to the venue and the queue's timer; waits for work in progress. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe();
+    for (const closer of this.closers.splice(0)) closer();
+    this.timer?.abort.abort();
+    await this.settled();
+  }
+
+  /** Puts sent-never orders (rows written, no `submitted_at`) in the rate queue and sends those that may leave now. */
+  async enqueue(rows: readonly StoredOrder[], instrument?: OmsInstrument): Promise<void> {
+    const now = this.scheduler.now();
+    const waiting: string[] = [];
+    for (const row of rows) {
+      const id = row.order.clientOrderId;
+      if (row.order.status !== 'PENDING_SUBMIT' || row.order.submittedAtMs !== undefined || this.queued.has(id)) continue;
+      const contract = instrument ?? await this.instrument(row.instrumentId);
+      if (contract === undefined) throw new Error(`order ${id} names instrument ${row.instrumentId}, which does not exist`);
+      const key = orderRateKey({ userId: this.userId, segment: contract.exchange });
+      this.rateKeys.add(key);
+      const queued = this.queue.enqueue({ key, item: { clientOrderId: id, squareOff: row.squareOff }, atMs: now });
+      if (!queued.ok) throw new Error(queued.error);
+      this.queued.add(id);
+      waiting.push(id);
+    }
+    const leaving = this.release(now);
+    const stillWaiting = waiting.filter((id) => !leaving.includes(id));
+    if (stillWaiting.length > 0) await this.markQueued(stillWaiting);
+    await this.sendInOrder(leaving);
+    this.armTimer();
+  }
+
+  /** Takes every waiting order of this account that is not a square-off out of the queue. */
+  withdrawQueued(): string[] {
+    const taken: string[] = [];
+    for (const key of this.rateKeys) {
+      for (const item of this.queue.withdraw(key, (entry) => !entry.squareOff)) {
+        this.queued.delete(item.clientOrderId);
+        taken.push(item.clientOrderId);
+      }
+    }
+    return taken;
+  }
+
+  /** Keeps a promise in `pending` until it settles (`settled()` waits for it); failures are logged. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    void work.then(() => this.pending.delete(work), (error: unknown) => {
+      this.pending.delete(work);
+      this.log(`oms: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    });
+    return work;
+  }
+
+  async instrument(instrumentId: number): Promise<OmsInstrument | undefined> {
+    const known = this.instruments.get(instrumentId);
+    if (known !== undefined) return known;
+    const read = await readInstrument(this.pool, instrumentId);
+    if (read !== undefined) this.instruments.set(instrumentId, read);
+    return read;
+  }
+
+  private async continueDecision(request: PlaceOrderRequest, found: readonly StoredOrder[]): Promise<Result<PlacedDecision, readonly OmsIssue[]>> {
+    const mismatch = mismatchOf(found, request);
+    if (mismatch !== undefined) return err([mismatch]);
+    await this.enqueue(found);
+    return ok({ existing: true, orders: await this.views(found.map((row) => row.order.clientOrderId)) });
+  }
+
+  private release(now: number): string[] {
+    return this.queue.releaseDue(now).map((departure) => {
+      this.queued.delete(departure.item.clientOrderId);
+      return departure.item.clientOrderId;
+    });
+  }
+
+  private async markQueued(ids: readonly string[]): Promise<void> {
+    const expected = new Map<string, number>();
+    for (const key of this.rateKeys) for (const entry of this.queue.waiting(key)) expected.set(entry.item.clientOrderId, entry.expectedDepartureMs);
+    await this.pool.query(
+      `UPDATE orders o SET queued_until = to_timestamp(t.due / 1000), status_message = $3
+       FROM unnest($1::text[], $2::float8[]) AS t(id, due)
+       WHERE o.client_order_id = t.id AND o.status = 'PENDING_SUBMIT' AND o.submitted_at IS NULL`,
+      [ids, ids.map((id) => expected.get(id) ?? this.scheduler.now()), QUEUED_MESSAGE]);
+  }
+
+  /** One timer for the queue: at its next due time, release and send. */
+  private armTimer(): void {
+    const due = this.queue.nextDueMs();
+    if (due === undefined || this.closed) return;
+    if (this.timer !== undefined && this.timer.due <= due) return;
+    this.timer?.abort.abort();
+    const abort = new AbortController();
+    this.timer = { due, abort };
+    void this.scheduler.sleepUntil(due, abort.signal).then(() => {
+      if (abort.signal.aborted) return;
+      this.timer = undefined;
+      const leaving = this.release(this.scheduler.now());
+      void this.track(this.sendInOrder(leaving));
+      this.armTimer();
+    });
+  }
+
+  /**
+   * Sends orders in queue order: each `venue.place` is called after the previous one was called
+   * (not answered), so the venue receives them first-in-first-out; resolves when all are answered.
+   */
+  private async sendInOrder(ids: readonly string[]): Promise<void> {
+    const sending: Promise<void>[] = [];
+    for (const id of ids) {
+      let markCalled: () => void = () => undefined;
+      const called = new Promise<void>((resolve) => {
+        markCalled = resolve;
+      });
+      const one = this.track(this.send(id, markCalled));
+      sending.push(one);
+      await Promise.race([called, one.catch(() => undefined)]);
+    }
+    await Promise.all(sending);
+  }
+
+  /** Sends one order: `submitted_at` written, then `venue.place`, then its answer through the state machine. */
+  private send(clientOrderId: string, called: () => void): Promise<void> {
+    return this.locks.run(clientOrderId, async () => {
+      const started = await inTransaction(this.pool, async (client) => {
+        const stored = await lockOrder(client, clientOrderId);
+        // Sent already, or ended: never sent twice.
+        if (stored === undefined || stored.order.status !== 'PENDING_SUBMIT' || stored.order.submittedAtMs !== undefined) return undefined;
+        const { statusMessage: _queued, ...order } = stored.order;
+        const kill = this.killSwitches.stateFor(stored.userId);
+        if ((kill.user || kill.global) && !stored.squareOff) {
+          const withdrawn = applyOrderEvent(order, { type: 'cancel-requested' });
+          if (!withdrawn.ok) throw new Error(withdrawn.error.message);
+          await this.writeEvent(client, stored, { order: { ...withdrawn.value.order, statusMessage: KILL_SWITCH_WITHDRAWN }, action: 'order.withdrawn' });
+          return undefined;
+        }
+        const result = applyOrderEvent(order, { type: 'send-started', atMs: this.scheduler.now() });
+        if (!result.ok) throw new Error(result.error.message);
+        await this.writeEvent(client, stored, { order: result.value.order, action: 'order.send-started' });
+        return { stored, order: result.value.order };
+      });
+      if (started === undefined) return;
+      const outcome = await this.placeWithTimeout(started.stored, started.order, called);
+      const event: OrderEvent = outcome.kind === 'accepted' ? { type: 'accepted', brokerOrderId: outcome.brokerOrderId, status: outcome.status }
+        : outcome.kind === 'rejected' ? { type: 'rejected', reason: outcome.reason }
+          : outcome.kind === 'timeout' ? { type: 'send-timeout' } : { type: 'send-failed-unknown', reason: outcome.reason };
+      await this.applyLocked(clientOrderId, event);
+    });
+  }
+
+  private async placeWithTimeout(stored: StoredOrder, order: OmsOrder, called: () => void): Promise<PlaceOutcome> {
+    const instrument = await this.instrument(stored.instrumentId);
+    if (instrument === undefined) throw new Error(`instrument ${stored.instrumentId} vanished`);
+    const abort = new AbortController();
+    const timeout = this.scheduler.sleepUntil(this.scheduler.now() + this.sendTimeoutMs, abort.signal)
+      .then((): PlaceOutcome => ({ kind: 'timeout' }));
+    const placed = this.venue.place({
+      clientOrderId: order.clientOrderId, tag: venueTagOf(order), instrumentKey: order.instrumentKey, exchange: instrument.exchange,
+      tradingSymbol: instrument.tradingSymbol, side: order.side, quantity: order.quantity, orderType: order.orderType, product: stored.product,
+      ...(order.pricePaise === undefined ? {} : { pricePaise: order.pricePaise }),
+      ...(order.triggerPricePaise === undefined ? {} : { triggerPricePaise: order.triggerPricePaise }),
+      ...(stored.algoId === null ? {} : { algoId: stored.algoId }),
+    }).catch((error: unknown): PlaceOutcome => ({ kind: 'unknown', reason: error instanceof Error ? error.message : String(error) }));
+    called();
+    try {
+      return await Promise.race([placed, timeout]);
+    } finally {
+      abort.abort();
+    }
+  }
+
+  private async applyLocked(clientOrderId: string, event: OrderEvent): Promise<Result<readonly OrderEffect[], OrderEventError>> {
+    const outcome = await inTransaction(this.pool, async (client) => {
+      const stored = await lockOrder(client, clientOrderId);
+      if (stored === undefined) throw new Error(`no order ${clientOrderId}`);
+      const result = applyOrderEvent(stored.order, event);
+      if (!result.ok) {
+        if (result.error.code !== 'absence-too-early') {
+          await auditOrder(client, { action: 'order.event-refused', clientOrderId, actorUserId: null, after: { event, error: result.error } });
+        }
+        return { result: err(result.error), stored, next: stored.order };
+      }
+      if (!result.value.changed) return { result: ok(result.value.effects), stored, next: stored.order };
+      const run = this.runs.get(stored.runId);
+      for (const effect of result.value.effects) {
+        if (effect.kind !== 'record-fill') continue;
+        if (run === undefined) throw new Error(`a fill of order ${clientOrderId} arrived for run ${stored.runId}, which is not attached to this OMS`);
+        await recordFill(client, {
+          orderId: stored.orderId, runId: stored.runId, instrumentId: stored.instrumentId, side: stored.order.side, fill: effect.fill, charges: run.charges,
+        });
+      }
+      await this.writeEvent(client, stored, { order: result.value.order, action: `order.${event.type}` });
+      return { result: ok(result.value.effects), stored, next: result.value.order };
+    });
+    if (outcome.result.ok) this.afterEffects(outcome.next, { effects: outcome.result.value, squareOff: outcome.stored.squareOff });
+    return outcome.result;
+  }
+
+  private async writeEvent(client: pg.PoolClient, stored: StoredOrder, change: { readonly order: OmsOrder; readonly action: string }): Promise<void> {
+    await writeOrder(client, { orderId: stored.orderId, order: change.order });
+    await auditOrder(client, {
+      action: change.action, clientOrderId: stored.order.clientOrderId, actorUserId: null,
+      before: auditView(stored.order), after: { ...auditView(change.order), fills: change.order.fills.length },
+    });
+  }
+
+  /** The effects that reach outside the transaction: looking an UNKNOWN order up, cancelling at the venue. */
+  private afterEffects(order: OmsOrder, after: { readonly effects: readonly OrderEffect[]; readonly squareOff: boolean }): void {
+    for (const effect of after.effects) {
+      if (effect.kind === 'resolve-with-venue') void this.track(this.resolveUnknown(order.clientOrderId));
+      if (effect.kind === 'cancel-at-venue') void this.track(this.cancelAtVenue(order.clientOrderId, effect.brokerOrderId));
+    }
+    // An order found working while a kill switch is on (an UNKNOWN resolved late) is cancelled too.
+    const kill = this.killSwitches.stateFor(this.userId);
+    if ((kill.user || kill.global) && !after.squareOff && ['SUBMITTED', 'OPEN', 'PARTIALLY_FILLED'].includes(order.status)) {
+      void this.track(this.cancelOrder(order.clientOrderId));
+    }
+  }
+
+  /** An UNKNOWN order looked up at the venue by its tag; its absence counts only 10 s after the send. */
+  async resolveUnknown(clientOrderId: string): Promise<void> {
+    const [stored] = await selectOrders(this.pool, 'o.client_order_id = $1', [clientOrderId]);
+    if (stored === undefined || stored.order.status !== 'UNKNOWN') return;
+    const report = await this.venue.orderByTag(venueTagOf(stored.order));
+    const event: OrderEvent = report === undefined ? { type: 'venue-absent', checkedAtMs: this.scheduler.now() } : { type: 'venue-report', report };
+    const result = await this.apply(clientOrderId, event);
+    if (!result.ok && result.error.code === 'absence-too-early' && stored.order.submittedAtMs !== undefined && !this.closed) {
+      const at = stored.order.submittedAtMs + ABSENCE_GRACE_MS;
+      void this.scheduler.sleepUntil(at).then(() => {
+        if (!this.closed) void this.track(this.resolveUnknown(clientOrderId));
+      });
+    }
+  }
+
+  private async cancelAtVenue(clientOrderId: string, brokerOrderId: string): Promise<void> {
+    const outcome = await this.venue.cancel({ brokerOrderId });
+    if (outcome.kind === 'refused') await this.apply(clientOrderId, { type: 'cancel-rejected', reason: outcome.reason });
+  }
+
+  /** Venue events are handled one after another, in the order the venue sent them. */
+  private onVenueEvent(event: VenueEvent): void {
+    if (this.closed) return;
+    const next = this.venueChain.then(async () => {
+      const id = await clientOrderIdForVenue(this.pool, { brokerOrderId: event.brokerOrderId, userId: this.userId, ...(event.tag === undefined ? {} : { tag: event.tag }) });
+      if (id === undefined) {
+        this.log(`oms: venue event for an order this account does not have: ${JSON.stringify(event)}`);
+        return;
+      }
+      await this.apply(id, orderEventOf(event));
+    });
+    this.venueChain = next.catch((error: unknown) => this.log(`oms: venue event failed: ${String(error)}`));
+    void this.track(this.venueChain);
+  }
+}

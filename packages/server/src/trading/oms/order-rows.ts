@@ -1,0 +1,146 @@
+// The orders and fills rows as the OMS reads and writes them, and the audit row of every order
+// event. The database is the OMS's state: every event locks the order's row, rebuilds the order
+// from the row and its fills (engine `restoreOrder`), applies the event and writes the result in
+// the same transaction, so two processes (or a restarted one) never work from a stale copy.
+import type { OmsOrder, OrderRow, OmsFill } from '@vyuha/engine';
+import { orderRowOf, restoreOrder } from '@vyuha/engine';
+import type pg from 'pg';
+
+/** An order row with what the OMS needs besides the state machine's fields. */
+export interface StoredOrder {
+  readonly orderId: string;
+  readonly runId: string;
+  readonly userId: string;
+  readonly instrumentId: number;
+  readonly product: string;
+  readonly algoId: string | null;
+  /** A reduce-only square-off (orders.square_off). */
+  readonly squareOff: boolean;
+  readonly queuedUntilMs: number | null;
+  readonly createdAtMs: number;
+  readonly order: OmsOrder;
+}
+
+const ORDER_COLUMNS = `o.order_id, o.run_id, o.user_id, o.instrument_id, o.product, o.algo_id, o.square_off, o.client_order_id, o.tag, o.side,
+  o.quantity, o.order_type, o.price_paise::float8 AS price_paise, o.trigger_price_paise::float8 AS trigger_price_paise, o.status,
+  o.filled_quantity, o.average_price_paise::float8 AS average_price_paise, o.broker_order_id, o.status_message,
+  (extract(epoch FROM o.submitted_at) * 1000)::float8 AS submitted_ms, (extract(epoch FROM o.queued_until) * 1000)::float8 AS queued_ms,
+  (extract(epoch FROM o.created_at) * 1000)::float8 AS created_ms`;
+
+interface OrderDbRow {
+  order_id: string; run_id: string; user_id: string; instrument_id: number; product: string; algo_id: string | null; square_off: boolean;
+  client_order_id: string; tag: string | null; side: OrderRow['side']; quantity: number; order_type: OrderRow['orderType'];
+  price_paise: number | null; trigger_price_paise: number | null; status: OrderRow['status']; filled_quantity: number;
+  average_price_paise: number | null; broker_order_id: string | null; status_message: string | null;
+  submitted_ms: number | null; queued_ms: number | null; created_ms: number;
+}
+
+interface FillDbRow {
+  order_id: string; trade_id: string; quantity: number; price_paise: number; ts_ms: number;
+}
+
+/** A row and its fills that `restoreOrder` refuses: a broken invariant, never an expected failure. */
+export class CorruptOrderError extends Error {}
+
+function stored(row: OrderDbRow, fills: readonly OmsFill[]): StoredOrder {
+  const restored = restoreOrder({
+    row: {
+      clientOrderId: row.client_order_id, tag: row.tag, instrumentKey: String(row.instrument_id), side: row.side, quantity: row.quantity,
+      orderType: row.order_type, pricePaise: row.price_paise, triggerPricePaise: row.trigger_price_paise, status: row.status,
+      filledQuantity: row.filled_quantity, averagePricePaise: row.average_price_paise,
+      submittedAtMs: row.submitted_ms === null ? null : Math.round(row.submitted_ms),
+      brokerOrderId: row.broker_order_id, statusMessage: row.status_message,
+    },
+    fills,
+  });
+  if (!restored.ok) throw new CorruptOrderError(`order ${row.client_order_id}: ${restored.error.field}: ${restored.error.message}`);
+  return {
+    orderId: row.order_id, runId: row.run_id, userId: row.user_id, instrumentId: row.instrument_id, product: row.product, algoId: row.algo_id, squareOff: row.square_off,
+    queuedUntilMs: row.queued_ms === null ? null : Math.round(row.queued_ms), createdAtMs: Math.round(row.created_ms), order: restored.value,
+  };
+}
+
+async function withFills(db: pg.ClientBase | pg.Pool, rows: readonly OrderDbRow[]): Promise<StoredOrder[]> {
+  if (rows.length === 0) return [];
+  const fills = await db.query<FillDbRow>(
+    `SELECT order_id, trade_id, quantity, price_paise::float8 AS price_paise, (extract(epoch FROM ts) * 1000)::float8 AS ts_ms
+     FROM fills WHERE order_id = ANY($1::uuid[]) ORDER BY created_at, ts, trade_id`,
+    [rows.map((row) => row.order_id)]);
+  const byOrder = new Map<string, OmsFill[]>();
+  for (const fill of fills.rows) {
+    const list = byOrder.get(fill.order_id) ?? [];
+    list.push({ tradeId: fill.trade_id, quantity: fill.quantity, pricePaise: fill.price_paise as OmsFill['pricePaise'], atMs: Math.round(fill.ts_ms) });
+    byOrder.set(fill.order_id, list);
+  }
+  return rows.map((row) => stored(row, byOrder.get(row.order_id) ?? []));
+}
+
+/** The order with `clientOrderId`, its row locked until the transaction ends; undefined when none. */
+export async function lockOrder(client: pg.ClientBase, clientOrderId: string): Promise<StoredOrder | undefined> {
+  const { rows } = await client.query<OrderDbRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.client_order_id = $1 FOR UPDATE`, [clientOrderId]);
+  return (await withFills(client, rows))[0];
+}
+
+/** Orders chosen by a WHERE clause on `o` (no lock), oldest first. */
+export async function selectOrders(db: pg.ClientBase | pg.Pool, where: string, params: readonly unknown[]): Promise<StoredOrder[]> {
+  const { rows } = await db.query<OrderDbRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE ${where} ORDER BY o.created_at, length(o.client_order_id), o.client_order_id`, [...params]);
+  return withFills(db, rows);
+}
+
+/** The client order id a venue event is about: by broker order id, else by the tag of an order not yet acknowledged. */
+export async function clientOrderIdForVenue(db: pg.Pool, request: { readonly brokerOrderId: string; readonly tag?: string; readonly userId: string }): Promise<string | undefined> {
+  const { rows } = await db.query<{ client_order_id: string }>(
+    `SELECT client_order_id FROM orders
+     WHERE user_id = $3 AND (broker_order_id = $1 OR ($2::text IS NOT NULL AND tag = $2 AND broker_order_id IS NULL))
+     ORDER BY (broker_order_id = $1) DESC NULLS LAST LIMIT 1`,
+    [request.brokerOrderId, request.tag ?? null, request.userId]);
+  return rows[0]?.client_order_id;
+}
+
+/** Writes the state machine's fields of an order (and takes it out of the queue once it was sent or ended). */
+export async function writeOrder(client: pg.ClientBase, request: { readonly orderId: string; readonly order: OmsOrder; readonly queuedUntilMs?: number | null }): Promise<void> {
+  const row = orderRowOf(request.order);
+  const stillQueued = row.status === 'PENDING_SUBMIT' && row.submittedAtMs === null && request.queuedUntilMs !== undefined ? request.queuedUntilMs : null;
+  await client.query(
+    `UPDATE orders SET status = $2, filled_quantity = $3, average_price_paise = $4,
+       submitted_at = CASE WHEN $5::float8 IS NULL THEN NULL ELSE to_timestamp($5::float8 / 1000) END,
+       broker_order_id = $6, status_message = $7,
+       queued_until = CASE WHEN $8::float8 IS NULL THEN NULL ELSE to_timestamp($8::float8 / 1000) END
+     WHERE order_id = $1`,
+    [request.orderId, row.status, row.filledQuantity, row.averagePricePaise, row.submittedAtMs, row.brokerOrderId, row.statusMessage, stillQueued]);
+}
+
+/** One audit_log row about an order (entity `orders`, its client order id). */
+export async function auditOrder(client: pg.ClientBase, entry: {
+  readonly action: string;
+  readonly clientOrderId: string;
+  readonly actorUserId: string | null;
+  readonly before?: unknown;
+  readonly after?: unknown;
+}): Promise<void> {
+  await client.query(
+    `INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after) VALUES ($1, $2, 'orders', $3, $4, $5)`,
+    [entry.actorUserId, entry.action, entry.clientOrderId,
+      entry.before === undefined ? null : JSON.stringify(entry.before), entry.after === undefined ? null : JSON.stringify(entry.after)]);
+}
+
+/** The audit form of an order: its row's fields. */
+export function auditView(order: OmsOrder): OrderRow {
+  return orderRowOf(order);
+}
+
+/** Runs `work` in a transaction on a client of its own. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const value = await work(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
