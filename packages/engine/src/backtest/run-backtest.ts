@@ -8,6 +8,7 @@ import type { BarSeries, SignalProgram } from '../algorithm/program';
 import { chargeModelOf } from '../kernel/charges-model';
 import type { ContractChain } from '../kernel/contract-chain';
 import { drawdownCurve, Kernel } from '../kernel/kernel';
+import type { SessionRules } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
 import { HistoryFeed, SimulatedClock } from '../kernel/ports';
@@ -138,12 +139,27 @@ function checkSeries(series: BarSeries): void {
  * @example runBacktest({ series, program, config: { type: 'swing', sizing: { kind: 'quantity', quantity: 1 } } }).summary.netPnl
  */
 export function runBacktest(request: RunBacktestRequest): BacktestResult {
-  const fromAlgorithm = 'createProgram' in request.program ? exitRulesToConfig(request.program.exits) : {};
-  const config = validateBacktestConfig({ ...fromAlgorithm, ...request.config });
+  const config = requestConfig(request);
   const { series, contracts } = request;
   checkContracts(request);
   checkSeries(series);
   if (contracts !== undefined) checkSeries(contracts.prices);
+  const parts = kernelParts(request, config);
+  const kernel = new Kernel({ feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), ...parts });
+  kernel.run();
+  return backtestResult({ config, ledger: parts.ledger, kernel, equity: kernel.equity });
+}
+
+/** The run's config: the algorithm's own exit rules, overridden by the request's config. Throws BacktestConfigError. */
+export function requestConfig(request: { readonly program: object; readonly config?: BacktestConfigInput | undefined }): BacktestConfig {
+  const program = request.program as Partial<{ createProgram: unknown; exits: ExitRules }>;
+  const fromAlgorithm = 'createProgram' in program ? exitRulesToConfig(program.exits) : {};
+  return validateBacktestConfig({ ...fromAlgorithm, ...request.config });
+}
+
+/** What the kernel gets besides its feed, clock and program, for a run (`runBacktest`) or a stepped run (run-stepped.ts). */
+export function kernelParts(request: Pick<RunBacktestRequest, 'series' | 'trader' | 'contracts'>, config: BacktestConfig): { ledger: Ledger; trader: TraderFactory; rules: SessionRules } {
+  const { series, contracts } = request;
   const chargeModel = chargeModelOf(config.charges);
   const ledger = new Ledger({ capital: config.capital, chargeModel });
   const venue = new SimulatedVenue({ series: contracts?.prices ?? series, slippage: config.slippage, tickSize: config.tickSize });
@@ -158,21 +174,19 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
     settings: { instrument: config.instrument, sizing: config.sizing, direction: config.direction, reverse: config.reverse, fill: config.fill, protective },
     ...(contracts === undefined ? {} : { contracts }),
   }));
-  const kernel = new Kernel({
-    feed: new HistoryFeed(series),
-    clock: new SimulatedClock(),
-    program: programOf(request.program, series),
-    ledger,
-    trader,
-    rules: {
-      type: config.type,
-      entryCutoffMinute: minuteOfDay(config.entryCutoff),
-      squareOffMinute: minuteOfDay(config.squareOff),
-      ...(config.dailyMaxLoss === undefined ? {} : { dailyMaxLoss: config.dailyMaxLoss }),
-      ...(config.dailyMaxProfit === undefined ? {} : { dailyMaxProfit: config.dailyMaxProfit }),
-    },
-  });
-  kernel.run();
+  const rules: SessionRules = {
+    type: config.type,
+    entryCutoffMinute: minuteOfDay(config.entryCutoff),
+    squareOffMinute: minuteOfDay(config.squareOff),
+    ...(config.dailyMaxLoss === undefined ? {} : { dailyMaxLoss: config.dailyMaxLoss }),
+    ...(config.dailyMaxProfit === undefined ? {} : { dailyMaxProfit: config.dailyMaxProfit }),
+  };
+  return { ledger, trader, rules };
+}
+
+/** The result of the bars a kernel processed: `equity` holds exactly those bars. */
+export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; kernel: Kernel; equity: Float64Array }): BacktestResult {
+  const { config, ledger, kernel, equity } = run;
   const { deepestDrawdown: deepest } = kernel;
   let drawdown: Float64Array | undefined;
   return {
@@ -188,13 +202,13 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
       return ledger.trades;
     },
     days: ledger.days,
-    equity: kernel.equity,
+    equity,
     get drawdown() {
-      drawdown ??= drawdownCurve(kernel.equity);
+      drawdown ??= drawdownCurve(equity);
       return drawdown;
     },
     barsInMarket: kernel.barsInMarket,
-    candlesProcessed: series.length,
-    summary: summarise({ config, ledger, equity: kernel.equity, maxDrawdown: deepest }),
+    candlesProcessed: equity.length,
+    summary: summarise({ config, ledger, equity, maxDrawdown: deepest }),
   };
 }

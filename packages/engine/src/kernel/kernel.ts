@@ -1,4 +1,6 @@
-// The event loop: one pass over the bars, the same for backtest, paper and live.
+// The event loop: one pass over the bars, the same for backtest, paper and live. `run` walks a
+// whole series (skipping ahead where nothing can happen); `step` processes one closed bar of a
+// growing series (incremental-kernel.ts); both go through the same `processBar`.
 //
 // Per bar i (see trader.ts for the trader's half):
 //   a. new IST day: the previous day's row is closed; intraday, orders still waiting are dropped.
@@ -9,8 +11,9 @@
 //      (15:15 by default), everything is closed at that bar's OPEN, i.e. at the first price at or
 //      after 15:15 (a gap in the data makes it the first bar after the gap). If the session has no
 //      such bar (a shortened session, or data that stops early), its last bar closes everything
-//      at its close. "Last bar of the day" is read from the next bar's date (live: from the
-//      session calendar), a look at the time stamp only, never at a price.
+//      at its close. "Last bar of the day" is read from the next bar's date, a look at the time
+//      stamp only, never at a price. Stepped (`step`, incremental-kernel.ts) there is no next
+//      bar yet: the caller says whether the bar ends its day (the session calendar) or the data.
 //   e. daily limits (optional): if the day's P&L at this close (realised + open, after charges)
 //      is at or beyond -maxLoss or +maxProfit, everything is closed at this close and no entry
 //      is allowed for the rest of the day. Checked at bar closes only.
@@ -55,6 +58,22 @@ export interface KernelOptions {
   readonly ledger: Ledger;
   readonly trader: TraderFactory;
   readonly rules: SessionRules;
+  /** Incremental mode: bars are given one at a time to `step` as they close; `run` is refused. */
+  readonly stepping?: KernelStepping;
+}
+
+/** What a stepped kernel needs that a whole series would tell it (incremental-kernel.ts). */
+export interface KernelStepping {
+  /** The bar length in ms that `inferBarMilliseconds` gives for the whole series (Infinity: one bar per day). */
+  readonly barMilliseconds: number;
+  /** Bars before this index are history: the program runs on them (warm-up), their signals are dropped. Default 0. */
+  readonly signalsFrom?: number;
+}
+
+/** How a stepped bar ends: its session's last bar, the data's last bar (the run stops after it). */
+export interface BarEnding {
+  readonly lastOfDay: boolean;
+  readonly lastOfData: boolean;
 }
 
 /**
@@ -123,11 +142,24 @@ export class Kernel {
   /** The trader's optional end-of-bar hook, looked up once. */
   private readonly barClose: ((index: number) => void) | undefined;
   private squaredOff = false;
+  // Stepped mode (`step`): the current bar's ending comes from the caller, not the next bar.
+  private readonly stepped: boolean;
+  private readonly signalsFrom: number;
+  private endsDay = false;
+  private endsData = false;
+  /** Stepped: the last stepped bar did not end its day (its row is not written yet). */
+  private dayOpen = false;
+  /** Bars processed by `step` so far. */
+  steppedBars = 0;
 
   constructor(private readonly options: KernelOptions) {
     const { series } = options.feed;
-    this.equity = new Float64Array(series.length);
-    this.barMilliseconds = inferBarMilliseconds(series);
+    const stepping = options.stepping;
+    this.stepped = stepping !== undefined;
+    this.signalsFrom = stepping?.signalsFrom ?? 0;
+    // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.
+    this.equity = new Float64Array(stepping === undefined ? series.length : series.time.length);
+    this.barMilliseconds = stepping === undefined ? inferBarMilliseconds(series) : stepping.barMilliseconds;
     this.time = series.time;
     this.length = series.length;
     this.program = options.program;
@@ -151,6 +183,7 @@ export class Kernel {
    * data is always processed in full.
    */
   run(): void {
+    if (this.stepped) throw new Error('a stepped kernel is driven by step(), one closed bar at a time');
     const length = this.length;
     const skipping = this.canSkip();
     let index = 0;
@@ -221,12 +254,70 @@ export class Kernel {
   }
 
 
+  /**
+   * Stepped mode: processes the next bar (`steppedBars`), which the series must already hold,
+   * exactly as `run` would, with no skipping; `ending` says what `run` reads from the next bar.
+   * After a bar that ends the data nothing more may be stepped. A bar of a later day while the
+   * previous day is still open (its data stopped before the close and nobody said so) first ends
+   * that day (`endDay`), so no day row is lost and no intraday position is carried overnight.
+   */
+  step(ending: BarEnding): void {
+    const index = this.steppedBars;
+    if (!this.stepped) throw new Error('step() needs a kernel built with `stepping`');
+    if (this.endsData) throw new Error('the run has ended: its last bar was stepped');
+    if (index >= this.options.feed.series.length) throw new RangeError(`bar ${index} has not closed yet (the series holds ${this.options.feed.series.length})`);
+    if (this.dayOpen && (this.time[index] as number) >= this.nextDayStart) this.endDay();
+    this.endsDay = ending.lastOfDay;
+    this.endsData = ending.lastOfData;
+    this.steppedBars = index + 1;
+    this.processBar(index);
+    this.dayOpen = !ending.lastOfDay && !ending.lastOfData;
+  }
+
+  /**
+   * Stepped: ends the day of the last stepped bar when that bar did not end it (the day's data
+   * stopped before the session's close; the runtime calls this when its clock passes the close).
+   * As a backtest does at a day's last bar: intraday, what is open is squared off at that bar's
+   * close; the day row is written; that bar's equity, exposure and the drawdown include it. One
+   * difference remains: the bar's signal was taken with entries allowed (a backtest, seeing the
+   * next bar on a later day, allows none on an intraday day's last bar). Nothing when the day has
+   * ended already.
+   */
+  endDay(): void {
+    if (!this.dayOpen) return;
+    this.dayOpen = false;
+    const index = this.steppedBars - 1;
+    const ledger = this.ledger;
+    const trader = this.trader;
+    if (this.intraday) {
+      const wasOpen = trader.position.position !== 0;
+      const changes = ledger.changes;
+      this.session.entriesAllowed = false;
+      trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
+      if (wasOpen && trader.position.position === 0) this.barsInMarket -= 1;
+      if (ledger.changes !== changes) {
+        this.equity[index] = ledger.cash + trader.markToMarket(index);
+        // The peak and the deepest fall so far, again over bars 0 .. index (a rare path).
+        let peak = Number.NEGATIVE_INFINITY;
+        let deepest = 0;
+        for (const value of this.equity.subarray(0, index + 1)) {
+          if (value > peak) peak = value;
+          if (value - peak < deepest) deepest = value - peak;
+        }
+        this.peakEquity = peak;
+        this.deepestDrawdown = deepest;
+      }
+    }
+    ledger.closeDay(this.session.date, (this.equity[index] as number) - this.dayStartEquity);
+  }
+
   /** One bar, steps a-h above. */
   processBar(index: number): void {
     const barTime = this.time[index] as number;
     if (barTime >= this.nextDayStart) this.startDay(index, barTime);
-    const lastOfData = index === this.length - 1;
-    const lastOfDay = lastOfData || (this.time[index + 1] as number) >= this.nextDayStart;
+    const stepped = this.stepped;
+    const lastOfData = stepped ? this.endsData : index === this.length - 1;
+    const lastOfDay = lastOfData || (stepped ? this.endsDay : (this.time[index + 1] as number) >= this.nextDayStart);
     const session = this.session;
     session.index = index;
     session.minuteOfDay = Math.floor((barTime - this.dayStart) / MINUTE_MS);
@@ -250,7 +341,7 @@ export class Kernel {
     const openValue = trader.markToMarket(index);
     position.dayPnl = paiseToRupees(ledger.cash + openValue - this.dayStartEquity);
     const signal = this.program.onBar(index, position);
-    if (signal !== NO_SIGNAL) trader.onSignal(index, signal);
+    if (signal !== NO_SIGNAL && index >= this.signalsFrom) trader.onSignal(index, signal);
     if (lastOfDay) this.squareOffAtClose(index, lastOfData);
     if (this.barClose !== undefined) this.barClose.call(trader, index);
     if (position.position !== 0) this.barsInMarket += 1;
