@@ -27,7 +27,7 @@ const EXPECTED_TABLES = [
   'special_sessions', 'instruments', 'index_configs', 'ltps', 'fno_expiries', 'index_monthly_closes',
   'index_key_points', 'candles', 'algorithms', 'algorithm_versions', 'indicator_configs', 'strategies',
   'subscriptions', 'pending_signals', 'strategy_runs', 'orders', 'fills', 'positions', 'daily_pnl', 'user_credits',
-  'deployed_strategies', 'licences', 'eod_prices',
+  'deployed_strategies', 'licences', 'eod_prices', 'kill_switches',
 ];
 
 const byName = new Map(VYUHA_METADATA_TABLES.map((table) => [table.name, table]));
