@@ -25,6 +25,7 @@ import { loadMigrations, migrate } from '../../packages/server/src/db/migrate';
 import { seedDemoWorld } from '../../packages/server/src/db/seed';
 import { queueDemoBacktests } from '../../packages/server/src/db/seed/demo-research-backtests';
 import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
+import { tradingActions } from '../../packages/server/src/graphql/actions/trading-actions';
 import { buildApp } from '../../packages/server/src/http/app';
 import { startBacktestWorkers } from '../../packages/server/src/jobs/backtest-workers';
 import { createJobQueue } from '../../packages/server/src/jobs/job-queue';
@@ -141,7 +142,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const app = await buildApp({
       pool, version: prebuilt ? stampedVersion(distDir) : readDeployedVersion(), webDistDir: distDir, logLevel: 'warn',
       auth: { config: authConfig },
-      graphql: { adminSecret, production: false, actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey })] },
+      graphql: {
+        adminSecret, production: false,
+        actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool })],
+      },
       // The broker login route, as startServer mounts it (its outcome lands on the account page).
       brokerLogin: { key: brokerKey },
     });

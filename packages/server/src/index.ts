@@ -29,5 +29,6 @@ export type { BacktestWorkers, BacktestWorkersOptions } from './jobs/backtest-wo
 export { executeBacktestRun } from './jobs/backtest-run';
 export { backtestActions } from './graphql/actions/backtest-actions';
 export { brokerActions } from './graphql/actions/broker-secret-action';
+export { tradingActions } from './graphql/actions/trading-actions';
 export { loadBrokerSecretKey } from './brokers/broker-secret-key';
 export { INSUFFICIENT_CREDITS } from './graphql/actions/run-backtest';

@@ -12,6 +12,7 @@ import { readGraphqlLimits } from './graphql/config';
 import { buildApp } from './http/app';
 import { backtestActions } from './graphql/actions/backtest-actions';
 import { brokerActions } from './graphql/actions/broker-secret-action';
+import { tradingActions } from './graphql/actions/trading-actions';
 import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { webDistDir } from './paths';
@@ -58,7 +59,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         auth: { config: authConfig, modules: authModules },
         graphql: {
           adminSecret: config.adminSecret, production: config.production, limits: graphqlLimits,
-          actions: [...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key })],
+          actions: [
+            ...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key }),
+            ...tradingActions({ pool: database.pool }),
+          ],
         },
         brokerLogin: { key: brokerKey.key },
       } : {}),

@@ -1,6 +1,6 @@
 /**
  * The platform as an outside client meets it: a seeded database, `buildApp` with auth, GraphQL
- * and the actions of start.ts (backtest; broker secret with a random key) listening on
+ * and the actions of start.ts (backtest; broker secret with a random key; trading) listening on
  * 127.0.0.1:0, a pg-boss queue (and, when asked, real backtest workers), demo users signed in
  * through POST /v1/auth/signin/email-password, and small clients for HTTP and WebSocket
  * (graphql-transport-ws through the unchanged `graphql-ws` client).
@@ -18,6 +18,7 @@ import { DEMO_PASSWORD, demoEmail, type DemoRole } from '../../src/db/seed/demo-
 import { generateBrokerSecretKey } from '../../src/brokers/broker-secrets';
 import { backtestActions } from '../../src/graphql/actions/backtest-actions';
 import { brokerActions } from '../../src/graphql/actions/broker-secret-action';
+import { tradingActions } from '../../src/graphql/actions/trading-actions';
 import type { EngineLimits } from '../../src/graphql/execute/limits';
 import type { TransportLimits } from '../../src/graphql/limits';
 import { buildApp } from '../../src/http/app';
@@ -101,7 +102,10 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       auth: { config },
       graphql: {
         adminSecret: SPEC_ADMIN_SECRET, production: false,
-        actions: [...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() })],
+        actions: [
+          ...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() }),
+          ...tradingActions({ pool: serverPool }),
+        ],
         ...(options.graphqlLimits ? { limits: options.graphqlLimits } : {}),
         ...(options.engineLimits ? { engineLimits: options.engineLimits } : {}),
       },
