@@ -183,3 +183,7 @@ export type {
   Unsubscribe, VenuePort,
 } from './execution/venue-port';
 export { orderEventOf, orderForVenueEvent } from './execution/venue-event-routing';
+export type { AlgorithmVersionRef, DeployableConfig } from './strategy/deployable-config';
+export { parseDeployableConfig, serializeDeployableConfig, backtestConfigOf } from './strategy/deployable-config';
+export type { DeployChoice } from './strategy/from-backtest';
+export { deployableFromBacktest } from './strategy/from-backtest';
