@@ -22,7 +22,12 @@ let failed = 0;
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests ?? 0;
-  failed = (results.numFailedTests ?? 0) + (results.numFailedTestSuites ?? 0);
+  failed = results.numFailedTests ?? 0;
+  // A file that failed without a failing test (it did not load, or a hook threw) counts once.
+  for (const file of results.testResults ?? []) {
+    const failedInFile = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length;
+    if (file.status === 'failed' && failedInFile === 0) failed += 1;
+  }
 } else {
   failed = 1; // Vitest died before writing its report: that is a failure, not "no tests".
 }

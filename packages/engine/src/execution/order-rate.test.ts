@@ -47,6 +47,16 @@ describe('the order-rate queue', () => {
     expect(queue.releaseDue(T0 + 1_500)).toHaveLength(1);
   });
 
+  it('never names a due time before the latest time it has seen (found by the property below, seed 735192562)', () => {
+    const queue = queueOf(1, NFO);
+    queue.releaseDue(T0);
+    queueOf(10, NFO, queue);
+    expect(queue.releaseDue(T0 + 1)).toHaveLength(9);
+    queue.enqueue({ key: NFO, item: 99, atMs: T0 + 1_001 });
+    // The oldest departure (T0) aged out at T0 + 1000, but the queue has already seen T0 + 1001.
+    expect(queue.nextDueMs()).toBe(T0 + 1_001);
+  });
+
   it('refuses a bad key or time by name and queues nothing', () => {
     const queue = new OrderRateQueue<number>();
     expect(queue.enqueue({ key: '', item: 1, atMs: T0 })).toMatchObject({ ok: false });

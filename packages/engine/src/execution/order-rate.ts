@@ -126,7 +126,8 @@ export class OrderRateQueue<T> {
     let earliest: number | undefined;
     for (const state of this.keys.values()) {
       if (state.waiting.length === 0) continue;
-      const due = Math.max(this.nextSlot(state.departures, this.nowMs), state.waiting[0]?.queuedAtMs ?? this.nowMs);
+      // Never before the latest time seen: the clock does not step back (see advance).
+      const due = Math.max(this.nowMs, this.nextSlot(state.departures, this.nowMs), state.waiting[0]?.queuedAtMs ?? this.nowMs);
       earliest = earliest === undefined ? due : Math.min(earliest, due);
     }
     return earliest;
