@@ -57,6 +57,10 @@ export interface SteppedRun {
   append(bar: ClosedBar): number;
   /** Processes the next appended bar at its close. */
   step(options?: StepOptions): void;
+  /** A bar's first tick: appends it opened (GrowingBarSeries.openBar) and processes its open (IncrementalKernel.open). */
+  openBar(bar: { readonly time: number; readonly open: number }, options?: StepOptions): number;
+  /** The opened bar's close: finishes it in the series (GrowingBarSeries.closeBar) and processes its close (IncrementalKernel.close). */
+  closeBar(bar: ClosedBar, options?: { readonly endOfData?: boolean }): void;
   /** Ends the day of the last processed bar when the day's data stopped before its close (IncrementalKernel.endDay). */
   endDay(): void;
   /** runBacktest's result over the bars processed so far. */
@@ -96,6 +100,15 @@ export function startSteppedRun(request: SteppedRunRequest): SteppedRun {
     kernel,
     append: (bar) => series.append(bar),
     step: (options) => kernel.step(options),
+    openBar: (bar, options) => {
+      const index = series.openBar(bar);
+      kernel.open(options);
+      return index;
+    },
+    closeBar: (bar, options) => {
+      series.closeBar(bar);
+      kernel.close(options);
+    },
     endDay: () => kernel.endDay(),
     result: () => backtestResult({ config, ledger: parts.ledger, kernel: kernel.kernel, equity: kernel.equity() }),
   };

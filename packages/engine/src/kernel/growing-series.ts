@@ -10,8 +10,10 @@
 // the run's end: a session of 1-minute bars is 375) and only `length` moves; a runner that
 // outgrows it starts a new series, program and trader from its stored candles (a resume).
 //
-// Invariants: bars 0 .. length - 1 are final (never rewritten); times increase strictly;
-// columns hold NaN beyond `length` (nothing may read there).
+// Invariants: bars 0 .. length - 1 are final (never rewritten), except a bar opened with
+// `openBar` until its `closeBar`: between the two it holds its open as high, low and close, and
+// only the kernel's open step reads it (its time and open); times increase strictly; columns hold
+// NaN beyond `length` (nothing may read there).
 import type { BarSeries } from '../algorithm/program';
 
 /** One closed bar: prices in rupees, `time` its open in epoch ms. */
@@ -82,6 +84,7 @@ export class GrowingBarSeries implements BarSeries {
    * @example series.append({ time, open: 100, high: 101, low: 99, close: 100.5 }) // 0
    */
   append(bar: ClosedBar): number {
+    if (this.forming) throw new RangeError(`bar ${this.length - 1} is still forming: close it (closeBar) first`);
     const index = this.length;
     if (index >= this.time.length) throw new RangeError(`the series is full (${this.time.length} bars): start a new one from the stored candles`);
     if (index > 0 && !(bar.time > (this.time[index - 1] as number))) throw new RangeError(`bar ${index} at ${bar.time} does not start after bar ${index - 1}`);
@@ -95,4 +98,38 @@ export class GrowingBarSeries implements BarSeries {
     this.length = index + 1;
     return index;
   }
+
+  /**
+   * A bar's first tick: appends the bar with its open as high, low and close, to be finished by
+   * `closeBar`. Returns its index.
+   * @example series.openBar({ time, open: 100 }) // 0; then series.closeBar({ time, open: 100, high: 101, low: 99, close: 100.5 })
+   */
+  openBar(bar: { readonly time: number; readonly open: number }): number {
+    const index = this.append({ time: bar.time, open: bar.open, high: bar.open, low: bar.open, close: bar.open });
+    this.forming = true;
+    return index;
+  }
+
+  /** Finishes the bar `openBar` appended: the same time and open, its high, low, close and volume. */
+  closeBar(bar: ClosedBar): number {
+    const index = this.length - 1;
+    if (!this.forming) throw new RangeError('no bar is forming: openBar first');
+    if (bar.time !== this.time[index] || bar.open !== this.open[index]) {
+      throw new RangeError(`the closing bar (${bar.time}, open ${bar.open}) is not the one opened (${this.time[index]}, open ${this.open[index]})`);
+    }
+    this.high[index] = bar.high;
+    this.low[index] = bar.low;
+    this.close[index] = bar.close;
+    this.volume[index] = bar.volume ?? 0;
+    this.oi[index] = bar.oi ?? Number.NaN;
+    this.forming = false;
+    return index;
+  }
+
+  /** True between `openBar` and `closeBar`. */
+  get isForming(): boolean {
+    return this.forming;
+  }
+
+  private forming = false;
 }

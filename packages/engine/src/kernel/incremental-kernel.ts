@@ -110,12 +110,28 @@ export class IncrementalKernel {
 
   /** Processes the next appended bar at its close. Throws when it has not been appended or the run has ended. */
   step(options: StepOptions = {}): void {
+    this.open(options);
+    this.close();
+  }
+
+  /**
+   * The next bar's first tick (the series holds it opened: GrowingBarSeries.openBar): fills at
+   * its open and the square-off at the open (Kernel.stepOpen). Whether it ends its day comes from
+   * the session calendar, known at the open; `options` as `step`'s.
+   */
+  open(options: StepOptions = {}): void {
     const index = this.kernel.steppedBars;
-    if (index >= this.series.length) throw new RangeError(`bar ${index} has not closed yet (the series holds ${this.series.length})`);
+    if (index >= this.series.length) throw new RangeError(`bar ${index} has not opened yet (the series holds ${this.series.length})`);
     const start = this.series.time[index] as number;
     const lastOfData = options.endOfData === true;
     const lastOfDay = lastOfData || options.endOfDay === true || endsSession({ start, intervalMinutes: this.intervalMinutes, exchange: this.exchange });
-    this.kernel.step({ lastOfDay, lastOfData });
+    this.kernel.stepOpen({ lastOfDay, lastOfData });
+  }
+
+  /** The opened bar's close (the series holds it closed): stops inside it, the signal, square-offs, equity (Kernel.stepClose). */
+  close(options: { readonly endOfData?: boolean } = {}): void {
+    if (this.series.isForming) throw new RangeError('the bar is still forming: close it in the series (closeBar) first');
+    this.kernel.stepClose(options.endOfData === true ? { endsData: true } : {});
   }
 
   /** Ends the day of the last processed bar if it did not end it (Kernel.endDay): the clock passed the session's close without its last bar. */

@@ -6,12 +6,17 @@
 //   a. new IST day: the previous day's row is closed; intraday, orders still waiting are dropped.
 //   b. `entriesAllowed` for this bar: swing always (unless a daily limit was hit); intraday only
 //      before the entry cut-off (bar stamped before it), and not on the session's last bar.
-//   c. trader.onBarOpen(i): pending fills at the open, then stops/targets inside the bar.
+//   c. trader.onBarOpen(i): pending fills at the open.
 //   d. intraday square-off: on the first bar of the day stamped at or after the square-off time
 //      (15:15 by default), everything is closed at that bar's OPEN, i.e. at the first price at or
 //      after 15:15 (a gap in the data makes it the first bar after the gap). If the session has no
 //      such bar (a shortened session, or data that stops early), its last bar closes everything
-//      at its close. "Last bar of the day" is read from the next bar's date, a look at the time
+//      at its close.
+//   d2. trader.onBarPath(i): stops, targets and trailing stops inside the bar. After the
+//      square-off at the open, never before it: at the open nobody knows the rest of the bar, so
+//      a stop later in that bar cannot pre-empt the square-off (a live run could not do it).
+//   Steps a-d are the bar's first tick (`openBar`, stepped live: only its open is known); d2-h
+//   its close (`closeBar`). "Last bar of the day" is read from the next bar's date, a look at the time
 //      stamp only, never at a price. Stepped (`step`, incremental-kernel.ts) there is no next
 //      bar yet: the caller says whether the bar ends its day (the session calendar) or the data.
 //   e. daily limits (optional): if the day's P&L at this close (realised + open, after charges)
@@ -147,8 +152,13 @@ export class Kernel {
   private readonly signalsFrom: number;
   private endsDay = false;
   private endsData = false;
+  /** The bar between `openBar` and `closeBar`: whether it ends its day, and the data. */
+  private lastOfDay = false;
+  private lastOfData = false;
   /** Stepped: the last stepped bar did not end its day (its row is not written yet). */
   private dayOpen = false;
+  /** Stepped: a bar was opened (`stepOpen`) and not closed yet. */
+  private barOpen = false;
   /** Bars processed by `step` so far. */
   steppedBars = 0;
 
@@ -262,16 +272,48 @@ export class Kernel {
    * that day (`endDay`), so no day row is lost and no intraday position is carried overnight.
    */
   step(ending: BarEnding): void {
+    this.stepOpen(ending);
+    this.stepClose();
+  }
+
+  /**
+   * Stepped mode, a bar's first tick: steps a-d of the next bar (`steppedBars`), which the series
+   * must hold with at least its time and open (GrowingBarSeries.openBar). `stepClose` finishes it.
+   */
+  stepOpen(ending: BarEnding): void {
     const index = this.steppedBars;
     if (!this.stepped) throw new Error('step() needs a kernel built with `stepping`');
+    if (this.barOpen) throw new Error(`bar ${index - 1} is open: close it (stepClose) first`);
     if (this.endsData) throw new Error('the run has ended: its last bar was stepped');
-    if (index >= this.options.feed.series.length) throw new RangeError(`bar ${index} has not closed yet (the series holds ${this.options.feed.series.length})`);
+    if (index >= this.options.feed.series.length) throw new RangeError(`bar ${index} has not opened yet (the series holds ${this.options.feed.series.length})`);
     if (this.dayOpen && (this.time[index] as number) >= this.nextDayStart) this.endDay();
     this.endsDay = ending.lastOfDay;
     this.endsData = ending.lastOfData;
     this.steppedBars = index + 1;
-    this.processBar(index);
-    this.dayOpen = !ending.lastOfDay && !ending.lastOfData;
+    this.barOpen = true;
+    this.openBar(index);
+  }
+
+  /**
+   * Stepped mode, the bar's close: steps d2-h of the bar `stepOpen` opened, whose high, low and
+   * close the series now holds. `endsData` (a stop asked for during the bar) makes it the data's
+   * last bar from here on: what is open closes at its close.
+   */
+  stepClose(options: { readonly endsData?: boolean } = {}): void {
+    if (!this.barOpen) throw new Error('no bar is open: stepOpen first');
+    this.barOpen = false;
+    if (options.endsData === true) {
+      this.endsData = true;
+      this.lastOfData = true;
+      this.lastOfDay = true;
+    }
+    this.closeBar(this.steppedBars - 1);
+    this.dayOpen = !this.endsDay && !this.endsData;
+  }
+
+  /** Stepped: true between `stepOpen` and `stepClose`. */
+  get isBarOpen(): boolean {
+    return this.barOpen;
   }
 
   /**
@@ -284,6 +326,7 @@ export class Kernel {
    * ended already.
    */
   endDay(): void {
+    if (this.barOpen) throw new Error('a bar is open: close it (stepClose) before ending its day');
     if (!this.dayOpen) return;
     this.dayOpen = false;
     const index = this.steppedBars - 1;
@@ -313,11 +356,19 @@ export class Kernel {
 
   /** One bar, steps a-h above. */
   processBar(index: number): void {
+    this.openBar(index);
+    this.closeBar(index);
+  }
+
+  /** Steps a-d of bar `index` (its first tick): a new day, entries allowed, fills at the open, the square-off at the open. */
+  openBar(index: number): void {
     const barTime = this.time[index] as number;
     if (barTime >= this.nextDayStart) this.startDay(index, barTime);
     const stepped = this.stepped;
     const lastOfData = stepped ? this.endsData : index === this.length - 1;
     const lastOfDay = lastOfData || (stepped ? this.endsDay : (this.time[index + 1] as number) >= this.nextDayStart);
+    this.lastOfDay = lastOfDay;
+    this.lastOfData = lastOfData;
     const session = this.session;
     session.index = index;
     session.minuteOfDay = Math.floor((barTime - this.dayStart) / MINUTE_MS);
@@ -332,6 +383,15 @@ export class Kernel {
       session.entriesAllowed = !this.limitHit;
       trader.onBarOpen(index);
     }
+  }
+
+  /** Steps d2-h of bar `index` (its close), after `openBar(index)`. */
+  closeBar(index: number): void {
+    const trader = this.trader;
+    const session = this.session;
+    const lastOfDay = this.lastOfDay;
+    const lastOfData = this.lastOfData;
+    trader.onBarPath(index);
     if (this.hasDailyLimits) this.checkDailyLimits(index);
     const ledger = this.ledger;
     const position = trader.position;

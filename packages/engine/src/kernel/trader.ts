@@ -12,10 +12,12 @@
  * charges and the per-day order counts, so results look the same whichever trader ran.
  *
  * Per bar `i` the kernel calls, in this order (kernel.ts has the full rules):
- *   1. `onBarOpen(i)`: fill orders waiting for this bar's open, then check stop-loss, target and
- *      trailing stops inside the bar, matched as its tick path (execution/matching-core.ts).
+ *   1. `onBarOpen(i)`: fill orders waiting for this bar's open (its first tick).
  *   2. intraday, first bar of the day stamped at or after the square-off time:
- *      `squareOff(i, { reason: 'square-off', moment: 'open' })`.
+ *      `squareOff(i, { reason: 'square-off', moment: 'open' })`, at that same first tick.
+ *   2b. `onBarPath(i)`: check stop-loss, target and trailing stops inside the bar, matched as its
+ *      tick path (execution/matching-core.ts), after everything the open decided: a position
+ *      squared off at the open is not watched, as it could not be live.
  *   3. daily max loss / max profit reached at this close: `squareOff(i, { reason: 'daily-limit', moment: 'close' })`.
  *   4. the program at bar i's close reads `position` (the trader's PositionContext; the kernel
  *      writes `dayPnl`), then `onSignal(i, signal)` unless the signal is NONE. Entries are allowed
@@ -78,8 +80,14 @@ export interface TraderContext {
 export interface Trader {
   /** The position view the program's `position`, `entry_price`, `bars_since_entry` read; `dayPnl` is the kernel's. */
   readonly position: PositionContext;
-  /** Fills orders waiting for bar `index`'s open, then checks stops, targets and trailing stops inside the bar. */
+  /**
+   * Fills orders waiting for bar `index`'s open. Stepped live, this runs at the bar's first tick,
+   * when only its open is known: it may read `series.open[index]` and `time[index]`, never the
+   * bar's high, low or close.
+   */
   onBarOpen(index: number): void;
+  /** Checks stops, targets and trailing stops inside bar `index` (after `onBarOpen` and the square-off at the open). */
+  onBarPath(index: number): void;
   /** Acts on the program's signal at bar `index`'s close (market orders at the next open, or at this close). */
   onSignal(index: number, signal: Signal): void;
   /** Closes everything open at bar `index`'s open or close, and drops working orders. */

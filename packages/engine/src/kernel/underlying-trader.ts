@@ -123,6 +123,9 @@ export class UnderlyingTrader implements Trader {
       if (this.session.entriesAllowed && this.position.position === 0) this.openWith(order, index, 'open');
       else this.ledger.cancel(order);
     }
+  }
+
+  onBarPath(index: number): void {
     if (this.position.position !== 0) {
       this.checkInsideBar(index);
       this.position.barsSinceEntry = index - this.entryIndex;

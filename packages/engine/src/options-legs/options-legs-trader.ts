@@ -119,6 +119,10 @@ export class OptionsLegsTrader implements Trader {
     this.settleExpired(index);
     this.fillWorkingExits(index);
     this.fillMarketEntries(index);
+    this.refreshPosition(index);
+  }
+
+  onBarPath(index: number): void {
     for (let leg = 0; leg < this.open.length; leg += 1) this.checkLeg(this.open[leg] as OpenLeg, index);
     this.dropClosedLegs();
     if (this.working.length > 0) this.triggerAtCost(index);

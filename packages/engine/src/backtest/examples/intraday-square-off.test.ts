@@ -37,6 +37,20 @@ describe('intraday square-off at 15:15', () => {
     expect(result.fills[1]?.time).toBe(Date.UTC(2024, 2, 4, 9, 45)); // 15:15 IST
   });
 
+  it('squares off at the 15:15 open even when a stop lies inside that bar: at the open nobody knows the rest of the bar', () => {
+    // Long from bar 1's open (101) with a 5-point stop at 96. Bar 6 (15:15) opens at 106 and, here,
+    // falls to 90 inside the bar: the stop would be hit there, but the square-off at the open
+    // (106) comes first, as it would live. (Before, the kernel checked the bar's stops first.)
+    const rows = AFTERNOON.map((row, k): BarRow => (k === 6 ? [row[0], 106, 106.5, 90, 91] : row));
+    const result = runBacktest({
+      series: barsFromRows(rows),
+      program: scriptedProgram(new Map([[0, SIGNAL_BUY]])),
+      config: { type: 'intraday', sizing: { kind: 'quantity', quantity: 10 }, direction: 'both', stopLoss: { kind: 'points', points: 5 } },
+    });
+    expect(result.trades).toHaveLength(1);
+    expect(result.trades[0]).toMatchObject({ entryPrice: 10_100, exitIndex: 6, exitPrice: 10_600, exitReason: 'square-off' });
+  });
+
   it('opens nothing from a signal at or after the 15:00 cut-off, nor fills an earlier order at a 15:00 open', () => {
     // SELL at 14:45's close (bar 4) would fill at 15:00's open (bar 5): the cut-off cancels it.
     // BUY at 15:00's close (bar 5) and at 15:15's close (bar 6): bars at or after the cut-off, no order at all.
