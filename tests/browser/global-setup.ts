@@ -144,7 +144,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       auth: { config: authConfig },
       graphql: {
         adminSecret, production: false,
-        actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool })],
+        actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool, queue })],
       },
       // The broker login route, as startServer mounts it (its outcome lands on the account page).
       brokerLogin: { key: brokerKey },

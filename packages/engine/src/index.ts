@@ -126,7 +126,7 @@ export type { ExitDistance as ProtectiveDistance, ProtectiveConfig } from './ker
 export { ProtectiveLevels } from './kernel/protective-levels';
 export type { Sizing, SizingRequest } from './kernel/sizing';
 export { entryQuantity } from './kernel/sizing';
-export type { TradeDirection, FillModel, UnderlyingTraderOptions } from './kernel/underlying-trader';
+export type { TradeDirection, FillModel, OpenPositionView, UnderlyingTraderOptions } from './kernel/underlying-trader';
 export { UnderlyingTrader } from './kernel/underlying-trader';
 export type { ContractChain, ContractSizingRequest } from './kernel/contract-chain';
 export type { FuturesContractRun, ContractScheduleRequest } from './futures/contract-schedule';
@@ -167,13 +167,14 @@ export {
   OMS_ORDER_TYPES, OMS_ORDER_STATUSES, ORDER_TRANSITIONS, isFinalStatus, isLegalTransition, createOrder, averageFillPricePaise, venueTagOf, signedQuantity,
 } from './execution/order-state';
 export type { OrderEvent, OrderEffect, OrderTransition, OrderEventError, OrderEventErrorCode } from './execution/order-events';
+export type { ModifyLevels } from './execution/order-modify';
 export { applyOrderEvent, ABSENCE_GRACE_MS, NOT_RECEIVED_MESSAGE } from './execution/order-events';
 export type { OrderRow, FillRow } from './execution/order-record';
 export { orderRowOf, restoreOrder } from './execution/order-record';
 export type { NetPosition, PositionFill, PnlBreakdown, DayOpening } from './execution/positions';
 export { FLAT_POSITION, applyFillToPosition, positionFromFills, averagePricePaise, positionRowOf, unrealisedPnlPaise, positionPnl, dayPnl } from './execution/positions';
 export type { RiskRefusalCode, RiskRefusal, PriceBand, LotRule, RiskOrder, RiskContext, RiskApproval } from './execution/risk-checks';
-export { checkOrderRisk, priceBandAround, DEFAULT_PRICE_BAND_BASIS_POINTS, DEFAULT_MINIMUM_BAND_PAISE } from './execution/risk-checks';
+export { checkOrderRisk, modifiedLevelRefusals, priceBandAround, DEFAULT_PRICE_BAND_BASIS_POINTS, DEFAULT_MINIMUM_BAND_PAISE } from './execution/risk-checks';
 export type { OrderRateOptions, QueuedOrder, Departure } from './execution/order-rate';
 export { OrderRateQueue, orderRateKey, MAX_ORDERS_PER_SECOND } from './execution/order-rate';
 export type { LocalPosition, ReconcileInput, ReconcileAlertCode, ReconcileAction, ReconcileOutcome, NewFill } from './execution/reconcile';

@@ -15,6 +15,7 @@ import { brokerActions } from './graphql/actions/broker-secret-action';
 import { tradingActions } from './graphql/actions/trading-actions';
 import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
+import { startStrategyRunners, type StrategyRunners } from './trading/runner/strategy-runners';
 import { webDistDir } from './paths';
 import { readDeployedVersion } from './version';
 
@@ -47,6 +48,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let app: FastifyInstance | undefined;
   let queue: JobQueue | undefined;
   let workers: BacktestWorkers | undefined;
+  let runners: StrategyRunners | undefined;
   const jobLog = (message: string, details?: Record<string, unknown>): void => logger.info(details ?? {}, message);
   try {
     // The queue is needed by the API (run_backtest enqueues) and by workers.
@@ -61,16 +63,20 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           adminSecret: config.adminSecret, production: config.production, limits: graphqlLimits,
           actions: [
             ...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key }),
-            ...tradingActions({ pool: database.pool }),
+            ...tradingActions({ pool: database.pool, queue }),
           ],
         },
         brokerLogin: { key: brokerKey.key },
       } : {}),
     });
-    if (config.processRole !== 'api') workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });
+    if (config.processRole !== 'api') {
+      workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });
+      runners = await startStrategyRunners({ pool: database.pool, queue, log: jobLog });
+    }
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     // Whatever failed, the embedded PostgreSQL must not outlive us.
+    await runners?.stop();
     await workers?.stop();
     await queue?.stop({ graceful: false });
     await app?.close();
@@ -92,6 +98,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       // Shutting down twice (two signals) must not close things twice.
       stopping ??= (async () => {
         await running.close();
+        await runners?.stop();
         await workers?.stop();
         await queue?.stop({ timeoutMs: 10_000 });
         await history?.stop();

@@ -13,8 +13,12 @@
 //   order's quantity is an error, never applied.
 // - Events may arrive out of order (a fill before its ack, a timeout after the ack): an event
 //   that is already overtaken changes nothing and says so (`changed: false`).
+// - A working order's price or trigger moves only when the venue took the modification
+//   (order-modify.ts).
 import { err, ok, paise } from '@vyuha/core';
-import type { Result } from '@vyuha/core';
+import type { Paise, Result } from '@vyuha/core';
+import { modified, modifyRejected, modifyRequested } from './order-modify';
+import type { ModifyLevels } from './order-modify';
 import { isFinalStatus, signedQuantity } from './order-state';
 import type { OmsFill, OmsOrder, OmsOrderStatus } from './order-state';
 import type { VenueOrderReport } from './venue-port';
@@ -34,7 +38,13 @@ export type OrderEvent =
   /** The venue's own view of the order (its order book): adopted, missed fills recorded. */
   | { readonly type: 'venue-report'; readonly report: VenueOrderReport }
   /** The venue's book was read at `checkedAtMs` and has no order with this order's tag. */
-  | { readonly type: 'venue-absent'; readonly checkedAtMs: number };
+  | { readonly type: 'venue-absent'; readonly checkedAtMs: number }
+  /** The caller wants the working order's price and/or trigger moved: checked, then the venue is asked. */
+  | ({ readonly type: 'modify-requested' } & ModifyLevels)
+  /** The venue took the modification: the order carries the new levels. */
+  | ({ readonly type: 'modified' } & ModifyLevels)
+  /** The venue refused the modification: the order keeps its levels. */
+  | { readonly type: 'modify-rejected'; readonly reason: string };
 
 /** What the caller must do after an event; in one transaction where several come together. */
 export type OrderEffect =
@@ -47,7 +57,9 @@ export type OrderEffect =
   /** The outcome at the venue is unknown: look the order up by its tag. Never resend it. */
   | { readonly kind: 'resolve-with-venue' }
   /** Ask the venue to cancel the order. */
-  | { readonly kind: 'cancel-at-venue'; readonly brokerOrderId: string };
+  | { readonly kind: 'cancel-at-venue'; readonly brokerOrderId: string }
+  /** Ask the venue to move the order's price and/or trigger; `modified` or `modify-rejected` reports its answer. */
+  | { readonly kind: 'modify-at-venue'; readonly brokerOrderId: string; readonly pricePaise?: Paise; readonly triggerPricePaise?: Paise };
 
 /** The order after an event, and what to do about it. */
 export interface OrderTransition {
@@ -59,7 +71,7 @@ export interface OrderTransition {
 
 export type OrderEventErrorCode =
   | 'invalid-event' | 'final-state' | 'not-sent' | 'already-sent' | 'fill-exceeds-quantity' | 'broker-order-id-mismatch'
-  | 'not-cancellable' | 'rejected-after-fill' | 'acknowledged-order-absent' | 'absence-too-early' | 'venue-report-inconsistent';
+  | 'not-cancellable' | 'not-modifiable' | 'rejected-after-fill' | 'acknowledged-order-absent' | 'absence-too-early' | 'venue-report-inconsistent';
 
 /** An event the order cannot take; the order is unchanged. */
 export interface OrderEventError {
@@ -340,6 +352,12 @@ export function applyOrderEvent(order: OmsOrder, event: OrderEvent): EventResult
       return applyVenueReport(order, event.report);
     case 'venue-absent':
       return venueAbsent(order, event.checkedAtMs);
+    case 'modify-requested':
+      return modifyRequested(order, event);
+    case 'modified':
+      return modified(order, event);
+    case 'modify-rejected':
+      return modifyRejected(order, event.reason);
     default:
       return failure(order, 'invalid-event', `unknown event type ${JSON.stringify((event as { type: unknown }).type)}`);
   }

@@ -148,14 +148,33 @@ function sizing(order: RiskOrder, rule: LotRule): { approval: Omit<RiskApproval,
   return { approval: { lotSize: limits.lot, slices: sliceOrder(order.quantity, orderLimits), freezeKnown: true } };
 }
 
+type BandCheck = { value: number | undefined; code: RiskRefusalCode; name: string };
+
 function bandRefusals(order: RiskOrder, band: PriceBand | undefined): RiskRefusal[] {
-  const checks: Array<{ value: number | undefined; code: RiskRefusalCode; name: string }> = [];
+  const checks: BandCheck[] = [];
   if (order.orderType === 'LIMIT' || order.orderType === 'SL') checks.push({ value: order.pricePaise, code: 'price-outside-band', name: 'price' });
   if (order.orderType === 'SL' || order.orderType === 'SL-M') checks.push({ value: order.triggerPricePaise, code: 'trigger-outside-band', name: 'trigger price' });
+  return outsideBand(checks, band, `A ${order.orderType} order`);
+}
+
+/**
+ * The price band on a modification of a working order: only the levels it sets are checked (moving
+ * an SL order's trigger leaves its price as it was placed).
+ * @example modifiedLevelRefusals({ triggerPricePaise: 7_000 }, { lowerPaise: 8_000, upperPaise: 12_000 }).map((r) => r.code) // ['trigger-outside-band']
+ */
+export function modifiedLevelRefusals(
+  levels: { readonly pricePaise?: number; readonly triggerPricePaise?: number },
+  band: PriceBand | undefined,
+): RiskRefusal[] {
+  const checks: BandCheck[] = [];
+  if (levels.pricePaise !== undefined) checks.push({ value: levels.pricePaise, code: 'price-outside-band', name: 'price' });
+  if (levels.triggerPricePaise !== undefined) checks.push({ value: levels.triggerPricePaise, code: 'trigger-outside-band', name: 'trigger price' });
+  return outsideBand(checks, band, 'A modified order');
+}
+
+function outsideBand(checks: readonly BandCheck[], band: PriceBand | undefined, what: string): RiskRefusal[] {
   if (checks.length === 0) return [];
-  if (band === undefined) {
-    return [{ code: 'no-price-band', message: `A ${order.orderType} order needs a reference price to check its band; none is known yet.` }];
-  }
+  if (band === undefined) return [{ code: 'no-price-band', message: `${what} needs a reference price to check its band; none is known yet.` }];
   return checks
     .filter(({ value }) => value === undefined || !Number.isSafeInteger(value) || value < band.lowerPaise || value > band.upperPaise)
     .map(({ value, code, name }) => ({

@@ -114,7 +114,10 @@ export type Unsubscribe = () => void;
 export interface VenuePort {
   place(intent: OrderIntent): Promise<PlaceOutcome>;
   cancel(request: { readonly brokerOrderId: string }): Promise<CancelOutcome>;
-  /** Optional: a venue without modification cancels and the OMS places a new order. */
+  /**
+   * Optional: moves a working order's price or trigger; `requested` means the venue took it. The
+   * OMS refuses modifications on a venue without it (the caller cancels and places a new order).
+   */
   modify?(request: ModifyRequest): Promise<CancelOutcome>;
   /** Every order of the account the venue knows today, with its trades. */
   orderBook(): Promise<readonly VenueOrderReport[]>;
@@ -124,4 +127,10 @@ export interface VenuePort {
   orderByTag(tag: string): Promise<VenueOrderReport | undefined>;
   /** Events as they happen; the listener is called synchronously by the venue's event loop. */
   subscribe(listener: (event: VenueEvent) => void): Unsubscribe;
+  /**
+   * Optional: resolves once every event the venue has already decided has reached its listeners,
+   * for a venue that hands events over later than it decides them (the paper venue's fill of a
+   * market order, decided in `place` and delivered just after its answer).
+   */
+  settled?(): Promise<void>;
 }

@@ -146,6 +146,12 @@ export class CandleBuilder {
     return closed;
   }
 
+  /** The bar of `instrumentId` being built: its start, end and how many ticks it has (1: the tick just pushed opened it). */
+  forming(instrumentId: number): { readonly start: number; readonly end: number; readonly ticks: number } | undefined {
+    const bar = this.states.get(instrumentId)?.bar;
+    return bar === undefined ? undefined : { start: bar.start, end: bar.end, ticks: bar.ticks };
+  }
+
   /** The end (epoch ms) of the earliest open bar: when `closeDue` next has work; undefined when none is open. */
   nextDue(): number | undefined {
     let earliest: number | undefined;

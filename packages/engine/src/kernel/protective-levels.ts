@@ -104,6 +104,22 @@ export class ProtectiveLevels {
     this.settleStop();
   }
 
+  /** Becomes a copy of `other` (same config): a runtime follows the levels tick by tick on a copy while the kernel's own wait for the bar's close. */
+  copyFrom(other: ProtectiveLevels): void {
+    this.fixedStop = other.fixedStop;
+    this.target = other.target;
+    this.trailing = other.trailing;
+    this.best = other.best;
+    this.side = other.side;
+    this.effectiveStop = other.effectiveStop;
+    this.effectiveIsTrailing = other.effectiveIsTrailing;
+  }
+
+  /** A new, unopened set of levels with the same rules. */
+  blank(): ProtectiveLevels {
+    return new ProtectiveLevels(this.config);
+  }
+
   close(): void {
     this.side = 0;
     this.effectiveStop = Number.NaN;

@@ -43,6 +43,14 @@ import type { Sizing } from './sizing';
 import type { BarMoment, ExitReason, FillReason, SessionState, Trader, TraderContext } from './trader';
 
 export type TradeDirection = 'long-only' | 'short-only' | 'both';
+
+/** An open position as `UnderlyingTrader.openPosition` reports it. */
+export interface OpenPositionView {
+  readonly instrument: string;
+  readonly direction: number;
+  readonly quantity: number;
+  readonly levels: ProtectiveLevels;
+}
 export type FillModel = 'next-open' | 'close';
 
 export interface UnderlyingTraderOptions {
@@ -172,6 +180,16 @@ export class UnderlyingTrader implements Trader {
 
   isActive(): boolean {
     return this.position.position !== 0 || this.pendingExit !== undefined || this.pendingEntry !== undefined;
+  }
+
+  /**
+   * The open position as a venue must protect it: the instrument held, its direction (+1 long,
+   * -1 short), the units and the levels (live: updated at each bar's close; copy them to follow a
+   * bar tick by tick). Undefined when flat.
+   */
+  openPosition(): OpenPositionView | undefined {
+    if (this.position.position === 0) return undefined;
+    return { instrument: this.held, direction: this.position.position, quantity: this.quantity, levels: this.levels };
   }
 
   isQuiescent(): boolean {

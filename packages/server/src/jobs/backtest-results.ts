@@ -3,6 +3,7 @@
 // be IN PROGRESS, so a cancelled run, or a run another worker already finished, gets nothing
 // written twice: results exist exactly once or not at all.
 import { istDate, rupeesToPaise } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
 import { derivativesExchangeOf, isOptionUnderlying, lotSize, parseTradingSymbol } from '@vyuha/market';
 import type { OptionUnderlying } from '@vyuha/market';
 import type pg from 'pg';
@@ -24,57 +25,65 @@ export interface RunOutcome {
   readonly candles: number;
 }
 
+/** The run's underlying as a contract registration needs it. */
+export interface ContractUnderlying {
+  readonly instrumentId: number;
+  readonly tradingSymbol: string;
+}
+
 /**
- * Instrument ids of the contracts a run traded: option legs, or an index's futures. Contracts
- * priced from the synthetic chain or the futures model may not be in `instruments` yet: they are
- * registered (NFO or BFO, lot from the dated schedule on the first order's date) so every order
- * row can reference its contract.
+ * The instrument id of a contract of `underlying` (an option or a future, by trading symbol).
+ * Contracts priced from the synthetic chain or the futures model may not be in `instruments` yet:
+ * they are registered (NFO or BFO, lot from the dated schedule on `tradeDate`) so every order row
+ * can reference its contract. The backtest's writer and the paper runner both register through here.
  */
+export async function contractInstrumentId(db: pg.Pool | pg.PoolClient, request: { underlying: ContractUnderlying; symbol: string; tradeDate: string }): Promise<number> {
+  const { underlying, symbol } = request;
+  const contract = parseTradingSymbol(symbol);
+  if (!isOptionUnderlying(contract.underlying) || contract.underlying !== underlying.tradingSymbol) throw new Error(`order instrument ${symbol} is not a contract of ${underlying.tradingSymbol}`);
+  const exchange = derivativesExchangeOf(contract.underlying);
+  const lot = lotSize({ symbol: contract.underlying as OptionUnderlying, tradeDate: request.tradeDate as IsoDate, expiry: contract.expiry });
+  const row = { underlying, symbol, exchange, lot };
+  return contract.kind === 'option' ? optionId(db, { ...row, contract }) : futureId(db, { ...row, expiry: contract.expiry });
+}
+
 async function contractInstrumentIds(client: pg.PoolClient, outcome: RunOutcome, symbols: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  const underlying = outcome.instrument.tradingSymbol;
   for (const symbol of symbols) {
-    const contract = parseTradingSymbol(symbol);
-    if (!isOptionUnderlying(contract.underlying) || contract.underlying !== underlying) throw new Error(`order instrument ${symbol} is not a contract of ${underlying}`);
-    const exchange = derivativesExchangeOf(contract.underlying);
     const firstOrder = outcome.rows.orders.find((order) => order.instrument === symbol);
-    const tradeDate = istDate(firstOrder?.placedAt ?? 0);
-    const lot = lotSize({ symbol: contract.underlying as OptionUnderlying, tradeDate, expiry: contract.expiry });
-    ids.set(symbol, contract.kind === 'option'
-      ? await optionId(client, { outcome, symbol, exchange, lot, contract })
-      : await futureId(client, { outcome, symbol, exchange, lot, expiry: contract.expiry }));
+    ids.set(symbol, await contractInstrumentId(client, { underlying: outcome.instrument, symbol, tradeDate: istDate(firstOrder?.placedAt ?? 0) }));
   }
   return ids;
 }
 
 interface ContractRow {
-  readonly outcome: RunOutcome;
+  readonly underlying: ContractUnderlying;
   readonly symbol: string;
   readonly exchange: string;
   readonly lot: number;
 }
 
-async function optionId(client: pg.PoolClient, row: ContractRow & { contract: { expiry: string; strike: number; optionType: string } }): Promise<number> {
-  const { outcome, contract } = row;
+async function optionId(db: pg.Pool | pg.PoolClient, row: ContractRow & { contract: { expiry: string; strike: number; optionType: string } }): Promise<number> {
+  const { underlying, contract } = row;
   const strikePaise = rupeesToPaise(contract.strike);
-  await client.query(
+  await db.query(
     `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, strike_paise, option_type, lot_size)
      VALUES ($1, 'OPT', 'option', $2, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-    [row.exchange, row.symbol, outcome.instrument.instrumentId, contract.expiry, strikePaise, contract.optionType, row.lot]);
-  const { rows } = await client.query<{ instrument_id: number }>(
+    [row.exchange, row.symbol, underlying.instrumentId, contract.expiry, strikePaise, contract.optionType, row.lot]);
+  const { rows } = await db.query<{ instrument_id: number }>(
     `SELECT instrument_id FROM instruments WHERE kind = 'option' AND underlying_instrument_id = $1 AND expiry = $2 AND strike_paise = $3 AND option_type = $4`,
-    [outcome.instrument.instrumentId, contract.expiry, strikePaise, contract.optionType]);
+    [underlying.instrumentId, contract.expiry, strikePaise, contract.optionType]);
   const found = rows[0];
   if (found === undefined) throw new Error(`option contract ${row.symbol} could not be registered`);
   return found.instrument_id;
 }
 
-async function futureId(client: pg.PoolClient, row: ContractRow & { expiry: string }): Promise<number> {
-  await client.query(
+async function futureId(db: pg.Pool | pg.PoolClient, row: ContractRow & { expiry: string }): Promise<number> {
+  await db.query(
     `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, lot_size)
      VALUES ($1, 'FUT', 'future', $2, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-    [row.exchange, row.symbol, row.outcome.instrument.instrumentId, row.expiry, row.lot]);
-  const { rows } = await client.query<{ instrument_id: number }>(
+    [row.exchange, row.symbol, row.underlying.instrumentId, row.expiry, row.lot]);
+  const { rows } = await db.query<{ instrument_id: number }>(
     `SELECT instrument_id FROM instruments WHERE kind = 'future' AND exchange = $1 AND trading_symbol = $2`, [row.exchange, row.symbol]);
   const found = rows[0];
   if (found === undefined) throw new Error(`futures contract ${row.symbol} could not be registered`);

@@ -19,6 +19,19 @@ export const BACKTEST_DEAD_LETTER_QUEUE = 'backtest-dead';
  */
 export const BACKTEST_QUEUE_POLICY = { retryLimit: 2, retryDelay: 2, retryBackoff: false, expireInSeconds: 30 * 60 } as const;
 
+/** The queue whose jobs wake a worker to run a deployed strategy (strategy-run-jobs.ts). */
+export const STRATEGY_RUN_QUEUE = 'strategy-run';
+
+/**
+ * How strategy-run jobs behave. A run lasts hours or days, longer than any pg-boss expiry (under
+ * 24 h), so the job only wakes a worker: the run's lease in strategy_runs (lease_owner,
+ * heartbeat_at), not the job's state or expiry, decides who runs it, and a dead worker's runs are
+ * found by their stale heartbeat. `stately` keeps at most one waiting and one active job per run
+ * (the singleton key is the run id); no retries, since a failed wake-up loses nothing the lease
+ * scan does not find again.
+ */
+export const STRATEGY_RUN_QUEUE_POLICY = { policy: 'stately', retryLimit: 0, expireInSeconds: 23 * 60 * 60 } as const;
+
 export interface JobQueueOptions {
   readonly connectionString: string;
   /** Default `pgboss`. */
@@ -60,6 +73,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       started = true;
       await boss.createQueue(BACKTEST_DEAD_LETTER_QUEUE, { name: BACKTEST_DEAD_LETTER_QUEUE, retryLimit: 3, retryDelay: 5 });
       await boss.createQueue(BACKTEST_QUEUE, { name: BACKTEST_QUEUE, ...BACKTEST_QUEUE_POLICY, deadLetter: BACKTEST_DEAD_LETTER_QUEUE });
+      await boss.createQueue(STRATEGY_RUN_QUEUE, { name: STRATEGY_RUN_QUEUE, ...STRATEGY_RUN_QUEUE_POLICY });
     },
     async stop(stopOptions = {}) {
       if (!started) return;

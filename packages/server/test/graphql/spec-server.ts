@@ -104,7 +104,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         adminSecret: SPEC_ADMIN_SECRET, production: false,
         actions: [
           ...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() }),
-          ...tradingActions({ pool: serverPool }),
+          ...tradingActions({ pool: serverPool, queue }),
         ],
         ...(options.graphqlLimits ? { limits: options.graphqlLimits } : {}),
         ...(options.engineLimits ? { engineLimits: options.engineLimits } : {}),

@@ -76,7 +76,7 @@ describe('the kill switch', () => {
     const refused = await b.oms.placeOrder(limitBuy(runB, 1));
     expect(refused.ok ? [] : refused.error.map((issue) => issue.code)).toEqual(['kill-switch-user']);
 
-    // The queue's next due time passes: the withdrawn orders never leave. The square-off fills at the next tick.
+    // The queue's next due time passes: the withdrawn orders never leave. The square-off fills as it leaves, at the last tick.
     // (The square-off itself waited its turn in the rate queue: 10 orders had left in that second.)
     await scheduler.advanceTo(T0 + 3_000);
     await a.oms.settled();

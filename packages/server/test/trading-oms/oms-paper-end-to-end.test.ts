@@ -3,8 +3,9 @@
 // a duplicated fill changes nothing, a send whose answer is lost is resolved from the venue's book
 // without a second venue order, and a new OMS on the same database resumes without doubling.
 //
-// Arithmetic: BUY 65 NIFTY26JANFUT (market) fills at the next tick, Rs 26,000.00 (2,600,000 paise);
-// SELL 65 fills at Rs 26,010.00: realised 65 x 1,000 = 65,000 paise (Rs 650), before charges.
+// Arithmetic: BUY 65 NIFTY26JANFUT (market, before any tick) fills at the next tick, Rs 26,000.00
+// (2,600,000 paise); SELL 65 (market, after a tick) fills at once at that tick, Rs 26,010.00:
+// realised 65 x 1,000 = 65,000 paise (Rs 650), before charges.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverOms } from '../../src/trading/oms/oms-recovery';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
@@ -109,11 +110,12 @@ describe('the OMS on the paper venue', () => {
   });
 
   it('closes the position with exact realised P&L', async () => {
+    // The venue has seen a tick now, so a MARKET order fills at once at the last one.
+    rig.paper.onTick(tickOf(world, { price: 2_601_000, atMs: T0 + 2_000 }));
     const placed = await rig.oms.placeOrder({
       runId: world.runId, decision: 1, instrumentId: world.futureId, side: 'SELL', quantity: NIFTY_LOT, orderType: 'MARKET', product: 'NRML',
     });
     expect(placed.ok).toBe(true);
-    rig.paper.onTick(tickOf(world, { price: 2_601_000, atMs: T0 + 2_000 }));
     await rig.oms.settled();
     expect(await position()).toMatchObject({ net_quantity: 0, realised: '65000' });
     const today = await day();

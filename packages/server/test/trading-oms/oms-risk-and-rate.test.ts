@@ -131,8 +131,9 @@ describe('daily max loss', () => {
       expect((await order(0, 'BUY', 2 * NIFTY_LOT)).ok).toBe(true);
       rig.paper.onTick(tickOf(world, { price: 2_600_000, atMs: T0 + 1_000 }));
       await rig.oms.settled();
-      expect((await order(1, 'SELL')).ok).toBe(true);
+      // A MARKET order fills at the last tick: the price falls to Rs 25,990 first.
       rig.paper.onTick(tickOf(world, { price: 2_599_000, atMs: T0 + 2_000 }));
+      expect((await order(1, 'SELL')).ok).toBe(true);
       await rig.oms.settled();
       const refused = await order(2, 'BUY');
       expect(refused.ok ? [] : refused.error.map((issue) => issue.code)).toEqual(['strategy-daily-loss']);

@@ -4,7 +4,7 @@
 // `RecordingVenue` wraps the paper venue to count and inspect every call the OMS makes.
 import { randomUUID } from 'node:crypto';
 import { istEpochMs, isoDate } from '@vyuha/core';
-import type { FeedTick, OrderIntent, PlaceOutcome, SlippageModel, VenueEvent, VenuePort } from '@vyuha/engine';
+import type { FeedTick, ModifyRequest, OrderIntent, PlaceOutcome, SlippageModel, VenueEvent, VenuePort } from '@vyuha/engine';
 import type pg from 'pg';
 import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
@@ -99,6 +99,14 @@ export class RecordingVenue implements VenuePort {
 
   cancel(request: { readonly brokerOrderId: string }): ReturnType<VenuePort['cancel']> {
     return this.paper.cancel(request);
+  }
+
+  modify(request: ModifyRequest): ReturnType<VenuePort['cancel']> {
+    return this.paper.modify(request);
+  }
+
+  settled(): Promise<void> {
+    return this.paper.settled();
   }
 
   orderBook(): ReturnType<VenuePort['orderBook']> {

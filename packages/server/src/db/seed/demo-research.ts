@@ -44,7 +44,7 @@ interface Rule {
 }
 
 /** Entry rule -> Buy and (optionally) a second rule -> Sell, laid out left to right for the editor. */
-function buySellGraph(rules: { buy: Rule; sell?: Rule }): AlgorithmDocument {
+export function buySellGraph(rules: { buy: Rule; sell?: Rule }): AlgorithmDocument {
   const nodes: AlgorithmNode[] = [
     { id: 'buy-rule', type: 'condition', position: { x: 0, y: 0 }, label: rules.buy.label, expression: rules.buy.expression },
     { id: 'buy', type: 'buy', position: { x: 420, y: 0 } },

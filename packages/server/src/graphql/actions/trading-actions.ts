@@ -1,25 +1,34 @@
 // The trading actions of the GraphQL schema (Hasura actions over ../../trading/): the kill
 // switches, a user's own (set_kill_switch) and the administrators' over everyone
-// (set_global_kill_switch). Both mutations answer the switch as stored after the call.
+// (set_global_kill_switch), both answering the switch as stored after the call; and the
+// deployments (strategy-actions.ts): deploy_strategy, stop_strategy, confirm_signal.
 import type pg from 'pg';
+import type { JobQueue } from '../../jobs/job-queue';
 import type { ActionDeclaration } from '../metadata/types';
 import {
   GLOBAL_KILL_SWITCH_ROLES, KILL_SWITCH_ROLES, KILL_SWITCH_TYPES, SET_GLOBAL_KILL_SWITCH, SET_KILL_SWITCH,
   setGlobalKillSwitchAction, setKillSwitchAction,
 } from './kill-switch-action';
+import {
+  CONFIRM_ROLES, CONFIRM_SIGNAL, CONFIRM_SIGNAL_TYPES, confirmSignalAction, DEPLOY_ROLES, DEPLOY_STRATEGY, DEPLOY_STRATEGY_TYPES,
+  deployStrategyAction, STOP_STRATEGY, STOP_STRATEGY_TYPES, stopStrategyAction,
+} from './strategy-actions';
 
 export interface TradingActionsOptions {
   readonly pool: pg.Pool;
+  /** Where deploy_strategy enqueues the run's job (in its transaction). */
+  readonly queue: JobQueue;
 }
 
 /**
  * The trading action declarations for the metadata (`Metadata.actions`).
- * @example tradingActions({ pool }).map((action) => action.name) // ['set_kill_switch', 'set_global_kill_switch']
+ * @example tradingActions({ pool, queue }).map((action) => action.name) // ['set_kill_switch', 'set_global_kill_switch', 'deploy_strategy', ...]
  */
 export function tradingActions(options: TradingActionsOptions): ActionDeclaration[] {
   const orphan = GLOBAL_KILL_SWITCH_ROLES.find((role) => !KILL_SWITCH_ROLES.includes(role));
   if (orphan !== undefined) throw new Error(`GraphQL metadata: role ${orphan} would get ${SET_GLOBAL_KILL_SWITCH} without its result type`);
   const context = { pool: options.pool };
+  const deployments = { pool: options.pool, queue: options.queue };
   return [
     {
       name: SET_KILL_SWITCH,
@@ -40,6 +49,34 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
       description: "Turns the administrators' kill switch over every account on or off (square_off: close every open position).",
       roles: GLOBAL_KILL_SWITCH_ROLES,
       handler: (invocation) => setGlobalKillSwitchAction(context, invocation),
+    },
+    {
+      name: DEPLOY_STRATEGY,
+      kind: 'mutation',
+      field: `${DEPLOY_STRATEGY}(strategy_id: uuid!, mode: String!, replay: deploy_replay_input): deploy_strategy_result!`,
+      types: DEPLOY_STRATEGY_TYPES,
+      description: 'Deploys an algo strategy (DRAFT, PAUSED or STOPPED) on PAPER: a run trading it forward on the simulated market, or '
+        + 'replaying stored candles when replay is given; takes a STRATEGIES/DEPLOYED licence slot. A PAUSED strategy resumes its run.',
+      roles: DEPLOY_ROLES,
+      handler: (invocation) => deployStrategyAction(deployments, invocation),
+    },
+    {
+      name: STOP_STRATEGY,
+      kind: 'mutation',
+      field: `${STOP_STRATEGY}(strategy_id: uuid!, square_off: Boolean!): stop_strategy_result!`,
+      types: STOP_STRATEGY_TYPES,
+      description: 'Stops an ACTIVE or PAUSED strategy: its run ends (after closing its positions when square_off is true) and its licence slot is freed.',
+      roles: DEPLOY_ROLES,
+      handler: (invocation) => stopStrategyAction(deployments, invocation),
+    },
+    {
+      name: CONFIRM_SIGNAL,
+      kind: 'mutation',
+      field: `${CONFIRM_SIGNAL}(pending_signal_id: uuid!, accept: Boolean!): confirm_signal_result!`,
+      types: CONFIRM_SIGNAL_TYPES,
+      description: "Accepts (the strategy's runner places the order) or rejects a PENDING signal of a MANUAL strategy before it expires.",
+      roles: CONFIRM_ROLES,
+      handler: (invocation) => confirmSignalAction(deployments, invocation),
     },
   ];
 }

@@ -74,7 +74,9 @@ const STRATEGY_COLUMNS = [
 /**
  * What a written strategy must satisfy: it runs the user's own or a published algorithm, uses an
  * own or built-in indicator group, becomes ACTIVE only for a user holding `strategy:deploy`,
- * and is PAPER for the paper-only tiers (docs/PRODUCT.md section 4).
+ * and is PAPER for the paper-only tiers (docs/PRODUCT.md section 4). `status` stays writable
+ * (pausing, archiving), but migration 0019's trigger refuses ACTIVE outside deploy_strategy and
+ * any move the strategy life (DRAFT -> ACTIVE <-> PAUSED -> STOPPED) does not allow.
  */
 function strategyCheck(role: string): PermissionFilter {
   return and(
@@ -135,7 +137,8 @@ const subscriptions: TableDeclaration = {
 
 const pendingSignals: TableDeclaration = {
   name: 'pending_signals',
-  description: 'Signals awaiting confirmation; the user only moves them from PENDING to PROCESSED.',
+  description: 'Signals awaiting confirmation; the user only moves them from PENDING to PROCESSED (a plain update dismisses: '
+    + 'outcome REJECTED; confirm_signal accepts or rejects).',
   objectRelationships: { user: USER, strategy: STRATEGY },
   permissions: ownedTable({
     owner: OWNS_DIRECTLY,

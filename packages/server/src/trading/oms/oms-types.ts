@@ -6,7 +6,7 @@
 // `clientOrderIdFor` with sequence d x 10 + k). The same decision asked again (a restarted runner)
 // finds its rows and continues from their stored state, never a second order.
 import type { ChargesConfig } from '@vyuha/engine';
-import type { OmsOrderStatus, OmsOrderType, OrderSide, RiskRefusalCode } from '@vyuha/engine';
+import type { OmsOrderStatus, OmsOrderType, OrderEventErrorCode, OrderSide, RiskRefusalCode } from '@vyuha/engine';
 
 /** How many client order ids one decision reserves: its slices (at most 10 at the freeze quantity). */
 export const SLICES_PER_DECISION = 10;
@@ -52,6 +52,24 @@ export interface PlaceOrderRequest {
 export interface OmsIssue {
   readonly field?: string;
   readonly code: RiskRefusalCode | 'invalid-request' | 'unknown-run' | 'unknown-instrument' | 'decision-taken';
+  readonly message: string;
+}
+
+/** New levels for a working order (`Oms.modifyOrder`): its price, its trigger, or both. */
+export interface ModifyOrderRequest {
+  readonly clientOrderId: string;
+  readonly pricePaise?: number;
+  readonly triggerPricePaise?: number;
+  /** The last traded price, for the price band of the new levels; else the stored last price. */
+  readonly referencePricePaise?: number;
+}
+
+/** Why a modification was not made: a field of the request, the state machine, the price band or the venue. */
+export interface OmsModifyIssue {
+  readonly field?: string;
+  readonly code:
+    | 'invalid-request' | 'unknown-order' | OrderEventErrorCode | Extract<RiskRefusalCode, 'no-price-band' | 'price-outside-band' | 'trigger-outside-band'>
+    | 'modify-unsupported' | 'modify-refused' | 'modify-unanswered';
   readonly message: string;
 }
 

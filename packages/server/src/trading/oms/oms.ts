@@ -23,10 +23,11 @@ import type { KillSwitchWatch } from '../kill-switch-watch';
 import { markPosition, recordFill } from './fill-ledger';
 import { KeyedLock } from './keyed-lock';
 import { decisionIds, mismatchOf, requestIssues, viewOf, writeDecision } from './order-intake';
+import { modifyWorkingOrder } from './order-modify';
 import { auditOrder, auditView, clientOrderIdForVenue, inTransaction, lockOrder, selectOrders, writeOrder } from './order-rows';
 import type { StoredOrder } from './order-rows';
 import { KILL_SWITCH_WITHDRAWN, QUEUED_MESSAGE } from './oms-types';
-import type { OmsIssue, OmsOrderView, PlacedDecision, PlaceOrderRequest, RunContext } from './oms-types';
+import type { ModifyOrderRequest, OmsIssue, OmsModifyIssue, OmsOrderView, PlacedDecision, PlaceOrderRequest, RunContext } from './oms-types';
 import { checkRisk, readInstrument } from './risk-inputs';
 import type { OmsInstrument } from './risk-inputs';
 
@@ -135,6 +136,19 @@ export class Oms {
     return ok(view);
   }
 
+  /**
+   * Moves a working order's price and/or trigger at the venue, then on its row (order-modify.ts):
+   * the order as stored afterwards, or every reason it was not modified.
+   * @example await oms.modifyOrder({ clientOrderId, triggerPricePaise: 2_598_000 })
+   */
+  modifyOrder(request: ModifyOrderRequest): Promise<Result<OmsOrderView, readonly OmsModifyIssue[]>> {
+    const context = { pool: this.pool, userId: this.userId, venue: this.venue, scheduler: this.scheduler, timeoutMs: this.sendTimeoutMs };
+    return this.locks.run(String(request.clientOrderId), async () => {
+      const modified = await modifyWorkingOrder(context, request);
+      return modified.ok ? ok(viewOf(modified.value)) : modified;
+    });
+  }
+
   /** Marks a run's position at a price (the runner calls it at bar closes): unrealised and day P&L follow. */
   async markToMarket(request: { readonly runId: string; readonly instrumentId: number; readonly pricePaise: number }): Promise<void> {
     await inTransaction(this.pool, (client) => markPosition(client, { ...request, atMs: this.scheduler.now() }));
@@ -153,11 +167,18 @@ export class Oms {
     return this.locks.run(clientOrderId, () => this.applyLocked(clientOrderId, event));
   }
 
-  /** Resolves when nothing this OMS started (sends, events, lookups) is still running. */
+  /**
+   * Resolves when nothing this OMS started (sends, events, lookups) is still running, and the
+   * venue has handed over every event it already decided (the paper venue's immediate market fills).
+   */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-    await this.venueChain;
-    if (this.pending.size > 0) await this.settled();
+    for (;;) {
+      await this.venue.settled?.();
+      // A delivered event is tracked at once, so nothing pending here means nothing left to wait for.
+      if (this.pending.size === 0) return;
+      while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+      await this.venueChain;
+    }
   }
 
   /** Stops listening to the venue and the queue's timer; waits for work in progress. */

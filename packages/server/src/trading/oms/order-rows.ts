@@ -36,7 +36,7 @@ interface OrderDbRow {
 }
 
 interface FillDbRow {
-  order_id: string; trade_id: string; quantity: number; price_paise: number; ts_ms: number;
+  trade_id: string; quantity: number; price_paise: number; ts_ms: number;
 }
 
 /** A row and its fills that `restoreOrder` refuses: a broken invariant, never an expected failure. */
@@ -60,31 +60,30 @@ function stored(row: OrderDbRow, fills: readonly OmsFill[]): StoredOrder {
   };
 }
 
-async function withFills(db: pg.ClientBase | pg.Pool, rows: readonly OrderDbRow[]): Promise<StoredOrder[]> {
-  if (rows.length === 0) return [];
-  const fills = await db.query<FillDbRow>(
-    `SELECT order_id, trade_id, quantity, price_paise::float8 AS price_paise, (extract(epoch FROM ts) * 1000)::float8 AS ts_ms
-     FROM fills WHERE order_id = ANY($1::uuid[]) ORDER BY created_at, ts, trade_id`,
-    [rows.map((row) => row.order_id)]);
-  const byOrder = new Map<string, OmsFill[]>();
-  for (const fill of fills.rows) {
-    const list = byOrder.get(fill.order_id) ?? [];
-    list.push({ tradeId: fill.trade_id, quantity: fill.quantity, pricePaise: fill.price_paise as OmsFill['pricePaise'], atMs: Math.round(fill.ts_ms) });
-    byOrder.set(fill.order_id, list);
-  }
-  return rows.map((row) => stored(row, byOrder.get(row.order_id) ?? []));
+// Each order's fills come in the same statement as its row: one snapshot, so a fill committed
+// between two separate reads can never show a row that its fills contradict.
+const FILLS_COLUMN = `coalesce((SELECT json_agg(json_build_object('trade_id', f.trade_id, 'quantity', f.quantity, 'price_paise', f.price_paise::float8,
+    'ts_ms', (extract(epoch FROM f.ts) * 1000)::float8) ORDER BY f.created_at, f.ts, f.trade_id)
+  FROM fills f WHERE f.order_id = o.order_id), '[]'::json) AS fills`;
+
+function storedWithFills(row: OrderDbRow & { fills: FillDbRow[] }): StoredOrder {
+  return stored(row, row.fills.map((fill) => ({
+    tradeId: fill.trade_id, quantity: fill.quantity, pricePaise: fill.price_paise as OmsFill['pricePaise'], atMs: Math.round(fill.ts_ms),
+  })));
 }
 
 /** The order with `clientOrderId`, its row locked until the transaction ends; undefined when none. */
 export async function lockOrder(client: pg.ClientBase, clientOrderId: string): Promise<StoredOrder | undefined> {
-  const { rows } = await client.query<OrderDbRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.client_order_id = $1 FOR UPDATE`, [clientOrderId]);
-  return (await withFills(client, rows))[0];
+  const { rows } = await client.query<OrderDbRow & { fills: FillDbRow[] }>(
+    `SELECT ${ORDER_COLUMNS}, ${FILLS_COLUMN} FROM orders o WHERE o.client_order_id = $1 FOR UPDATE`, [clientOrderId]);
+  return rows[0] === undefined ? undefined : storedWithFills(rows[0]);
 }
 
 /** Orders chosen by a WHERE clause on `o` (no lock), oldest first. */
 export async function selectOrders(db: pg.ClientBase | pg.Pool, where: string, params: readonly unknown[]): Promise<StoredOrder[]> {
-  const { rows } = await db.query<OrderDbRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE ${where} ORDER BY o.created_at, length(o.client_order_id), o.client_order_id`, [...params]);
-  return withFills(db, rows);
+  const { rows } = await db.query<OrderDbRow & { fills: FillDbRow[] }>(
+    `SELECT ${ORDER_COLUMNS}, ${FILLS_COLUMN} FROM orders o WHERE ${where} ORDER BY o.created_at, length(o.client_order_id), o.client_order_id`, [...params]);
+  return rows.map(storedWithFills);
 }
 
 /** The client order id a venue event is about: by broker order id, else by the tag of an order not yet acknowledged. */
@@ -97,7 +96,10 @@ export async function clientOrderIdForVenue(db: pg.Pool, request: { readonly bro
   return rows[0]?.client_order_id;
 }
 
-/** Writes the state machine's fields of an order (and takes it out of the queue once it was sent or ended). */
+/**
+ * Writes the state machine's fields of an order, its price and trigger included (a modification
+ * moves them), and takes it out of the queue once it was sent or ended.
+ */
 export async function writeOrder(client: pg.ClientBase, request: { readonly orderId: string; readonly order: OmsOrder; readonly queuedUntilMs?: number | null }): Promise<void> {
   const row = orderRowOf(request.order);
   const stillQueued = row.status === 'PENDING_SUBMIT' && row.submittedAtMs === null && request.queuedUntilMs !== undefined ? request.queuedUntilMs : null;
@@ -105,9 +107,11 @@ export async function writeOrder(client: pg.ClientBase, request: { readonly orde
     `UPDATE orders SET status = $2, filled_quantity = $3, average_price_paise = $4,
        submitted_at = CASE WHEN $5::float8 IS NULL THEN NULL ELSE to_timestamp($5::float8 / 1000) END,
        broker_order_id = $6, status_message = $7,
-       queued_until = CASE WHEN $8::float8 IS NULL THEN NULL ELSE to_timestamp($8::float8 / 1000) END
+       queued_until = CASE WHEN $8::float8 IS NULL THEN NULL ELSE to_timestamp($8::float8 / 1000) END,
+       price_paise = $9, trigger_price_paise = $10
      WHERE order_id = $1`,
-    [request.orderId, row.status, row.filledQuantity, row.averagePricePaise, row.submittedAtMs, row.brokerOrderId, row.statusMessage, stillQueued]);
+    [request.orderId, row.status, row.filledQuantity, row.averagePricePaise, row.submittedAtMs, row.brokerOrderId, row.statusMessage, stillQueued,
+      row.pricePaise, row.triggerPricePaise]);
 }
 
 /** One audit_log row about an order (entity `orders`, its client order id). */

@@ -8,11 +8,23 @@
 //   before answering: the venue's book is the orders rows of the user's PAPER runs, so a restarted
 //   process rebuilds its working orders from them (`PaperVenue.open`) and an order accepted just
 //   before a crash is still found by reconciliation.
-// - A MARKET order fills at the next tick of its instrument (in a replay, the next bar's open, as
-//   in the backtest); LIMIT, SL and SL-M orders when the tick path reaches their level (an SL order
-//   is matched as a stop at its trigger). The first tick an order sees is a jump (a level already
-//   passed fills at that tick's price); the runtime says which later ticks are jumps (a bar's or a
-//   session's open) with `onTick(tick, { jump: true })`.
+// - A MARKET order fills at once at the last traded price of its instrument (the latest tick given
+//   to `onTick`) with the matching core's market slippage, stamped max(that tick's time, the clock's
+//   now): the runner sends a bar's open orders with its clock at the opening tick and its close
+//   orders at the bar's end, the times the backtest gives those fills. The fill event is delivered
+//   just after `place` answered (`settled()` waits for it). Before any tick of its instrument, a
+//   MARKET order fills at the next tick.
+// - LIMIT, SL and SL-M orders fill when the tick path reaches their level (an SL order is matched
+//   as a stop at its trigger). An order placed after a tick of its instrument continues from that
+//   tick's price, so its first tick is a continuous move (a level crossed on the way fills at the
+//   level); an order placed before any tick, or rebuilt after a restart, takes its first tick as a
+//   jump (a level already passed fills at the tick's price). The runtime marks the jumps (a bar's
+//   or a session's open) with `onTick(tick, { jump: true })`.
+// - `runIds` keeps the book to some runs: a replay is a market of its own, at its own time. A
+//   replay resumed after a restart plays its ticks again from the start, so there an order rebuilt
+//   from its row meets only ticks after the time it was sent, continuing from the last price.
+// - `modify` moves a working order's level at once, keeping the last price it saw; the OMS then
+//   writes the new level on the row. A process that dies in between rebuilds the old level.
 // - One fill per order, the whole quantity: partial fills are not simulated. Its trade id is
 //   `<broker order id>-1`, so a fill sent twice is the same trade.
 // - Charges are not the venue's: the OMS charges every fill with the run's charge model, the one
@@ -22,7 +34,7 @@
 import { istDate, istMidnightMs, paise } from '@vyuha/core';
 import { emptyOutcome, MatchingCore } from '@vyuha/engine';
 import type {
-  CancelOutcome, FeedTick, MatchTick, OrderIntent, OrderSide, PlaceOutcome, SlippageModel, VenueEvent, VenueOrderReport, VenueOrderStatus,
+  CancelOutcome, FeedTick, MatchTick, ModifyRequest, OrderIntent, OrderSide, PlaceOutcome, SlippageModel, VenueEvent, VenueOrderReport, VenueOrderStatus,
   VenuePosition, VenuePort, VenueTrade, WorkingOrder,
 } from '@vyuha/engine';
 import type pg from 'pg';
@@ -40,21 +52,30 @@ export interface PaperVenueOptions {
   readonly rulesFor: (instrumentId: number) => PaperMatchingRules | undefined;
   /** The runtime's clock (the feeds' Scheduler): which IST day "today's order book" is. */
   readonly clock: { now(): number };
+  /**
+   * Only these runs' orders make the book (default: every PAPER run of the user). A replay is a
+   * market of its own, at its own time: its orders must never meet another run's ticks.
+   */
+  readonly runIds?: readonly string[];
 }
 
 interface PaperOrder {
   readonly brokerOrderId: string;
   readonly tag: string;
   readonly instrumentId: number;
+  readonly orderType: OrderIntent['orderType'];
   readonly side: OrderSide;
   readonly quantity: number;
   readonly working: WorkingOrder;
   readonly core: MatchingCore;
+  /** Ticks at or before this time (epoch ms) do not match it: in a replay, a rebuilt order waits for the replay to pass the time it was sent. */
+  readonly activeFromMs: number;
   status: VenueOrderStatus;
   trades: VenueTrade[];
 }
 
 interface BookDbRow {
+  submitted_ms: number | null;
   broker_order_id: string; tag: string | null; instrument_id: number; side: OrderSide; quantity: number; status: string;
   order_type: string; price_paise: number | null; trigger_price_paise: number | null; status_message: string | null;
 }
@@ -71,6 +92,10 @@ export class PaperVenue implements VenuePort {
   private readonly listeners = new Set<(event: VenueEvent) => void>();
   private readonly outcome = emptyOutcome<'market' | 'limit' | 'stop'>();
   private readonly tick: MatchTick = { price: 0, time: 0, jump: false, index: 0 };
+  /** The latest tick of each instrument: where a MARKET order fills and a new order's path starts. */
+  private readonly lastTicks = new Map<number, { price: number; time: number }>();
+  /** Events decided but not yet handed to the listeners. */
+  private readonly deferred = new Set<Promise<void>>();
 
   private constructor(private readonly options: PaperVenueOptions) {}
 
@@ -98,11 +123,39 @@ export class PaperVenue implements VenuePort {
       `UPDATE orders SET broker_order_id = $1 WHERE tag = $2 AND user_id = $3 AND broker_order_id IS NULL AND submitted_at IS NOT NULL`,
       [brokerOrderId, intent.tag, this.options.userId]);
     if (written.rowCount !== 1) return { kind: 'rejected', reason: `the paper venue keeps its book on the order rows, and no sent order has tag ${intent.tag}` };
-    this.orders.set(brokerOrderId, {
-      brokerOrderId, tag: intent.tag, instrumentId, side: intent.side, quantity: intent.quantity, working,
-      core: new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise }), status: 'OPEN', trades: [],
-    });
+    const order: PaperOrder = {
+      brokerOrderId, tag: intent.tag, instrumentId, orderType: intent.orderType, side: intent.side, quantity: intent.quantity, working,
+      core: new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise }), status: 'OPEN', trades: [], activeFromMs: Number.NEGATIVE_INFINITY,
+    };
+    this.orders.set(brokerOrderId, order);
+    const last = this.lastTicks.get(instrumentId);
+    if (last !== undefined && working.type === 'market') {
+      const price = order.core.marketPrice(working.side, last.price);
+      this.fill(order, { price, atMs: Math.max(last.time, this.options.clock.now()) }, { deferred: true });
+    } else if (last !== undefined) {
+      working.last = last.price;
+    }
     return { kind: 'accepted', brokerOrderId, status: 'OPEN' };
+  }
+
+  /**
+   * Moves a working order's price or trigger: its matching level (the limit price, or the stop's
+   * trigger) changes at once, and the order keeps the last price it saw. Quantities are not modified.
+   */
+  async modify(request: ModifyRequest): Promise<CancelOutcome> {
+    const order = this.orders.get(request.brokerOrderId);
+    if (order === undefined || order.status !== 'OPEN') return { kind: 'refused', reason: `paper order ${request.brokerOrderId} is not working` };
+    if (request.quantity !== undefined && request.quantity !== order.quantity) {
+      return { kind: 'refused', reason: 'the paper venue does not modify quantities; cancel and place a new order' };
+    }
+    const shapeIssue = order.orderType === 'MARKET' ? 'a MARKET order has no price or trigger to modify'
+      : order.orderType === 'LIMIT' && request.triggerPricePaise !== undefined ? 'a LIMIT order takes no triggerPricePaise'
+        : order.orderType === 'SL-M' && request.pricePaise !== undefined ? 'an SL-M order takes no pricePaise' : undefined;
+    if (shapeIssue !== undefined) return { kind: 'refused', reason: shapeIssue };
+    // An SL order is matched as a stop at its trigger; its limit price does not move the match.
+    const level = order.orderType === 'LIMIT' ? request.pricePaise : request.triggerPricePaise;
+    if (level !== undefined) order.working.level = level;
+    return { kind: 'requested' };
   }
 
   async cancel(request: { readonly brokerOrderId: string }): Promise<CancelOutcome> {
@@ -123,14 +176,21 @@ export class PaperVenue implements VenuePort {
     match.time = tick.time;
     match.jump = options.jump === true;
     match.index += 1;
+    const before = this.lastTicks.get(tick.instrumentId);
+    this.lastTicks.set(tick.instrumentId, { price: tick.price, time: tick.time });
     for (const order of this.orders.values()) {
       if (order.instrumentId !== tick.instrumentId || order.status !== 'OPEN') continue;
+      if (tick.time <= order.activeFromMs) continue;
+      // A rebuilt order meets its first tick as one placed now would: continuing from the last price.
+      if (Number.isNaN(order.working.last) && before !== undefined && order.activeFromMs !== Number.NEGATIVE_INFINITY) order.working.last = before.price;
       if (!order.core.orderTick(order.working, match, this.outcome)) continue;
-      const trade: VenueTrade = { tradeId: `${order.brokerOrderId}-1`, quantity: order.quantity, pricePaise: paise(Math.round(this.outcome.price)), atMs: tick.time };
-      order.status = 'FILLED';
-      order.trades = [trade];
-      this.emit({ kind: 'fill', brokerOrderId: order.brokerOrderId, tag: order.tag, trade });
+      this.fill(order, { price: this.outcome.price, atMs: tick.time }, { deferred: false });
     }
+  }
+
+  /** Resolves once every fill already decided has reached the listeners. */
+  async settled(): Promise<void> {
+    while (this.deferred.size > 0) await Promise.all([...this.deferred]);
   }
 
   async orderBook(): Promise<readonly VenueOrderReport[]> {
@@ -149,7 +209,7 @@ export class PaperVenue implements VenuePort {
     const { rows } = await this.options.pool.query<{ instrument_id: number; broker_order_id: string; trade_id: string; signed: number }>(
       `SELECT o.instrument_id, o.broker_order_id, f.trade_id, CASE o.side WHEN 'BUY' THEN f.quantity ELSE -f.quantity END AS signed
        FROM fills f JOIN orders o ON o.order_id = f.order_id JOIN strategy_runs r ON r.run_id = o.run_id
-       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%'`, [this.options.userId]);
+       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%' AND (${this.runScope})`, [this.options.userId]);
     const net = new Map<number, number>();
     const recorded = new Set(rows.map((row) => row.trade_id));
     for (const row of rows) net.set(row.instrument_id, (net.get(row.instrument_id) ?? 0) + row.signed);
@@ -174,6 +234,30 @@ export class PaperVenue implements VenuePort {
     return count;
   }
 
+  /** The order's one fill, for its whole quantity; a deferred one reaches the listeners after the current call answered. */
+  private fill(order: PaperOrder, at: { readonly price: number; readonly atMs: number }, how: { readonly deferred: boolean }): void {
+    const trade: VenueTrade = { tradeId: `${order.brokerOrderId}-1`, quantity: order.quantity, pricePaise: paise(Math.round(at.price)), atMs: at.atMs };
+    order.status = 'FILLED';
+    order.trades = [trade];
+    const event: VenueEvent = { kind: 'fill', brokerOrderId: order.brokerOrderId, tag: order.tag, trade };
+    if (!how.deferred) {
+      this.emit(event);
+      return;
+    }
+    // setImmediate runs after the promise jobs that hand `place`'s answer over: the caller has the ack before the fill.
+    const delivered = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        try {
+          this.emit(event);
+        } finally {
+          this.deferred.delete(delivered);
+          resolve();
+        }
+      });
+    });
+    this.deferred.add(delivered);
+  }
+
   private emit(event: VenueEvent): void {
     for (const listener of this.listeners) listener(event);
   }
@@ -181,9 +265,9 @@ export class PaperVenue implements VenuePort {
   private async bookRows(where: string, params: readonly unknown[]): Promise<BookDbRow[]> {
     const { rows } = await this.options.pool.query<BookDbRow>(
       `SELECT o.broker_order_id, o.tag, o.instrument_id, o.side, o.quantity, o.status, o.order_type, o.price_paise::float8 AS price_paise,
-         o.trigger_price_paise::float8 AS trigger_price_paise, o.status_message
+         o.trigger_price_paise::float8 AS trigger_price_paise, o.status_message, (extract(epoch FROM o.submitted_at) * 1000)::float8 AS submitted_ms
        FROM orders o JOIN strategy_runs r ON r.run_id = o.run_id
-       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%' AND ${where}
+       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%' AND (${this.runScope}) AND ${where}
        ORDER BY o.created_at, o.client_order_id`, [this.options.userId, ...params]);
     return rows;
   }
@@ -222,9 +306,20 @@ export class PaperVenue implements VenuePort {
     });
     if (rules === undefined || working === undefined || row.tag === null) return undefined;
     return {
-      brokerOrderId: row.broker_order_id, tag: row.tag, instrumentId: row.instrument_id, side: row.side, quantity: row.quantity, working,
+      brokerOrderId: row.broker_order_id, tag: row.tag, instrumentId: row.instrument_id, orderType: row.order_type as OrderIntent['orderType'], side: row.side,
+      quantity: row.quantity, working,
       core: new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise }), status: 'OPEN', trades: [],
+      activeFromMs: this.options.runIds === undefined ? Number.NEGATIVE_INFINITY : row.submitted_ms ?? Number.NEGATIVE_INFINITY,
     };
+  }
+
+  /** The SQL condition on `o` that keeps the book to the runs of `runIds` (literal uuids, checked), or true. */
+  private get runScope(): string {
+    const runIds = this.options.runIds;
+    if (runIds === undefined) return 'true';
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    for (const runId of runIds) if (!uuid.test(runId)) throw new RangeError(`runIds: ${runId} is not a run id`);
+    return runIds.length === 0 ? 'false' : `o.run_id IN (${runIds.map((runId) => `'${runId}'`).join(', ')})`;
   }
 }
 

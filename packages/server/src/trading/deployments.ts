@@ -1,0 +1,372 @@
+// Deploying, stopping and confirming strategies: what the API (deploy_strategy, stop_strategy,
+// confirm_signal) asks of the trading runtime, as rows. The runner (a worker holding the run's
+// lease) does the trading; this file only decides and records.
+//
+// Invariants:
+// - Each call is one transaction with the rows it decides on locked (the strategy, its runs, the
+//   licence rows, the signal), so two calls cannot take one licence slot twice or start two runs
+//   of a strategy. A refusal rolls everything back, except an expired signal, which is recorded
+//   as EXPIRED.
+// - A strategy becomes ACTIVE only here (`SET LOCAL vyuha.deploying`, checked by migration
+//   0019's trigger). A deployment takes one STRATEGIES/DEPLOYED licence slot and records its row
+//   on the run (`licence_id`); stopping gives it back once (`releaseLicenceSlot`).
+// - Every change writes an audit row: the actor (a manager acting for a user, or the user) and
+//   the account (`user_id` in `after`).
+import { err, ok } from '@vyuha/core';
+import type { Result } from '@vyuha/core';
+import type pg from 'pg';
+import { deployableConfigOf, modeIssues, replayIssues } from './deploy-checks';
+import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
+
+export type { DeployIssue, DeployIssueCode, ReplayRequest } from './deploy-checks';
+export { LIVE_UNAVAILABLE_MESSAGE, REPLAY_SPEEDS } from './deploy-checks';
+
+/** Who acts (`actorId`) on whose account (`userId`): the same person, or a manager linked to the user. */
+export interface Acting {
+  readonly actorId: string;
+  readonly userId: string;
+}
+
+export interface DeployRequest extends Acting {
+  readonly strategyId: string;
+  readonly mode: string;
+  /** Omitted or null: the live or simulated market. */
+  readonly replay?: ReplayRequest | null;
+}
+
+export interface DeployDeps {
+  /** Enqueues the run's job inside the deploying transaction (`enqueueStrategyRun`). */
+  enqueue(client: pg.PoolClient, runId: string): Promise<void>;
+}
+
+export interface Deployment {
+  readonly runId: string;
+  /** True when a PAUSED strategy's run in progress was resumed instead of a new run started. */
+  readonly resumed: boolean;
+}
+
+/** What the runner reads from `strategy_runs.params` of a deployed run. */
+export interface DeployedRunParams {
+  readonly mode: 'PAPER' | 'LIVE';
+  readonly replay: ReplayRequest | null;
+  /** `serializeDeployableConfig` of the strategy's configuration at deploy time. */
+  readonly config: Record<string, unknown>;
+  readonly instrumentId: number;
+  readonly intervalMinutes: number;
+}
+
+/** Rolls the transaction back and answers these issues. */
+class Refusal extends Error {
+  constructor(readonly issues: readonly DeployIssue[]) {
+    super(issues.map((issue) => issue.message).join('; '));
+  }
+}
+
+/** Runs `work` in a transaction: committed when it returns (an `err` it returns is committed too), rolled back on a `Refusal`. */
+async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<Result<T, DeployIssue[]>>): Promise<Result<T, DeployIssue[]>> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (error instanceof Refusal) return err([...error.issues]);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The actor must be the account's user or still manage it (the link may have gone since the session began). */
+async function requireActing(client: pg.PoolClient, acting: Acting): Promise<void> {
+  if (acting.actorId === acting.userId) return;
+  const { rowCount } = await client.query('SELECT 1 FROM managers WHERE manager_id = $1 AND user_id = $2', [acting.actorId, acting.userId]);
+  if (rowCount === 0) throw new Refusal([{ code: 'not-managed', message: `you do not manage user ${acting.userId}` }]);
+}
+
+interface AuditRow {
+  readonly actorId: string;
+  readonly action: string;
+  readonly entity: string;
+  readonly entityId: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+async function audit(client: pg.PoolClient, row: AuditRow): Promise<void> {
+  await client.query('INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after) VALUES ($1, $2, $3, $4, $5, $6)',
+    [row.actorId, row.action, row.entity, row.entityId, row.before === null ? null : JSON.stringify(row.before), JSON.stringify(row.after)]);
+}
+
+interface StrategyRow extends DeployableRow {
+  readonly status: string;
+  readonly kind: string;
+  readonly instrumentId: number | null;
+}
+
+/** The account's strategy, locked; refused as not found when it is someone else's or absent. */
+async function lockStrategy(client: pg.PoolClient, request: { userId: string; strategyId: string }): Promise<StrategyRow> {
+  const { rows } = await client.query<{
+    status: string; kind: string; algorithm_id: string | null; algorithm_version: number | null; instrument_id: number | null;
+    instrument_name: string | null; interval_minutes: number; strategy_type: string; config: Record<string, unknown>;
+  }>(
+    `SELECT s.status, s.kind, s.algorithm_id, s.algorithm_version, s.instrument_id, i.name AS instrument_name, s.interval_minutes,
+            s.strategy_type, s.config
+       FROM strategies s LEFT JOIN instruments i ON i.instrument_id = s.instrument_id
+      WHERE s.strategy_id = $1 AND s.user_id = $2 FOR UPDATE OF s`, [request.strategyId, request.userId]);
+  const row = rows[0];
+  if (row === undefined) throw new Refusal([{ field: 'strategy_id', code: 'not-found', message: `no strategy ${request.strategyId} in this account` }]);
+  return {
+    status: row.status, kind: row.kind, algorithmId: row.algorithm_id, algorithmVersion: row.algorithm_version, instrumentId: row.instrument_id,
+    instrumentName: row.instrument_name, intervalMinutes: row.interval_minutes, strategyType: row.strategy_type, config: row.config,
+  };
+}
+
+/** The strategy's PAPER or LIVE runs still in progress, locked (normally none or one). */
+async function lockRunsInProgress(client: pg.PoolClient, strategyId: string): Promise<Array<{ runId: string; params: Record<string, unknown> }>> {
+  const { rows } = await client.query<{ run_id: string; params: Record<string, unknown> }>(
+    `SELECT run_id, params FROM strategy_runs WHERE strategy_id = $1 AND status = 'IN PROGRESS' AND kind IN ('PAPER', 'LIVE')
+      ORDER BY started_at FOR UPDATE`, [strategyId]);
+  return rows.map((row) => ({ runId: row.run_id, params: row.params }));
+}
+
+async function permissionsOf(client: pg.PoolClient, userId: string): Promise<Set<string>> {
+  const { rows } = await client.query<{ permission: string }>('SELECT permission FROM user_permissions WHERE user_id = $1', [userId]);
+  return new Set(rows.map((row) => row.permission));
+}
+
+async function todayIst(client: pg.PoolClient): Promise<string> {
+  const { rows } = await client.query<{ today: string }>(`SELECT ((now() AT TIME ZONE 'Asia/Kolkata')::date)::text AS today`);
+  return (rows[0] as { today: string }).today;
+}
+
+/**
+ * Takes a slot of the user's STRATEGIES/DEPLOYED licence valid today (IST): the row expiring
+ * first that has one free, locked and incremented. Its id, or an issue saying how many are used.
+ */
+async function takeLicenceSlot(client: pg.PoolClient, userId: string): Promise<Result<string, DeployIssue>> {
+  const { rows } = await client.query<{ id: string; available: number; utilized: number }>(
+    `SELECT id, available, utilized FROM deployed_strategies
+      WHERE user_id = $1 AND expiry >= (now() AT TIME ZONE 'Asia/Kolkata')::date ORDER BY expiry, id FOR UPDATE`, [userId]);
+  const free = rows.find((row) => row.utilized < row.available);
+  if (free === undefined) {
+    const used = rows.reduce((sum, row) => sum + row.utilized, 0);
+    const available = rows.reduce((sum, row) => sum + row.available, 0);
+    const message = available === 0
+      ? 'no STRATEGIES/DEPLOYED licence is valid today: a licence slot is needed to deploy'
+      : `every STRATEGIES/DEPLOYED licence slot is in use (${used} of ${available}): stop a strategy or extend the licence`;
+    return err({ code: 'no-licence-slot', message });
+  }
+  await client.query('UPDATE deployed_strategies SET utilized = utilized + 1 WHERE id = $1', [free.id]);
+  return ok(free.id);
+}
+
+/**
+ * Gives back the licence slot a run holds (once: the run's `licence_id` is cleared). The runner
+ * calls it, in its own transaction, when it ends a run that no stop request ended.
+ * @example await releaseLicenceSlot(client, runId) // true the first time, false after
+ */
+export async function releaseLicenceSlot(client: pg.PoolClient, runId: string): Promise<boolean> {
+  const { rows } = await client.query<{ licence_id: string }>(
+    `UPDATE strategy_runs r SET licence_id = NULL FROM (SELECT run_id, licence_id FROM strategy_runs WHERE run_id = $1 FOR UPDATE) held
+      WHERE r.run_id = held.run_id AND held.licence_id IS NOT NULL RETURNING held.licence_id`, [runId]);
+  const licenceId = rows[0]?.licence_id;
+  if (licenceId === undefined) return false;
+  await client.query('UPDATE deployed_strategies SET utilized = utilized - 1 WHERE id = $1 AND utilized > 0', [licenceId]);
+  return true;
+}
+
+/** A PAUSED strategy's run carries on as it was deployed: a different mode or replay is refused. */
+function resumeIssues(run: { runId: string; params: Record<string, unknown> }, request: DeployRequest): DeployIssue[] {
+  const issues: DeployIssue[] = [];
+  if (run.params.mode !== undefined && run.params.mode !== request.mode) {
+    issues.push({ field: 'mode', code: 'resume-differs',
+      message: `the paused run ${run.runId} resumes in mode ${String(run.params.mode)}; stop it to deploy in ${request.mode}` });
+  }
+  const runReplay = (run.params.replay ?? null) as ReplayRequest | null;
+  const asked = request.replay ?? null;
+  const same = asked === null ? runReplay === null
+    : runReplay !== null && runReplay.from === asked.from && runReplay.to === asked.to && runReplay.speed === asked.speed;
+  if (!same) {
+    issues.push({ field: 'replay', code: 'resume-differs',
+      message: `the paused run ${run.runId} resumes with replay ${JSON.stringify(runReplay)}; stop it to deploy with replay ${JSON.stringify(asked)}` });
+  }
+  return issues;
+}
+
+/** Every check of a deploy that needs no licence slot; the serialized configuration when they pass. */
+async function deployChecks(
+  client: pg.PoolClient,
+  request: DeployRequest,
+  strategy: StrategyRow,
+): Promise<{ issues: DeployIssue[]; config?: Record<string, unknown> }> {
+  const issues: DeployIssue[] = [...modeIssues(request.mode)];
+  const permissions = await permissionsOf(client, request.userId);
+  if (!permissions.has('strategy:deploy')) {
+    issues.push({ code: 'permission-missing', message: 'deploying a strategy needs the strategy:deploy permission, which this account does not have' });
+  }
+  const parsed = deployableConfigOf(strategy);
+  if (!parsed.ok) issues.push(...parsed.issues);
+  else if (parsed.manual && !permissions.has('strategy:manual')) {
+    issues.push({ field: 'config.manual', code: 'permission-missing',
+      message: 'config.manual: MANUAL mode needs the strategy:manual permission, which this account does not have' });
+  }
+  issues.push(...replayIssues(request.replay, await todayIst(client)));
+  return parsed.ok ? { issues, config: parsed.config } : { issues };
+}
+
+async function activate(client: pg.PoolClient, request: { strategyId: string; mode: string }): Promise<void> {
+  // The guard of migration 0019 lets a strategy become ACTIVE only in a transaction that says this.
+  await client.query(`SET LOCAL vyuha.deploying = 'on'`);
+  await client.query(`UPDATE strategies SET status = 'ACTIVE', mode = $2 WHERE strategy_id = $1`, [request.strategyId, request.mode]);
+  await client.query(`SET LOCAL vyuha.deploying = 'off'`);
+}
+
+/**
+ * Deploys an algo strategy (DRAFT, PAUSED or STOPPED) on PAPER: a new PAPER run IN PROGRESS with
+ * its job, a licence slot, the strategy ACTIVE; a PAUSED strategy whose run is still in progress
+ * resumes that run instead (same run id, no new slot). Every issue found is returned at once.
+ * @example await deployStrategy(pool, { actorId, userId, strategyId, mode: 'PAPER' }, { enqueue }) // ok({ runId, resumed: false })
+ */
+export function deployStrategy(pool: pg.Pool, request: DeployRequest, deps: DeployDeps): Promise<Result<Deployment, DeployIssue[]>> {
+  return transaction<Deployment>(pool, async (client) => {
+    await requireActing(client, request);
+    const strategy = await lockStrategy(client, request);
+    if (strategy.kind !== 'algo') {
+      const message = `a ${strategy.kind} strategy cannot be deployed yet: only algo strategies run`;
+      throw new Refusal([{ field: 'strategy_id', code: 'not-deployable', message }]);
+    }
+    if (!['DRAFT', 'PAUSED', 'STOPPED'].includes(strategy.status)) {
+      const hint = strategy.status === 'ACTIVE' ? 'it is running already' : 'restore it to DRAFT first';
+      throw new Refusal([{ field: 'strategy_id', code: 'invalid-status', message: `the strategy is ${strategy.status}: ${hint}` }]);
+    }
+    const { issues, config } = await deployChecks(client, request, strategy);
+    const running = await lockRunsInProgress(client, request.strategyId);
+    const resuming = strategy.status === 'PAUSED' ? running[0] : undefined;
+    if (resuming !== undefined) {
+      issues.push(...resumeIssues(resuming, request));
+      if (issues.length > 0) throw new Refusal(issues);
+      await activate(client, request);
+      await audit(client, { actorId: request.actorId, action: 'strategy.resumed', entity: 'strategies', entityId: request.strategyId,
+        before: { status: strategy.status }, after: { status: 'ACTIVE', user_id: request.userId, run_id: resuming.runId } });
+      await deps.enqueue(client, resuming.runId);
+      return ok({ runId: resuming.runId, resumed: true });
+    }
+    const stopping = running[0];
+    if (stopping !== undefined) {
+      const message = `the strategy's run ${stopping.runId} has not ended yet; deploy again once it has`;
+      issues.push({ field: 'strategy_id', code: 'run-in-progress', message });
+    }
+    const slot = await takeLicenceSlot(client, request.userId);
+    if (!slot.ok) issues.push(slot.error);
+    if (issues.length > 0 || config === undefined || !slot.ok || strategy.instrumentId === null) throw new Refusal(issues);
+    const params: DeployedRunParams = {
+      mode: 'PAPER', replay: request.replay ?? null, config, instrumentId: strategy.instrumentId, intervalMinutes: strategy.intervalMinutes,
+    };
+    const { rows } = await client.query<{ run_id: string }>(
+      `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, licence_id) VALUES ($1, $2, $3, 'IN PROGRESS', $4, $5) RETURNING run_id`,
+      [request.strategyId, request.userId, params.mode, JSON.stringify(params), slot.value]);
+    const runId = (rows[0] as { run_id: string }).run_id;
+    await activate(client, request);
+    await audit(client, { actorId: request.actorId, action: 'strategy.deployed', entity: 'strategies', entityId: request.strategyId,
+      before: { status: strategy.status },
+      after: { status: 'ACTIVE', user_id: request.userId, run_id: runId, mode: params.mode, replay: params.replay, licence_id: slot.value } });
+    await deps.enqueue(client, runId);
+    return ok({ runId, resumed: false });
+  });
+}
+
+export interface StopRequest extends Acting {
+  readonly strategyId: string;
+  /** Close the run's open positions before it ends. */
+  readonly squareOff: boolean;
+}
+
+/**
+ * Stops an ACTIVE or PAUSED strategy: STOPPED at once, its run in progress asked to stop
+ * (`stop_requested_at`, `stop_square_off`; the runner ends it and sets its status) and its licence
+ * slot given back. NOTIFY `strategy_runs` with the run id tells a listening runner at once.
+ * @example await stopStrategy(pool, { actorId, userId, strategyId, squareOff: true }) // ok({ runId })
+ */
+export function stopStrategy(pool: pg.Pool, request: StopRequest): Promise<Result<{ runId: string | null }, DeployIssue[]>> {
+  return transaction(pool, async (client) => {
+    await requireActing(client, request);
+    const strategy = await lockStrategy(client, request);
+    if (strategy.status !== 'ACTIVE' && strategy.status !== 'PAUSED') {
+      const message = `the strategy is ${strategy.status}: only an ACTIVE or PAUSED strategy can be stopped`;
+      throw new Refusal([{ field: 'strategy_id', code: 'invalid-status', message }]);
+    }
+    const running = await lockRunsInProgress(client, request.strategyId);
+    for (const run of running) {
+      await client.query(
+        `UPDATE strategy_runs SET stop_requested_at = coalesce(stop_requested_at, now()), stop_square_off = stop_square_off OR $2 WHERE run_id = $1`,
+        [run.runId, request.squareOff]);
+      await releaseLicenceSlot(client, run.runId);
+      await client.query(`SELECT pg_notify('strategy_runs', $1)`, [run.runId]);
+    }
+    await client.query(`UPDATE strategies SET status = 'STOPPED' WHERE strategy_id = $1`, [request.strategyId]);
+    const runId = running[0]?.runId ?? null;
+    await audit(client, { actorId: request.actorId, action: 'strategy.stopped', entity: 'strategies', entityId: request.strategyId,
+      before: { status: strategy.status },
+      after: { status: 'STOPPED', user_id: request.userId, run_ids: running.map((run) => run.runId), square_off: request.squareOff } });
+    return ok({ runId });
+  });
+}
+
+export interface ConfirmRequest extends Acting {
+  readonly pendingSignalId: string;
+  readonly accept: boolean;
+}
+
+export interface Confirmation {
+  readonly pendingSignalId: string;
+  readonly state: 'PROCESSED';
+  readonly outcome: 'ACCEPTED' | 'REJECTED';
+  readonly runId: string | null;
+}
+
+/**
+ * Accepts or rejects a PENDING signal of the account: PROCESSED with its outcome, and NOTIFY
+ * `pending_signals` with the run id (the runner places accepted ones). A signal past its expiry
+ * is recorded PROCESSED/EXPIRED and refused with the time it expired.
+ * @example await confirmSignal(pool, { actorId, userId, pendingSignalId, accept: true }) // ok({ state: 'PROCESSED', outcome: 'ACCEPTED', ... })
+ */
+export function confirmSignal(pool: pg.Pool, request: ConfirmRequest): Promise<Result<Confirmation, DeployIssue[]>> {
+  return transaction(pool, async (client) => {
+    await requireActing(client, request);
+    const { rows } = await client.query<{
+      state: string; outcome: string | null; run_id: string | null; expired: boolean; expires_ist: string | null; run_open: boolean | null;
+    }>(
+      `SELECT p.state, p.outcome, p.run_id, coalesce(p.expires_at <= now(), false) AS expired,
+              to_char(p.expires_at AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS') AS expires_ist,
+              (SELECT r.status = 'IN PROGRESS' AND r.stop_requested_at IS NULL FROM strategy_runs r WHERE r.run_id = p.run_id) AS run_open
+         FROM pending_signals p WHERE p.pending_signal_id = $1 AND p.user_id = $2 FOR UPDATE OF p`, [request.pendingSignalId, request.userId]);
+    const signal = rows[0];
+    const field = 'pending_signal_id';
+    if (signal === undefined) throw new Refusal([{ field, code: 'not-found', message: `no pending signal ${request.pendingSignalId} in this account` }]);
+    if (signal.state !== 'PENDING') {
+      throw new Refusal([{ field, code: 'signal-processed', message: `the signal was processed already (${signal.outcome ?? 'no outcome'})` }]);
+    }
+    if (signal.expired) {
+      await client.query(`UPDATE pending_signals SET state = 'PROCESSED', outcome = 'EXPIRED', processed_at = greatest(now(), created_at)
+                           WHERE pending_signal_id = $1`, [request.pendingSignalId]);
+      await audit(client, { actorId: request.actorId, action: 'signal.expired', entity: 'pending_signals', entityId: request.pendingSignalId,
+        before: { state: 'PENDING' }, after: { state: 'PROCESSED', outcome: 'EXPIRED', user_id: request.userId, run_id: signal.run_id } });
+      return err([{ field, code: 'signal-expired', message: `the signal expired at ${signal.expires_ist ?? '?'} IST` }]);
+    }
+    if (signal.run_open === false) {
+      const message = `the signal's run ${signal.run_id ?? ''} has ended or is stopping: nothing would place it`;
+      throw new Refusal([{ field, code: 'run-ended', message }]);
+    }
+    const outcome = request.accept ? 'ACCEPTED' : 'REJECTED';
+    await client.query(`UPDATE pending_signals SET state = 'PROCESSED', outcome = $2, processed_at = greatest(now(), created_at)
+                         WHERE pending_signal_id = $1`, [request.pendingSignalId, outcome]);
+    await client.query(`SELECT pg_notify('pending_signals', $1)`, [signal.run_id ?? '']);
+    await audit(client, { actorId: request.actorId, action: request.accept ? 'signal.accepted' : 'signal.rejected', entity: 'pending_signals',
+      entityId: request.pendingSignalId, before: { state: 'PENDING' },
+      after: { state: 'PROCESSED', outcome, user_id: request.userId, run_id: signal.run_id } });
+    return ok({ pendingSignalId: request.pendingSignalId, state: 'PROCESSED', outcome, runId: signal.run_id });
+  });
+}

@@ -1,0 +1,487 @@
+// One strategy run on paper, tick by tick: the kernel decides, the OMS and the paper venue execute,
+// and every fill the venue makes is checked against the fill the kernel's own matching made.
+//
+// Per tick of the strategy's instrument (ARCHITECTURE.md, "The life of a live order"):
+//   1. The candle builder closes the previous bar -> the kernel's close step (stops inside the
+//      bar, the signal, close-moment exits). The protective fills the venue made during the bar
+//      must be the ones the kernel's bar form finds; orders the close decides (a signal with
+//      fill 'close', the day's square-off, a daily limit, the end of the data) go out as MARKET
+//      orders, which fill at the last traded price: the bar's close.
+//   2. A tick that opens a bar -> the kernel's open step (orders waiting for this open, the
+//      square-off at the open). Protective orders of a position the open closes are cancelled
+//      before the venue sees the tick.
+//   3. The venue sees the tick (the first of a bar is a jump): working stops and targets fill.
+//   4. The open's orders go out as MARKET orders: they fill at this tick, the bar's open, as the
+//      backtest's next-open fills do.
+//   5. A new or changed position gets its protective orders: a stop (SL-M at the stop in force)
+//      and a target (LIMIT); after each later tick that fills neither, the trailing stop follows
+//      on a copy of the kernel's levels and the stop order is modified to it. When one fills,
+//      the other is cancelled before the next tick.
+// Everything is awaited tick by tick, so a replay at full speed is as deterministic as the
+// backtest. A venue fill that differs from the kernel's (price, time, side or quantity), or one
+// the kernel does not make, is a divergence: the run stops with the reason (paper cannot diverge
+// unless the code is wrong; live, issue 17 adopts the broker's fills instead).
+//
+// Prices: ticks, orders and fills in paise; the kernel's series in rupees (paise / 100, as the
+// backtest's series is built from stored candles).
+import { paise, rupeesToPaise } from '@vyuha/core';
+import { barWindowOf, CandleBuilder, candleTickPath, TICKS_PER_CANDLE, UnderlyingTrader } from '@vyuha/engine';
+import type {
+  BarSeries, BuiltCandle, FeedTick, GrowingBarSeries, LedgerFill, OrderSide, ProtectiveLevels, SteppedRun, VenueEvent, VenueTrade,
+} from '@vyuha/engine';
+import type { SessionExchange } from '@vyuha/market';
+import type { ManualScheduler } from '../feeds/scheduler';
+import type { Oms } from '../oms/oms';
+import type { OmsOrderView } from '../oms/oms-types';
+import type { PaperVenue } from '../paper/paper-venue';
+
+/** Why a bar ends what it ends, as the caller knows it (StepOptions of the engine). */
+export interface BarEndingHint {
+  readonly endOfData?: boolean;
+  readonly endOfDay?: boolean;
+}
+
+export interface PaperRunOptions {
+  readonly runId: string;
+  /** The stepped kernel (engine `startSteppedRun`) over `series`; an underlying trader. */
+  readonly stepped: SteppedRun;
+  readonly series: GrowingBarSeries;
+  /** The traded prices when they are not the series' own (an index's futures chain): same bar times. */
+  readonly tradedPrices?: BarSeries;
+  /** With `tradedPrices`: the contract in force at bar `index` (the futures chain's symbolAt). */
+  readonly contractAt?: (index: number) => string;
+  readonly intervalMinutes: number;
+  readonly exchange: SessionExchange;
+  /** The instrument whose ticks drive the bars. */
+  readonly signalInstrumentId: number;
+  /** The instruments row of a ledger instrument key (the series' symbol, a contract's symbol). */
+  readonly instrumentIdOf: (symbol: string) => Promise<number>;
+  readonly oms: Oms;
+  readonly venue: PaperVenue;
+  /** Market time: the OMS's and the venue's clock, moved by the runner to each tick and bar end. */
+  readonly clock: ManualScheduler;
+  /** The product of every order (MIS intraday, NRML or CNC swing). */
+  readonly product: string;
+  /** The first decision number to use (the highest stored + 1 after a restart). */
+  readonly firstDecision?: number;
+  /** What the caller knows about bar `index` beyond the calendar (a replay: its stored day's last bar, the data's last bar). */
+  readonly endingOf?: (index: number, barStart: number) => BarEndingHint;
+}
+
+/** A venue fill that is not the kernel's, or the other way round. */
+export class PaperDivergence extends Error {
+  override readonly name = 'PaperDivergence';
+}
+
+interface PlacedOrder {
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly instrumentId: number;
+  readonly side: OrderSide;
+  readonly quantity: number;
+  readonly role: 'market' | 'stop' | 'target';
+  /** A decision stored before a restart whose order had already ended (filled or cancelled): replayed, never sent, modified or cancelled again. */
+  storedFinal: boolean;
+}
+
+interface VenueFill {
+  readonly order: PlacedOrder;
+  readonly trade: VenueTrade;
+}
+
+/** The stop and target working for the open position. */
+interface Protection {
+  readonly symbol: string;
+  readonly quantity: number;
+  readonly direction: number;
+  readonly levels: ProtectiveLevels;
+  stop: PlacedOrder | undefined;
+  stopLevel: number;
+  target: PlacedOrder | undefined;
+  /** Whether the orders had seen a tick before this bar's first (then its first tick trails them too). */
+  armedBeforeBar: boolean;
+}
+
+const PROTECTIVE_REASONS = new Set(['stop', 'target', 'trailing']);
+
+export class PaperRun {
+  private readonly builder: CandleBuilder;
+  private readonly trader: UnderlyingTrader;
+  private decision: number;
+  private fillCursor = 0;
+  private readonly byBrokerId = new Map<string, PlacedOrder>();
+  private readonly events: VenueEvent[] = [];
+  private readonly unsubscribe: () => void;
+  /** Venue fills of protective orders since the bar opened, checked at its close. */
+  private protectiveFills: VenueFill[] = [];
+  private protection: Protection | undefined;
+  private barTicks = 0;
+  private barIndex = -1;
+  private barEnd = 0;
+  private readonly path = new Float64Array(TICKS_PER_CANDLE);
+  private readonly instrumentIds = new Map<string, number>();
+  /** The last price the venue was given per traded symbol: the reference of a stop's or a target's price band. */
+  private readonly lastPrices = new Map<string, number>();
+  /** Fills made on paper so far (for the run's summary). */
+  fills = 0;
+
+  constructor(private readonly options: PaperRunOptions) {
+    const trader = options.stepped.kernel.kernel.trader;
+    if (!(trader instanceof UnderlyingTrader)) throw new Error('paper runs trade an instrument or its futures; option legs are not run on paper yet');
+    this.trader = trader;
+    this.builder = new CandleBuilder({ intervalMinutes: options.intervalMinutes, exchange: options.exchange });
+    this.decision = options.firstDecision ?? 0;
+    this.unsubscribe = options.venue.subscribe((event) => this.events.push(event));
+  }
+
+  /** Bars the kernel has processed. */
+  get barsProcessed(): number {
+    return this.options.stepped.kernel.processed;
+  }
+
+  /** One tick of any instrument; only the signal instrument's drive the run. */
+  async onTick(tick: FeedTick): Promise<void> {
+    if (tick.instrumentId !== this.options.signalInstrumentId) return;
+    const closed = this.builder.push(tick);
+    if (closed !== undefined) await this.closeBar(closed);
+    const forming = this.builder.forming(tick.instrumentId);
+    if (forming === undefined) return; // outside the session: no bar
+    if (forming.ticks === 1 && forming.start !== this.currentBarStart()) await this.openBar(tick, forming);
+    else await this.pathTick(tick);
+  }
+
+  /** The data ends (a replay ran out: its last bar said so at its open): the bar being built closes now. */
+  async finish(): Promise<void> {
+    for (const candle of this.builder.closeDue(Number.POSITIVE_INFINITY)) {
+      if (candle.instrumentId === this.options.signalInstrumentId) await this.closeBar(candle);
+    }
+    this.unsubscribe();
+  }
+
+  /**
+   * A stop mid-run, as a trader stops a live strategy: the kernel decides nothing more; the
+   * protective orders are cancelled and, with `squareOff`, the open position is closed at once
+   * with a MARKET order (the last traded price). Without it the position stays open, the user's
+   * to manage. Returns the units squared off.
+   */
+  async stop(options: { readonly squareOff: boolean }): Promise<number> {
+    await this.cancelProtection();
+    let closed = 0;
+    if (options.squareOff) {
+      // What the run holds by its recorded fills, not by the kernel's view: a run stopped after a divergence is closed as it truly stands.
+      const { rows } = await this.options.oms.pool.query<{ instrument_id: number; net_quantity: number }>(
+        'SELECT instrument_id, net_quantity FROM positions WHERE run_id = $1 AND net_quantity <> 0', [this.options.runId]);
+      for (const row of rows) {
+        const symbol = [...this.instrumentIds].find(([, id]) => id === row.instrument_id)?.[0] ?? String(row.instrument_id);
+        this.instrumentIds.set(symbol, row.instrument_id);
+        await this.place({ symbol, side: row.net_quantity > 0 ? 'SELL' : 'BUY', quantity: Math.abs(row.net_quantity), role: 'market', orderType: 'MARKET', squareOff: true });
+        closed += Math.abs(row.net_quantity);
+      }
+      await this.options.oms.settled();
+      this.takeEvents();
+    }
+    this.unsubscribe();
+    return closed;
+  }
+
+  /** Stops following the venue (the run ends or fails). */
+  detach(): void {
+    this.unsubscribe();
+  }
+
+  private currentBarStart(): number {
+    return this.barIndex < 0 ? Number.NaN : (this.options.series.time[this.barIndex] as number);
+  }
+
+  private async openBar(tick: FeedTick, bar: { start: number; end: number }): Promise<void> {
+    const { stepped, clock, series } = this.options;
+    const index = series.length;
+    this.barIndex = index;
+    this.barEnd = bar.end;
+    this.barTicks = 1;
+    this.protectiveFills = [];
+    await clock.advanceTo(Math.max(clock.now(), tick.time));
+    const hint = this.options.endingOf?.(index, bar.start) ?? {};
+    stepped.openBar({ time: bar.start, open: tick.price / 100 }, hint);
+    // 2. Protective orders of a position the open closed (or changed) go before the tick reaches the venue.
+    await this.cancelStaleProtection();
+    // 3. The venue sees the tick.
+    const armed = this.protection !== undefined;
+    await this.tickVenue(tick, 0, true);
+    // 4. The open's orders, at this tick.
+    await this.sendKernelFills();
+    // 5. Protection for what is open now; a position held from before trails on this tick too.
+    if (armed && this.protection !== undefined && this.protectiveFills.length === 0) await this.trail(this.tradedPrice(tick, 0));
+    await this.protect();
+  }
+
+  private async pathTick(tick: FeedTick): Promise<void> {
+    const k = Math.min(this.barTicks, TICKS_PER_CANDLE - 1);
+    this.barTicks += 1;
+    await this.options.clock.advanceTo(Math.max(this.options.clock.now(), tick.time));
+    const before = this.protectiveFills.length;
+    await this.tickVenue(tick, k, false);
+    if (this.protectiveFills.length > before) {
+      // One of the pair filled: the other goes before the next tick.
+      await this.cancelProtection();
+      return;
+    }
+    if (this.protection !== undefined) await this.trail(this.tradedPrice(tick, k));
+  }
+
+  private async closeBar(candle: BuiltCandle): Promise<void> {
+    const { stepped, clock, oms, runId } = this.options;
+    const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
+    await clock.advanceTo(Math.max(clock.now(), end));
+    stepped.closeBar({ time: candle.time, open: candle.open / 100, high: candle.high / 100, low: candle.low / 100, close: candle.close / 100, volume: candle.volume });
+    await this.checkProtectiveFills();
+    await this.cancelStaleProtection();
+    await this.sendKernelFills();
+    await this.protect();
+    const position = this.trader.openPosition();
+    if (position !== undefined) {
+      const price = rupeesToPaise(((this.options.tradedPrices ?? this.options.series).close[this.barIndex]) as number);
+      await oms.markToMarket({ runId, instrumentId: await this.instrumentId(position.instrument), pricePaise: price });
+    }
+  }
+
+  /** The traded instrument's price at tick `k` of the bar: the signal tick itself, or the k-th tick of the traded candle's path. */
+  private tradedPrice(tick: FeedTick, k: number): number {
+    const prices = this.options.tradedPrices;
+    if (prices === undefined) return tick.price;
+    const index = this.barIndex;
+    candleTickPath({
+      open: rupeesToPaise(prices.open[index] as number), high: rupeesToPaise(prices.high[index] as number),
+      low: rupeesToPaise(prices.low[index] as number), close: rupeesToPaise(prices.close[index] as number),
+    }, this.path);
+    return this.path[k] as number;
+  }
+
+  private async tickVenue(tick: FeedTick, k: number, jump: boolean): Promise<void> {
+    const { venue, oms } = this.options;
+    const symbol = this.symbolAt(this.barIndex);
+    const instrumentId = await this.instrumentId(symbol);
+    const price = this.tradedPrice(tick, k);
+    this.lastPrices.set(symbol, price);
+    venue.onTick({ instrumentId, time: tick.time, price, volume: tick.volume, synthetic: tick.synthetic }, { jump });
+    await oms.settled();
+    this.takeEvents();
+    this.deliverStoredFills(tick.time);
+  }
+
+  /** The symbol traded at bar `index`: the chain's contract in force, or the series' own instrument. */
+  private symbolAt(index: number): string {
+    return this.options.contractAt?.(index) ?? this.options.stepped.config.instrument;
+  }
+
+  /** Venue events since the last look: protective fills are kept for the bar's check. */
+  private takeEvents(): void {
+    for (const event of this.events.splice(0)) {
+      if (event.kind !== 'fill') continue;
+      const order = this.byBrokerId.get(event.brokerOrderId);
+      if (order === undefined) throw new PaperDivergence(`the venue filled order ${event.brokerOrderId}, which this run did not place`);
+      this.fills += 1;
+      if (order.role !== 'market') this.protectiveFills.push({ order, trade: event.trade });
+      else this.marketFills.push({ order, trade: event.trade });
+    }
+  }
+
+  private marketFills: VenueFill[] = [];
+  /** Fills of decisions stored before a restart, delivered when the replay reaches their time, as the venue delivered them then. */
+  private readonly storedFills: VenueFill[] = [];
+
+  private deliverStoredFills(untilMs: number): void {
+    while (this.storedFills.length > 0 && (this.storedFills[0] as VenueFill).trade.atMs <= untilMs) {
+      const fill = this.storedFills.shift() as VenueFill;
+      this.fills += 1;
+      if (fill.order.role === 'market') this.marketFills.push(fill);
+      else this.protectiveFills.push(fill);
+    }
+  }
+
+  /** The kernel's fills since the last look: each non-protective one goes out as a MARKET order and must fill at the kernel's price. */
+  private async sendKernelFills(): Promise<void> {
+    const fills = this.options.stepped.ledger.fills;
+    const sent: Array<{ fill: LedgerFill; order: PlacedOrder }> = [];
+    for (; this.fillCursor < fills.length; this.fillCursor += 1) {
+      const fill = fills[this.fillCursor] as LedgerFill;
+      if (PROTECTIVE_REASONS.has(fill.reason)) {
+        throw new PaperDivergence(`the kernel's ${fill.reason} exit at ${fill.price} paise (bar ${fill.index}) was not checked against the venue's`);
+      }
+      const order = await this.place({
+        symbol: fill.instrument, side: fill.side === 'buy' ? 'BUY' : 'SELL', quantity: fill.quantity, role: 'market', orderType: 'MARKET',
+        squareOff: fill.reason !== 'entry',
+      });
+      sent.push({ fill, order });
+    }
+    if (sent.length === 0) return;
+    await this.options.oms.settled();
+    this.takeEvents();
+    for (const { fill, order } of sent) {
+      const at = this.marketFills.findIndex((venueFill) => venueFill.order === order);
+      const venueFill = at < 0 ? undefined : this.marketFills.splice(at, 1)[0];
+      if (venueFill === undefined) throw new PaperDivergence(`the ${fill.reason} order ${order.clientOrderId} did not fill on paper (the kernel filled it at ${fill.price} paise)`);
+      expectSameFill(venueFill.trade, fill, order);
+    }
+  }
+
+  /** At the bar's close: the venue's protective fills of the bar are exactly the kernel's stop, target or trailing exits. */
+  private async checkProtectiveFills(): Promise<void> {
+    const fills = this.options.stepped.ledger.fills;
+    const kernel: LedgerFill[] = [];
+    for (; this.fillCursor < fills.length; this.fillCursor += 1) {
+      const fill = fills[this.fillCursor] as LedgerFill;
+      if (!PROTECTIVE_REASONS.has(fill.reason)) break;
+      kernel.push(fill);
+    }
+    const venue = this.protectiveFills;
+    this.protectiveFills = [];
+    if (kernel.length !== venue.length) {
+      throw new PaperDivergence(`bar ${this.barIndex}: the kernel made ${kernel.length} protective exit fill(s), the paper venue ${venue.length}`);
+    }
+    kernel.forEach((fill, index) => expectSameFill((venue[index] as VenueFill).trade, fill, (venue[index] as VenueFill).order));
+    if (venue.length > 0) this.protection = undefined;
+  }
+
+  /** Cancels the protective orders when the position they protect is gone or changed. */
+  private async cancelStaleProtection(): Promise<void> {
+    const protection = this.protection;
+    if (protection === undefined) return;
+    const position = this.trader.openPosition();
+    if (position !== undefined && position.instrument === protection.symbol && position.quantity === protection.quantity && position.direction === protection.direction) return;
+    await this.cancelProtection();
+  }
+
+  private async cancelProtection(): Promise<void> {
+    const protection = this.protection;
+    this.protection = undefined;
+    if (protection === undefined) return;
+    const { oms } = this.options;
+    for (const order of [protection.stop, protection.target]) {
+      if (order === undefined) continue;
+      const views = await oms.views([order.clientOrderId]);
+      const view = views[0];
+      if (view === undefined || isFinal(view)) continue;
+      const cancelled = await oms.cancelOrder(order.clientOrderId);
+      if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
+    }
+    await oms.settled();
+    this.takeEvents();
+  }
+
+  /** Places the stop and target of the open position when it has none. */
+  private async protect(): Promise<void> {
+    const position = this.trader.openPosition();
+    if (position === undefined || this.protection !== undefined || !position.levels.active) return;
+    const levels = position.levels.blank();
+    levels.copyFrom(position.levels);
+    const exitSide: OrderSide = position.direction > 0 ? 'SELL' : 'BUY';
+    const protection: Protection = {
+      symbol: position.instrument, quantity: position.quantity, direction: position.direction, levels,
+      stop: undefined, stopLevel: levels.stop, target: undefined, armedBeforeBar: false,
+    };
+    this.protection = protection;
+    if (!Number.isNaN(levels.stop)) {
+      protection.stop = await this.place({ symbol: position.instrument, side: exitSide, quantity: position.quantity, role: 'stop', orderType: 'SL-M', triggerPricePaise: levels.stop, squareOff: true });
+    }
+    if (!Number.isNaN(levels.targetLevel)) {
+      protection.target = await this.place({ symbol: position.instrument, side: exitSide, quantity: position.quantity, role: 'target', orderType: 'LIMIT', pricePaise: levels.targetLevel, squareOff: true });
+    }
+    await this.options.oms.settled();
+    this.takeEvents();
+  }
+
+  /** A tick that filled neither: the trailing stop follows it, and the stop order with it. */
+  private async trail(price: number): Promise<void> {
+    const protection = this.protection;
+    if (protection === undefined) return;
+    protection.levels.trail(price);
+    const stop = protection.levels.stop;
+    if (stop === protection.stopLevel || protection.stop === undefined) return;
+    protection.stopLevel = stop;
+    if (protection.stop.storedFinal) return;
+    const reference = this.lastPrices.get(protection.symbol);
+    const modified = await this.options.oms.modifyOrder({
+      clientOrderId: protection.stop.clientOrderId, triggerPricePaise: stop, ...(reference === undefined ? {} : { referencePricePaise: reference }),
+    });
+    if (!modified.ok) throw new PaperDivergence(`the trailing stop ${protection.stop.clientOrderId} could not move to ${stop} paise: ${issueText(modified.error)}`);
+    await this.options.oms.settled();
+    this.takeEvents();
+  }
+
+  private async place(request: {
+    symbol: string; side: OrderSide; quantity: number; role: PlacedOrder['role']; orderType: 'MARKET' | 'SL-M' | 'LIMIT';
+    triggerPricePaise?: number; pricePaise?: number; squareOff: boolean;
+  }): Promise<PlacedOrder> {
+    const { oms, runId, product } = this.options;
+    const instrumentId = await this.instrumentId(request.symbol);
+    const decision = this.decision;
+    this.decision += 1;
+    const placed = await oms.placeOrder({
+      runId, decision, instrumentId, side: request.side, quantity: request.quantity, orderType: request.orderType, product, squareOff: request.squareOff,
+      ...(request.triggerPricePaise === undefined ? {} : { triggerPricePaise: request.triggerPricePaise }),
+      ...(request.pricePaise === undefined ? {} : { pricePaise: request.pricePaise }),
+      ...(this.lastPrices.has(request.symbol) ? { referencePricePaise: this.lastPrices.get(request.symbol) as number } : {}),
+    });
+    if (!placed.ok) throw new PaperDivergence(`the OMS refused the ${request.role} order of decision ${decision}: ${placed.error.map((issue) => issue.message).join('; ')}`);
+    const views = placed.value.orders;
+    if (views.length !== 1) throw new PaperDivergence(`decision ${decision} was sliced into ${views.length} orders; the kernel sends one order per slice`);
+    const view = views[0] as OmsOrderView;
+    const order: PlacedOrder = {
+      clientOrderId: view.clientOrderId, symbol: request.symbol, instrumentId, side: request.side, quantity: request.quantity, role: request.role, storedFinal: false,
+    };
+    if (view.brokerOrderId === null) throw new PaperDivergence(`order ${view.clientOrderId} has not reached the paper venue (${view.status}${view.statusMessage === null ? '' : `: ${view.statusMessage}`})`);
+    this.byBrokerId.set(view.brokerOrderId, order);
+    if (placed.value.existing) await this.resumed(order, view, request);
+    return order;
+  }
+
+  /**
+   * A decision this run made before a restart: its stored fills count as the venue's (they are
+   * not sent again), and a stop still working is set back to the level the run has now (the row
+   * holds the last level before the restart, which the replay has not reached yet).
+   */
+  private async resumed(order: PlacedOrder, view: OmsOrderView, request: { triggerPricePaise?: number }): Promise<void> {
+    const { rows } = await this.options.oms.pool.query<{ trade_id: string; quantity: number; price: string; ms: string; trigger: string | null }>(
+      `SELECT f.trade_id, f.quantity, f.price_paise::text AS price, (extract(epoch FROM f.ts) * 1000)::bigint::text AS ms, o.trigger_price_paise::text AS trigger
+       FROM orders o LEFT JOIN fills f ON f.order_id = o.order_id WHERE o.order_id = $1 ORDER BY f.ts, f.trade_id`, [view.orderId]);
+    order.storedFinal = isFinal(view);
+    for (const row of rows) {
+      if (row.trade_id === null) continue;
+      this.storedFills.push({ order, trade: { tradeId: row.trade_id, quantity: row.quantity, pricePaise: paise(Number(row.price)), atMs: Number(row.ms) } });
+    }
+    this.storedFills.sort((a, b) => a.trade.atMs - b.trade.atMs);
+    this.deliverStoredFills(this.options.clock.now());
+    const stored = rows[0]?.trigger;
+    if (!isFinal(view) && request.triggerPricePaise !== undefined && stored !== null && stored !== undefined && Number(stored) !== request.triggerPricePaise) {
+      const modified = await this.options.oms.modifyOrder({ clientOrderId: order.clientOrderId, triggerPricePaise: request.triggerPricePaise });
+      if (!modified.ok) throw new PaperDivergence(`the resumed stop ${order.clientOrderId} could not be set back to ${request.triggerPricePaise} paise: ${issueText(modified.error)}`);
+    }
+  }
+
+  private async instrumentId(symbol: string): Promise<number> {
+    const known = this.instrumentIds.get(symbol);
+    if (known !== undefined) return known;
+    const id = await this.options.instrumentIdOf(symbol);
+    this.instrumentIds.set(symbol, id);
+    return id;
+  }
+}
+
+function isFinal(view: OmsOrderView): boolean {
+  return view.status === 'FILLED' || view.status === 'CANCELLED' || view.status === 'REJECTED';
+}
+
+function issueText(error: unknown): string {
+  if (Array.isArray(error)) return error.map((issue: { message?: string }) => issue.message ?? String(issue)).join('; ');
+  return error instanceof Error ? error.message : typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+}
+
+/** The venue's fill must be the kernel's: price, time, quantity and side. */
+function expectSameFill(trade: VenueTrade, fill: LedgerFill, order: PlacedOrder): void {
+  const side = fill.side === 'buy' ? 'BUY' : 'SELL';
+  if (trade.pricePaise !== paise(fill.price) || trade.atMs !== fill.time || trade.quantity !== fill.quantity || order.side !== side) {
+    throw new PaperDivergence(`${fill.reason} fill of ${fill.instrument} differs: paper ${order.side} ${trade.quantity} at ${trade.pricePaise} paise at ${new Date(trade.atMs).toISOString()}, `
+      + `kernel ${side} ${fill.quantity} at ${fill.price} paise at ${new Date(fill.time).toISOString()}`);
+  }
+}

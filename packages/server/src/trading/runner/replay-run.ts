@@ -1,0 +1,224 @@
+// A PAPER run replaying stored history: the strategy's deployable configuration, the backtest's
+// own preparation of the range (stored candles at the interval, the index's futures chain or the
+// stock itself, the charges), the replay feed at the chosen speed, and the paper run (paper-run.ts)
+// through an OMS on the paper venue. Its fills are the backtest's fills for the same range, to the
+// paisa (test/trading-runner/paper-replay-parity.test.ts), because the kernel, the matching core
+// and the charge model are the same code and the paper run checks every fill against the kernel's.
+//
+// What a replay does not do yet: option legs (their contracts are picked while the strategy runs,
+// and the replay feed does not load contracts mid-run), and MANUAL confirmation (a replay at full
+// speed cannot wait for a person). Both are refused with the reason before anything is written.
+import { err, isoDate, istDate, istEpochDay, ok } from '@vyuha/core';
+import type { IsoDate, Paise, Result } from '@vyuha/core';
+import { compileAlgorithm, formatAlgorithmError, GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
+import type { BacktestConfigInput, CompiledAlgorithm, DeployableConfig, FuturesSizing, Sizing } from '@vyuha/engine';
+import type pg from 'pg';
+import { prepareStoredRun, StoredRunError } from '../../backtest/stored-run';
+import type { PreparedRun } from '../../backtest/stored-run';
+import { storedInstrumentOf } from '../../backtest/trade-plan';
+import { contractInstrumentId } from '../../jobs/backtest-results';
+import { ManualScheduler, WallScheduler } from '../feeds/scheduler';
+import type { Scheduler } from '../feeds/scheduler';
+import { ReplayFeed } from '../feeds/replay-feed';
+import type { ReplaySpeed } from '../feeds/replay-request';
+import { KillSwitchWatch } from '../kill-switch-watch';
+import type { Oms } from '../oms/oms';
+import { recoverOms } from '../oms/oms-recovery';
+import { openOms } from '../oms/open-oms';
+import { PaperVenue } from '../paper/paper-venue';
+import { PaperRun } from './paper-run';
+
+/** What a PAPER run's params hold (written by deploy_strategy: trading/deployments.ts). */
+export interface PaperRunParams {
+  readonly config: DeployableConfig;
+  readonly instrumentId: number;
+  readonly replay: { readonly from: IsoDate; readonly to: IsoDate; readonly speed: ReplaySpeed } | null;
+}
+
+/** A run that cannot go on, for its own reasons (not the infrastructure's): the run ends in ERROR with this. */
+export class PaperRunFailure extends Error {
+  override readonly name = 'PaperRunFailure';
+  /** Units the failing run squared off on its way out (ERROR: SQUARED OFF when above 0). */
+  squaredOff = 0;
+}
+
+/** Reads a run's params; every problem named. */
+export function readPaperRunParams(params: unknown): Result<PaperRunParams, string> {
+  if (typeof params !== 'object' || params === null) return err('the run has no params');
+  const record = params as Record<string, unknown>;
+  const raw = typeof record.config === 'string' ? JSON.parse(record.config) as unknown : record.config;
+  const config = parseDeployableConfig(raw);
+  if (!config.ok) return err(`the run's configuration is not valid: ${config.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
+  const instrumentId = record.instrumentId;
+  if (typeof instrumentId !== 'number' || !Number.isSafeInteger(instrumentId)) return err('the run names no instrument id');
+  const replay = record.replay;
+  if (replay === null || replay === undefined) return ok({ config: config.value, instrumentId, replay: null });
+  const { from, to, speed } = replay as Record<string, unknown>;
+  if (typeof from !== 'string' || typeof to !== 'string' || typeof speed !== 'number') return err('the run\'s replay needs from, to and speed');
+  return ok({ config: config.value, instrumentId, replay: { from: isoDate(from), to: isoDate(to), speed: speed as ReplaySpeed } });
+}
+
+/** The kernel config of a deployable configuration over a prepared range: the backtest's, plus the strategy's exits and limits. */
+export function paperConfigOf(prepared: PreparedRun, config: DeployableConfig): BacktestConfigInput {
+  return {
+    ...prepared.config,
+    ...(config.stopLoss === undefined ? {} : { stopLoss: config.stopLoss }),
+    ...(config.target === undefined ? {} : { target: config.target }),
+    ...(config.trailingStop === undefined ? {} : { trailingStop: config.trailingStop }),
+    ...(config.dailyMaxLoss === undefined ? {} : { dailyMaxLoss: config.dailyMaxLoss }),
+    ...(config.dailyMaxProfit === undefined ? {} : { dailyMaxProfit: config.dailyMaxProfit }),
+  };
+}
+
+/** The futures or stock sizing the backtest's preparation takes, from the strategy's sizing. */
+function sizingOf(config: DeployableConfig): { futuresSizing?: FuturesSizing; equitySizing?: Sizing } {
+  const sizing = config.sizing;
+  if (sizing.kind === 'lots') return { futuresSizing: { kind: 'lots', lots: sizing.lots } };
+  if (sizing.kind === 'all-in') return {};
+  return { equitySizing: sizing };
+}
+
+/** Prepares the replayed range as the backtest would (the same candles, chain, charges and trader). */
+export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams): Promise<PreparedRun> {
+  const { config, replay } = params;
+  if (replay === null) throw new PaperRunFailure('this run has no replay range; runs on the simulated market are not started by the replay runner');
+  if (config.legs !== null) throw new PaperRunFailure('option legs are not run on paper yet: their contracts are picked while the strategy runs, which the replay does not load');
+  if (config.manual) throw new PaperRunFailure('a replay cannot wait for manual confirmations; deploy it without manual mode');
+  const { rows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
+    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [params.instrumentId]);
+  const row = rows[0];
+  if (row === undefined) throw new PaperRunFailure(`instrument ${params.instrumentId} no longer exists`);
+  const instrument = await storedInstrumentOf(pool, { instrumentId: params.instrumentId, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
+  try {
+    return await prepareStoredRun({
+      pool, instrument, strategyType: config.type, dateRange: { from: replay.from, to: replay.to }, intervalMinutes: config.interval,
+      capital: config.investment as Paise, ...sizingOf(config),
+    });
+  } catch (error) {
+    if (error instanceof StoredRunError) throw new PaperRunFailure(error.message);
+    throw error;
+  }
+}
+
+async function compiledAlgorithmOf(pool: pg.Pool, config: DeployableConfig): Promise<CompiledAlgorithm> {
+  const { id, version } = config.algorithm;
+  const { rows } = await pool.query<{ graph: unknown }>('SELECT graph FROM algorithm_versions WHERE algorithm_id = $1 AND version = $2', [id, version]);
+  if (rows[0] === undefined) throw new PaperRunFailure(`algorithm ${id} version ${version} no longer exists`);
+  const compiled = compileAlgorithm(rows[0].graph);
+  if (!compiled.ok) throw new PaperRunFailure(`algorithm ${id} version ${version} does not compile: ${compiled.error.map(formatAlgorithmError).join('; ')}`);
+  return compiled.value;
+}
+
+export interface PaperReplayOptions {
+  readonly pool: pg.Pool;
+  readonly runId: string;
+  /** Shared by every OMS of the process (one LISTEN connection); opened here when absent. */
+  readonly killSwitches?: KillSwitchWatch;
+  /** Paces the replay at speeds above 0 (default the wall clock). */
+  readonly pacing?: Scheduler;
+  /** Ends the replay early: aborted with a StopReason, a stop (with or without the square-off); with RELEASE, a hand-over (nothing is closed). */
+  readonly signal?: AbortSignal;
+  readonly log?: (message: string) => void;
+}
+
+/** What a finished replay did. */
+export interface PaperReplaySummary {
+  readonly bars: number;
+  readonly fills: number;
+  /** A stop ended it early (what was open was closed at the last bar's close). */
+  readonly stopped: boolean;
+  /** The process let go of it (`signal` aborted with RELEASE): nothing was closed; it resumes elsewhere. */
+  readonly released: boolean;
+  /** Units closed at once by a stop that asked for the square-off. */
+  readonly squaredOff: number;
+}
+
+/** The abort reason of a stop: `squareOff` closes what is open at once (the last traded price). */
+export interface StopReason {
+  readonly squareOff: boolean;
+}
+
+/** The abort reason that hands a run over instead of stopping it. */
+export const RELEASE = 'release';
+
+/**
+ * Replays a PAPER run's range through the runtime: feed, candle builder, kernel, OMS, paper
+ * venue. The caller owns the run's status (the runner worker: runner-worker.ts).
+ */
+export async function replayPaperRun(options: PaperReplayOptions): Promise<PaperReplaySummary> {
+  const { pool, runId } = options;
+  const { rows } = await pool.query<{ user_id: string; strategy_id: string | null; params: unknown; algo_id: string | null }>(
+    `SELECT r.user_id, r.strategy_id, r.params, s.algo_id FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id
+     WHERE r.run_id = $1 AND r.kind = 'PAPER'`, [runId]);
+  const run = rows[0];
+  if (run === undefined) throw new PaperRunFailure(`run ${runId} is not a PAPER run`);
+  const params = readPaperRunParams(run.params);
+  if (!params.ok) throw new PaperRunFailure(params.error);
+  const prepared = await preparePaperReplay(pool, params.value);
+  const program = await compiledAlgorithmOf(pool, params.value.config);
+  const { config, replay } = params.value;
+  const stored = prepared.series;
+  const series = prepared.contracts === undefined ? new GrowingBarSeries(stored.length) : GrowingBarSeries.over(stored);
+  // The chain reads the stored columns the series grows in; keep a copy of the times for the day ends.
+  const times = Float64Array.from(stored.time.subarray(0, stored.length));
+  const stepped = startSteppedRun({
+    series, program, intervalMinutes: config.interval, config: paperConfigOf(prepared, config),
+    ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
+  });
+  const clock = new ManualScheduler(times[0] ?? 0);
+  const killSwitches = options.killSwitches ?? await KillSwitchWatch.open({ pool });
+  const venue = await PaperVenue.open({
+    pool, userId: run.user_id, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }),
+  });
+  const oms: Oms = openOms({ pool, userId: run.user_id, venue, scheduler: clock, killSwitches, ...(options.log === undefined ? {} : { log: options.log }) });
+  try {
+    oms.attachRun({
+      runId, userId: run.user_id, strategyId: run.strategy_id, userBrokerId: null, algoId: run.algo_id, charges: stepped.config.charges,
+      ...(config.dailyMaxLoss === undefined ? {} : { strategyMaxLossPaise: config.dailyMaxLoss }),
+    });
+    await recoverOms(oms);
+    const last = times.length - 1;
+    const underlying = { instrumentId: params.value.instrumentId, tradingSymbol: prepared.plan.kind === 'index-futures' ? prepared.plan.underlying : stepped.config.instrument };
+    const paper = new PaperRun({
+      runId, stepped, series, intervalMinutes: config.interval, exchange: 'NSE', signalInstrumentId: params.value.instrumentId,
+      oms, venue, clock, product: config.type === 'intraday' ? 'MIS' : prepared.plan.kind === 'index-futures' ? 'NRML' : 'CNC',
+      ...(prepared.contracts === undefined ? {} : { tradedPrices: prepared.contracts.prices, contractAt: (index: number) => (prepared.contracts as NonNullable<typeof prepared.contracts>).symbolAt(index) }),
+      instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? params.value.instrumentId
+        : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
+      endingOf: (index) => ({
+        endOfData: index === last,
+        endOfDay: index < last && istEpochDay(times[index + 1] as number) !== istEpochDay(times[index] as number),
+      }),
+    });
+    const feed = await ReplayFeed.load({
+      pool, scheduler: options.pacing ?? new WallScheduler(),
+      request: { instrumentIds: [params.value.instrumentId], from: replay?.from ?? '', to: replay?.to ?? '', intervalMinutes: config.interval, speed: replay?.speed ?? 0 },
+    });
+    if (!feed.ok) throw new PaperRunFailure(feed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+    const stop = (): void => feed.value.stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });
+    options.signal?.removeEventListener('abort', stop);
+    if (end.reason === 'failed') {
+      // The run cannot go on: nothing of it may stay working or open.
+      const failure = new PaperRunFailure(end.message);
+      failure.squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
+      throw failure;
+    }
+    if (end.reason === 'stopped' && options.signal?.reason === RELEASE) {
+      // Handed over, not ended: what is open stays open for whoever resumes the run.
+      paper.detach();
+      return { bars: paper.barsProcessed, fills: paper.fills, stopped: false, released: true, squaredOff: 0 };
+    }
+    if (end.reason === 'stopped') {
+      const squareOff = (options.signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
+      const squaredOff = await paper.stop({ squareOff });
+      return { bars: paper.barsProcessed, fills: paper.fills, stopped: true, released: false, squaredOff };
+    }
+    await paper.finish();
+    return { bars: paper.barsProcessed, fills: paper.fills, stopped: false, released: false, squaredOff: 0 };
+  } finally {
+    await oms.close();
+    if (options.killSwitches === undefined) await killSwitches.close();
+  }
+}

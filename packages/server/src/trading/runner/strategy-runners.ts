@@ -1,0 +1,229 @@
+// Where PAPER runs run: any number of worker processes (VYUHA_ROLE=worker, or the single process
+// of `npm start`) against one PostgreSQL, each run in exactly one of them at a time.
+//
+// - The lease. A worker runs a run only while it holds the run's session-level advisory lock, on
+//   a connection of its own kept for the run's whole life (as the backtest workers do): two
+//   workers can never both hold it, and PostgreSQL frees it when the holder's connection ends,
+//   also when its process was killed. While it runs, the worker writes `lease_owner` and
+//   `heartbeat_at` every few seconds, so anyone can see who runs what.
+// - Waking up. deploy_strategy enqueues a `strategy-run` job (jobs/strategy-run-jobs.ts) in its
+//   transaction; a worker that takes it tries the lease at once. The job only wakes: it is done
+//   as soon as it is taken, whoever gets the lease.
+// - Taking over. Every `scanIntervalMs` each worker looks for PAPER runs IN PROGRESS whose
+//   heartbeat is older than `staleAfterMs` (or missing) and tries their lease: a dead worker's
+//   runs are taken over within staleAfterMs + scanIntervalMs (15 s + 5 s by default, inside the
+//   issue's 30 s). The new holder resumes the run: the replay starts again from its first bar and
+//   the OMS answers every decision already stored from its rows (nothing is sent twice; an order
+//   written but never sent is sent now), so the run continues exactly where it stopped.
+// - Stopping. stop_strategy writes `stop_requested_at`; the holder sees it within a second, stops
+//   the feed, cancels the working stops and targets and, when the stop asked for it, squares the
+//   position off at once (the last traded price), and ends the run.
+// - Ending. A run that finished its range ends COMPLETE (COMPLETE: SQUARED OFF when a stop asked
+//   for the square-off); one that failed for its own reasons ends ERROR with the reason in words
+//   (`status_reason`, `error`). Either way the strategy is STOPPED and its licence slot is given back.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { STRATEGY_RUN_QUEUE } from '../../jobs/job-queue';
+import type { JobLog, JobQueue } from '../../jobs/job-queue';
+import type { Scheduler } from '../feeds/scheduler';
+import { releaseLicenceSlot } from '../deployments';
+import { KillSwitchWatch } from '../kill-switch-watch';
+import { PaperDivergence } from './paper-run';
+import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
+import type { PaperReplaySummary } from './replay-run';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The advisory lock key of a PAPER run (a namespace of its own beside the backtests'). */
+const LOCK_KEY = `hashtextextended('vyuha.strategy-run:' || $1, 0)`;
+
+export interface StrategyRunnersOptions {
+  readonly pool: pg.Pool;
+  readonly queue: JobQueue;
+  readonly log: JobLog;
+  /** Written in `lease_owner`; default a random id per process. */
+  readonly workerId?: string;
+  /** How often to look for runs nobody runs, ms (default 5 s; 0: only at start). */
+  readonly scanIntervalMs?: number;
+  /** A heartbeat older than this means the holder is gone, ms (default 15 s). */
+  readonly staleAfterMs?: number;
+  /** How often the holder writes its heartbeat and reads stop requests, ms (default 1 s). */
+  readonly heartbeatMs?: number;
+  /** Paces replays at speeds above 0 (default the wall clock). */
+  readonly pacing?: Scheduler;
+  /** Called when a run this process ran has ended (tests, metrics). */
+  readonly onRunEnded?: (runId: string, outcome: RunOutcome) => void;
+}
+
+/** How a run this process held ended. */
+export type RunOutcome =
+  | { readonly status: 'COMPLETE' | 'COMPLETE: SQUARED OFF'; readonly summary: PaperReplaySummary }
+  | { readonly status: 'ERROR' | 'ERROR: SQUARED OFF'; readonly reason: string }
+  | { readonly status: 'released'; readonly reason: string };
+
+export interface StrategyRunners {
+  readonly workerId: string;
+  /** Runs this process holds now. */
+  readonly running: ReadonlySet<string>;
+  /** Looks for runs nobody runs and takes them (also done every scanIntervalMs). */
+  scan(): Promise<number>;
+  /** Stops taking runs and releases the ones held (they are taken over elsewhere, or here after a restart). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts this process's strategy runners: the job worker, the take-over scan and the shared kill switch watch.
+ * @example const runners = await startStrategyRunners({ pool, queue, log }); ... await runners.stop();
+ */
+export async function startStrategyRunners(options: StrategyRunnersOptions): Promise<StrategyRunners> {
+  const { pool, queue, log } = options;
+  const workerId = options.workerId ?? `worker-${randomUUID().slice(0, 8)}`;
+  const heartbeatMs = options.heartbeatMs ?? 1_000;
+  const staleAfterMs = options.staleAfterMs ?? 15_000;
+  const killSwitches = await KillSwitchWatch.open({ pool });
+  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  let stopping = false;
+
+  const claim = async (runId: string): Promise<boolean> => {
+    if (stopping || running.has(runId)) return false;
+    const lease = new pg.Client(pool.options);
+    lease.on('error', () => undefined);
+    await lease.connect();
+    const { rows } = await lease.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [runId]);
+    if (rows[0]?.locked !== true) {
+      await lease.end().catch(() => undefined);
+      return false;
+    }
+    const taken = await pool.query(
+      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind = 'PAPER' AND status = 'IN PROGRESS'`, [runId, workerId]);
+    if (taken.rowCount !== 1) {
+      await lease.end().catch(() => undefined);
+      return false;
+    }
+    const abort = new AbortController();
+    const done = hold({ runId, lease, abort }).finally(() => {
+      running.delete(runId);
+    });
+    running.set(runId, { abort, done });
+    return true;
+  };
+
+  const hold = async (request: { runId: string; lease: pg.Client; abort: AbortController }): Promise<void> => {
+    const { runId, lease, abort } = request;
+    let stopAsked: { squareOff: boolean } | undefined;
+    const beat = setInterval(() => {
+      void pool.query<{ stop_requested_at: Date | null; stop_square_off: boolean; status: string }>(
+        `UPDATE strategy_runs SET heartbeat_at = now() WHERE run_id = $1 AND lease_owner = $2
+         RETURNING stop_requested_at, stop_square_off, status`, [runId, workerId])
+        .then(({ rows }) => {
+          const row = rows[0];
+          if (row === undefined || row.status !== 'IN PROGRESS') abort.abort(RELEASE);
+          else if (row.stop_requested_at !== null && stopAsked === undefined) {
+            stopAsked = { squareOff: row.stop_square_off };
+            abort.abort(stopAsked);
+          }
+        })
+        .catch((error: unknown) => log('strategy run heartbeat failed', { runId, error: (error as Error).message }));
+    }, heartbeatMs);
+    let outcome: RunOutcome;
+    try {
+      const summary = await replayPaperRun({
+        pool, runId, killSwitches, signal: abort.signal, log: (message) => log(message, { runId }),
+        ...(options.pacing === undefined ? {} : { pacing: options.pacing }),
+      });
+      if (summary.released) outcome = { status: 'released', reason: stopping ? 'the worker is stopping' : 'the run is no longer this worker\'s' };
+      else outcome = { status: stopAsked?.squareOff === true ? 'COMPLETE: SQUARED OFF' : 'COMPLETE', summary };
+    } catch (error) {
+      if (!(error instanceof PaperRunFailure || error instanceof PaperDivergence)) {
+        // Infrastructure (the database went away): leave the run to be taken over and resumed.
+        log('strategy run interrupted', { runId, error: (error as Error).message });
+        outcome = { status: 'released', reason: (error as Error).message };
+      } else {
+        outcome = { status: error instanceof PaperRunFailure && error.squaredOff > 0 ? 'ERROR: SQUARED OFF' : 'ERROR', reason: error.message };
+      }
+    } finally {
+      clearInterval(beat);
+    }
+    try {
+      if (outcome.status !== 'released') await endRun(pool, { runId, status: outcome.status, reason: 'reason' in outcome ? outcome.reason : null });
+      else await pool.query(`UPDATE strategy_runs SET lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1 AND lease_owner = $2`, [runId, workerId]);
+    } finally {
+      await lease.end().catch(() => undefined);
+    }
+    log('strategy run ended', { runId, status: outcome.status, ...('reason' in outcome ? { reason: outcome.reason } : {}) });
+    options.onRunEnded?.(runId, outcome);
+  };
+
+  const scan = async (): Promise<number> => {
+    if (stopping) return 0;
+    const { rows } = await pool.query<{ run_id: string }>(
+      `SELECT run_id FROM strategy_runs
+       WHERE kind = 'PAPER' AND status = 'IN PROGRESS' AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
+       ORDER BY started_at`, [staleAfterMs]);
+    let taken = 0;
+    for (const row of rows) if (await claim(row.run_id)) taken += 1;
+    return taken;
+  };
+
+  await queue.boss.work<{ runId?: unknown }>(STRATEGY_RUN_QUEUE, { pollingIntervalSeconds: 1 }, async (jobs) => {
+    for (const job of jobs) {
+      const runId = job.data?.runId;
+      if (typeof runId === 'string' && UUID.test(runId)) await claim(runId).catch((error: unknown) => log('strategy run claim failed', { runId, error: (error as Error).message }));
+    }
+  });
+  const scanIntervalMs = options.scanIntervalMs ?? 5_000;
+  const timer = scanIntervalMs > 0 ? setInterval(() => {
+    void scan().catch((error: unknown) => log('strategy run scan failed', { error: (error as Error).message }));
+  }, scanIntervalMs) : undefined;
+  await scan();
+
+  return {
+    workerId,
+    get running() {
+      return new Set(running.keys());
+    },
+    scan,
+    async stop() {
+      stopping = true;
+      if (timer !== undefined) clearInterval(timer);
+      await queue.boss.offWork(STRATEGY_RUN_QUEUE).catch(() => undefined);
+      for (const { abort } of running.values()) abort.abort(RELEASE);
+      await Promise.all([...running.values()].map(({ done }) => done.catch(() => undefined)));
+      await killSwitches.close();
+    },
+  };
+}
+
+/**
+ * Ends a run: its status (and the reason in words for an ERROR), finished, the lease cleared, the
+ * licence slot given back once, the strategy STOPPED if it was still ACTIVE or PAUSED on this run.
+ * Nothing when the run has ended already.
+ */
+export async function endRun(pool: pg.Pool, request: { runId: string; status: 'COMPLETE' | 'COMPLETE: SQUARED OFF' | 'ERROR' | 'ERROR: SQUARED OFF'; reason: string | null }): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<{ strategy_id: string | null }>(
+      `SELECT strategy_id FROM strategy_runs WHERE run_id = $1 AND status = 'IN PROGRESS' FOR UPDATE`, [request.runId]);
+    const ended = rows[0];
+    if (ended === undefined) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+    await releaseLicenceSlot(client, request.runId);
+    await client.query(
+      `UPDATE strategy_runs SET status = $2, status_reason = $3, error = $3, progress = CASE WHEN $2 LIKE 'COMPLETE%' THEN 100 ELSE progress END,
+         finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL
+       WHERE run_id = $1`, [request.runId, request.status, request.reason]);
+    if (ended.strategy_id !== null) {
+      await client.query(`UPDATE strategies SET status = 'STOPPED' WHERE strategy_id = $1 AND status IN ('ACTIVE', 'PAUSED')`, [ended.strategy_id]);
+    }
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
