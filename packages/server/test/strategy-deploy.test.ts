@@ -20,6 +20,9 @@ let queue: JobQueue;
 let deps: DeployDeps;
 let niftyId: number;
 
+/** A past week replayed as fast as possible: paper strategies run on replays of stored history for now. */
+const REPLAY = { from: '2024-06-03', to: '2024-06-07', speed: 0 };
+
 interface Trader {
   readonly userId: string;
   readonly licenceId: string;
@@ -78,10 +81,21 @@ afterAll(async () => {
 });
 
 describe('deployStrategy', () => {
+  it('refuses what the paper runtime cannot run yet, each at its field, and writes nothing', async () => {
+    const trader = await newTrader();
+    const strategyId = await newStrategy(trader, { investment: 50_000_000, manual: true });
+    const refused = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps));
+    expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['replay', 'not-runnable'], ['config.manual', 'not-runnable']]);
+    expect(refused[0]?.message).toContain('give replay.from, replay.to and replay.speed');
+    expect(await statusOf(strategyId)).toBe('DRAFT');
+    expect(await utilized(trader.licenceId)).toBe(0);
+    expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 0 });
+  });
+
   it('creates the strategy-run queue as stately, one waiting job per run', async () => {
     expect(await one('SELECT policy, retry_limit FROM pgboss.queue WHERE name = $1', [STRATEGY_RUN_QUEUE])).toEqual({ policy: 'stately', retry_limit: 0 });
     const trader = await newTrader();
-    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: await newStrategy(trader), mode: 'PAPER' }, deps);
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: await newStrategy(trader), mode: 'PAPER', replay: REPLAY }, deps);
     if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
     const client = await db.pool.connect();
     try {
@@ -96,7 +110,7 @@ describe('deployStrategy', () => {
   it('lets two deploys racing for the last slot take it once', async () => {
     const trader = await newTrader({ slots: 1 });
     const strategies = [await newStrategy(trader), await newStrategy(trader)];
-    const results = await Promise.all(strategies.map((strategyId) => deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps)));
+    const results = await Promise.all(strategies.map((strategyId) => deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps)));
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     const refused = issuesOf(results.find((result) => !result.ok) as never);
     expect(refused).toEqual([{ code: 'no-licence-slot', message: 'every STRATEGIES/DEPLOYED licence slot is in use (1 of 1): stop a strategy or extend the licence' }]);
@@ -108,7 +122,7 @@ describe('deployStrategy', () => {
   it('starts one run when the same strategy is deployed twice at once', async () => {
     const trader = await newTrader();
     const strategyId = await newStrategy(trader);
-    const request = { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' };
+    const request = { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY };
     const results = await Promise.all([deployStrategy(db.pool, request, deps), deployStrategy(db.pool, request, deps)]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(codes(issuesOf(results.find((result) => !result.ok) as never))).toEqual(['invalid-status']);
@@ -120,7 +134,7 @@ describe('deployStrategy', () => {
     const trader = await newTrader();
     const strategyId = await newStrategy(trader);
     const failing: DeployDeps = { enqueue: () => Promise.reject(new Error('queue unavailable')) };
-    await expect(deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, failing)).rejects.toThrow('queue unavailable');
+    await expect(deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, failing)).rejects.toThrow('queue unavailable');
     expect(await statusOf(strategyId)).toBe('DRAFT');
     expect(await utilized(trader.licenceId)).toBe(0);
     expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 0 });
@@ -153,14 +167,14 @@ describe('deployStrategy', () => {
   it('refuses a basket, an archived strategy and a manager who no longer manages the user', async () => {
     const trader = await newTrader();
     const basket = await newStrategy(trader, {}, 'basket');
-    expect(issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: basket, mode: 'PAPER' }, deps)))
+    expect(issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: basket, mode: 'PAPER', replay: REPLAY }, deps)))
       .toEqual([{ field: 'strategy_id', code: 'not-deployable', message: 'a basket strategy cannot be deployed yet: only algo strategies run' }]);
     const archived = await newStrategy(trader);
     await db.pool.query(`UPDATE strategies SET status = 'ARCHIVED' WHERE strategy_id = $1`, [archived]);
-    expect(codes(issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: archived, mode: 'PAPER' }, deps))))
+    expect(codes(issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: archived, mode: 'PAPER', replay: REPLAY }, deps))))
       .toEqual(['invalid-status']);
     const stranger = await newTrader();
-    expect(issuesOf(await deployStrategy(db.pool, { actorId: stranger.userId, userId: trader.userId, strategyId: await newStrategy(trader), mode: 'PAPER' }, deps)))
+    expect(issuesOf(await deployStrategy(db.pool, { actorId: stranger.userId, userId: trader.userId, strategyId: await newStrategy(trader), mode: 'PAPER', replay: REPLAY }, deps)))
       .toEqual([{ code: 'not-managed', message: `you do not manage user ${trader.userId}` }]);
   });
 });
@@ -169,7 +183,7 @@ describe('stopStrategy and the licence slot', () => {
   it('gives the slot back once, however often it is released', async () => {
     const trader = await newTrader();
     const strategyId = await newStrategy(trader);
-    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps);
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps);
     if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
     expect(await utilized(trader.licenceId)).toBe(1);
     const stopped = await stopStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, squareOff: false });
@@ -194,7 +208,7 @@ describe('confirmSignal', () => {
   it('refuses a signal whose run has ended, and one already processed', async () => {
     const trader = await newTrader();
     const strategyId = await newStrategy(trader);
-    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps);
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps);
     if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
     const signal = async (): Promise<string> => (await one<{ pending_signal_id: string }>(
       `INSERT INTO pending_signals (strategy_id, user_id, run_id, payload, expires_at) VALUES ($1, $2, $3, '{"side": "BUY"}', now() + interval '1 hour') RETURNING pending_signal_id`,
@@ -233,7 +247,7 @@ describe('migration 0019 as any SQL client meets it', () => {
     await move('ARCHIVED');
     expect((await refusedMove('STOPPED')).constraint).toBe('strategies_status_transition');
     await move('DRAFT');
-    await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps);
+    await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps);
     expect(await statusOf(strategyId)).toBe('ACTIVE');
     expect((await refusedMove('ARCHIVED')).constraint).toBe('strategies_status_transition');
     expect((await refusedMove('DRAFT')).constraint).toBe('strategies_status_transition');

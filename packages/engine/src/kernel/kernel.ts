@@ -161,6 +161,11 @@ export class Kernel {
   private barOpen = false;
   /** Bars processed by `step` so far. */
   steppedBars = 0;
+  /**
+   * A paused strategy (live): no entry while true, from the next bar's open on; exits, stops and
+   * square-offs go on. A backtest never sets it.
+   */
+  entriesPaused = false;
 
   constructor(private readonly options: KernelOptions) {
     const { series } = options.feed;
@@ -376,11 +381,11 @@ export class Kernel {
     this.clock.advanceTo(barTime);
     const trader = this.trader;
     if (this.intraday) {
-      session.entriesAllowed = !this.limitHit && session.minuteOfDay < this.entryCutoffMinute && !lastOfDay;
+      session.entriesAllowed = !this.limitHit && !this.entriesPaused && session.minuteOfDay < this.entryCutoffMinute && !lastOfDay;
       trader.onBarOpen(index);
       this.squareOffAtOpen(index);
     } else {
-      session.entriesAllowed = !this.limitHit;
+      session.entriesAllowed = !this.limitHit && !this.entriesPaused;
       trader.onBarOpen(index);
     }
   }

@@ -15,7 +15,7 @@ export interface DeployIssue {
 
 export type DeployIssueCode =
   | 'not-found' | 'not-managed' | 'not-deployable' | 'invalid-status' | 'invalid-mode' | 'live-unavailable'
-  | 'permission-missing' | 'invalid-config' | 'invalid-replay' | 'no-licence-slot' | 'run-in-progress' | 'resume-differs'
+  | 'permission-missing' | 'invalid-config' | 'invalid-replay' | 'not-runnable' | 'no-licence-slot' | 'run-in-progress' | 'resume-differs'
   | 'signal-processed' | 'signal-expired' | 'run-ended';
 
 /** Replay speeds: 1x, 10x, 60x, 600x, and 0 = as fast as the runtime goes. */
@@ -50,6 +50,29 @@ export function modeIssues(mode: unknown): DeployIssue[] {
   if (mode === 'LIVE') return [{ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE }];
   if (mode === 'PAPER') return [];
   return [{ field: 'mode', code: 'invalid-mode', message: `mode must be PAPER or LIVE, got ${JSON.stringify(mode)}` }];
+}
+
+/**
+ * What the paper runtime cannot run yet, each at its field: without a replay (the simulated
+ * market's runner is not built), option legs, MANUAL confirmation. Refused before anything is
+ * written rather than started and failed.
+ * @example runtimeIssues({ legs: null, manual: false }, null) // [{ field: 'replay', code: 'not-runnable', ... }]
+ */
+export function runtimeIssues(config: { readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
+  const issues: DeployIssue[] = [];
+  if (replay === undefined || replay === null) {
+    issues.push({ field: 'replay', code: 'not-runnable',
+      message: 'paper strategies run on replays of stored history for now (the simulated market\'s runner is not built yet): give replay.from, replay.to and replay.speed' });
+  }
+  if (config.legs !== undefined && config.legs !== null) {
+    issues.push({ field: 'config.legs', code: 'not-runnable',
+      message: 'config.legs: option legs are not run on paper yet (their contracts are picked while the strategy runs); backtest them instead' });
+  }
+  if (config.manual === true) {
+    issues.push({ field: 'config.manual', code: 'not-runnable',
+      message: 'config.manual: MANUAL confirmation is not available on paper yet (a replay cannot wait for a person); deploy without it' });
+  }
+  return issues;
 }
 
 /**

@@ -15,7 +15,7 @@
 import { err, ok } from '@vyuha/core';
 import type { Result } from '@vyuha/core';
 import type pg from 'pg';
-import { deployableConfigOf, modeIssues, replayIssues } from './deploy-checks';
+import { deployableConfigOf, modeIssues, replayIssues, runtimeIssues } from './deploy-checks';
 import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
 
 export type { DeployIssue, DeployIssueCode, ReplayRequest } from './deploy-checks';
@@ -178,7 +178,7 @@ export async function releaseLicenceSlot(client: pg.PoolClient, runId: string): 
   return true;
 }
 
-/** A PAUSED strategy's run carries on as it was deployed: a different mode or replay is refused. */
+/** A PAUSED strategy's run carries on as it was deployed: a different mode or replay is refused (no replay given: as deployed). */
 function resumeIssues(run: { runId: string; params: Record<string, unknown> }, request: DeployRequest): DeployIssue[] {
   const issues: DeployIssue[] = [];
   if (run.params.mode !== undefined && run.params.mode !== request.mode) {
@@ -187,7 +187,8 @@ function resumeIssues(run: { runId: string; params: Record<string, unknown> }, r
   }
   const runReplay = (run.params.replay ?? null) as ReplayRequest | null;
   const asked = request.replay ?? null;
-  const same = asked === null ? runReplay === null
+  // Resuming without naming a replay carries on as deployed (the screens' Resume button does this).
+  const same = asked === null ? true
     : runReplay !== null && runReplay.from === asked.from && runReplay.to === asked.to && runReplay.speed === asked.speed;
   if (!same) {
     issues.push({ field: 'replay', code: 'resume-differs',
@@ -214,6 +215,8 @@ async function deployChecks(
       message: 'config.manual: MANUAL mode needs the strategy:manual permission, which this account does not have' });
   }
   issues.push(...replayIssues(request.replay, await todayIst(client)));
+  if (parsed.ok && !issues.some((issue) => issue.field === 'config.manual')) issues.push(...runtimeIssues(parsed.config, request.replay));
+  else if (parsed.ok) issues.push(...runtimeIssues({ ...parsed.config, manual: false }, request.replay));
   return parsed.ok ? { issues, config: parsed.config } : { issues };
 }
 

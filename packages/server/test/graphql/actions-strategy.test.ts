@@ -12,6 +12,8 @@ import { saveAlgorithm } from './actions-support';
 import { dataOf, startSpecServer } from './spec-server';
 import type { GraphqlBody, SpecServer } from './spec-server';
 
+/** A past month replayed as fast as possible: paper strategies run on replays of stored history for now. */
+const REPLAY = { from: '2024-05-06', to: '2024-05-31', speed: 0 };
 const DEPLOY = `mutation ($id: uuid!, $mode: String!, $replay: deploy_replay_input) {
   deploy_strategy(strategy_id: $id, mode: $mode, replay: $replay) { run_id } }`;
 const STOP = 'mutation ($id: uuid!, $squareOff: Boolean!) { stop_strategy(strategy_id: $id, square_off: $squareOff) { strategy_id run_id } }';
@@ -77,7 +79,7 @@ async function snapshot(): Promise<string> {
 }
 
 async function deployed(role: Parameters<typeof call>[0], strategyId: string): Promise<string> {
-  return (dataOf(await call(role, DEPLOY, { id: strategyId, mode: 'PAPER' })).deploy_strategy as { run_id: string }).run_id;
+  return (dataOf(await call(role, DEPLOY, { id: strategyId, mode: 'PAPER', replay: REPLAY })).deploy_strategy as { run_id: string }).run_id;
 }
 
 beforeAll(async () => {
@@ -104,7 +106,7 @@ describe('deploy_strategy', () => {
     expect(run).toEqual({
       strategy_id: strategyId, user_id: userOf('advanced'), kind: 'PAPER', status: 'IN PROGRESS', licence_id: before.id, stop_requested_at: null,
       params: {
-        mode: 'PAPER', replay: null, instrumentId: niftyId, intervalMinutes: 5,
+        mode: 'PAPER', replay: REPLAY, instrumentId: niftyId, intervalMinutes: 5,
         config: {
           algorithm: { id: algorithms.advanced, version: 1 }, legs: null, instrument: 'NIFTY 50', interval: 5, type: 'intraday',
           investment: 50_000_000, sizing: { kind: 'all-in' }, manual: false,
@@ -120,7 +122,7 @@ describe('deploy_strategy', () => {
 
     // Deployed already: refused, nothing changes.
     const state = await snapshot();
-    const again = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER' }));
+    const again = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER', replay: REPLAY }));
     expect(again).toMatchObject({ code: 'invalid-status', message: 'the strategy is ACTIVE: it is running already', path: '$.selectionSet.deploy_strategy.args.strategy_id' });
     expect(await snapshot()).toBe(state);
   });
@@ -131,7 +133,7 @@ describe('deploy_strategy', () => {
     await sql('UPDATE deployed_strategies SET utilized = available WHERE id = $1', [licence.id]);
     try {
       const state = await snapshot();
-      const refused = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER' }));
+      const refused = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER', replay: REPLAY }));
       expect(refused).toMatchObject({
         code: 'no-licence-slot', path: '$.selectionSet.deploy_strategy',
         message: `every STRATEGIES/DEPLOYED licence slot is in use (${licence.available} of ${licence.available}): stop a strategy or extend the licence`,
@@ -145,7 +147,7 @@ describe('deploy_strategy', () => {
   it('refuses an account without strategy:deploy, listing every issue', async () => {
     const strategyId = await newStrategy('backtest');
     const state = await snapshot();
-    const refused = refusalOf(await call('backtest', DEPLOY, { id: strategyId, mode: 'PAPER' }));
+    const refused = refusalOf(await call('backtest', DEPLOY, { id: strategyId, mode: 'PAPER', replay: REPLAY }));
     expect(refused.code).toBe('permission-error');
     expect(refused.issues.map((issue) => issue.code)).toEqual(['permission-missing', 'no-licence-slot']);
     expect(refused.message).toBe('deploying a strategy needs the strategy:deploy permission, which this account does not have; '
@@ -156,7 +158,7 @@ describe('deploy_strategy', () => {
   it('refuses LIVE with the reason, a bad configuration at its field, and replay speed 7 at replay.speed', async () => {
     const strategyId = await newStrategy('advanced');
     const state = await snapshot();
-    const live = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'LIVE' }));
+    const live = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'LIVE', replay: REPLAY }));
     expect(live).toEqual({ code: 'validation-failed', message: LIVE_UNAVAILABLE_MESSAGE, path: '$.selectionSet.deploy_strategy.args.mode',
       issues: [{ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE }] });
     expect(LIVE_UNAVAILABLE_MESSAGE).toBe('LIVE trading needs a connected broker venue, which Vyuha does not have yet; deploy on PAPER');
@@ -166,7 +168,7 @@ describe('deploy_strategy', () => {
       message: 'replay.speed must be one of 0, 1, 10, 60, 600 (0 = as fast as possible), got 7' });
 
     const badConfig = await newStrategy('advanced', { investment: 50_000_000, sizing: { kind: 'lots', lots: 2 } });
-    const config = refusalOf(await call('advanced', DEPLOY, { id: badConfig, mode: 'PAPER' }));
+    const config = refusalOf(await call('advanced', DEPLOY, { id: badConfig, mode: 'PAPER', replay: REPLAY }));
     expect(config.code).toBe('validation-failed');
     expect(config.path).toBe('$.selectionSet.deploy_strategy');
     expect(config.issues.map((issue) => issue.field)).toEqual(['config.sizing.lotSize']);
@@ -220,7 +222,7 @@ describe('deploy_strategy', () => {
       expect(refused).toMatchObject({ code: 'not-found', message: `no strategy ${strategyId} in this account` });
     }
     // The manager's own account has no such strategy either.
-    expect(refusalOf(await call('manager', DEPLOY, { id: strategyId, mode: 'PAPER' })).code).toBe('not-found');
+    expect(refusalOf(await call('manager', DEPLOY, { id: strategyId, mode: 'PAPER', replay: REPLAY })).code).toBe('not-found');
     expect(await snapshot()).toBe(state);
 
     const acting = { manager: 'manager', as: 'advanced' } as const;
@@ -268,7 +270,7 @@ describe('stop_strategy', () => {
 
     // The runner has not ended the run yet: a redeploy is refused and changes nothing.
     const state = await snapshot();
-    const early = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER' }));
+    const early = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER', replay: REPLAY }));
     expect(early).toMatchObject({ code: 'run-in-progress', message: `the strategy's run ${runId} has not ended yet; deploy again once it has` });
     expect(await snapshot()).toBe(state);
     // The runner ends it; the STOPPED strategy deploys again with a new run and a slot.
@@ -299,7 +301,20 @@ describe('confirm_signal', () => {
 
   beforeAll(async () => {
     strategyId = await newStrategy('advanced', { investment: 50_000_000, manual: true });
-    runId = await deployed('advanced', strategyId);
+    // deploy_strategy refuses MANUAL until the runtime can wait for confirmations; the signals'
+    // own rules are tested on a running strategy set up as deploy would leave it.
+    const client = await server.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT set_config('vyuha.deploying', 'on', true)`);
+      await client.query(`UPDATE strategies SET status = 'ACTIVE' WHERE strategy_id = $1`, [strategyId]);
+      const { rows } = await client.query<{ run_id: string }>(
+        `INSERT INTO strategy_runs (strategy_id, user_id, kind, params) VALUES ($1, $2, 'PAPER', '{}') RETURNING run_id`, [strategyId, userOf('advanced')]);
+      await client.query('COMMIT');
+      runId = rows[0]!.run_id;
+    } finally {
+      client.release();
+    }
   });
 
   afterAll(async () => {

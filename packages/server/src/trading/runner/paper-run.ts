@@ -66,6 +66,14 @@ export interface PaperRunOptions {
   readonly firstDecision?: number;
   /** What the caller knows about bar `index` beyond the calendar (a replay: its stored day's last bar, the data's last bar). */
   readonly endingOf?: (index: number, barStart: number) => BarEndingHint;
+  /** When the strategy was paused before (market time; `toMs` null: still paused), so a resumed run pauses where it did. */
+  readonly pauses?: readonly PauseInterval[];
+}
+
+/** A stretch of market time in which the strategy took no entries. */
+export interface PauseInterval {
+  readonly fromMs: number;
+  readonly toMs: number | null;
 }
 
 /** A venue fill that is not the kernel's, or the other way round. */
@@ -124,6 +132,7 @@ export class PaperRun {
   private readonly lastPrices = new Map<string, number>();
   /** Fills made on paper so far (for the run's summary). */
   fills = 0;
+  private readonly pauses: PauseInterval[];
 
   constructor(private readonly options: PaperRunOptions) {
     const trader = options.stepped.kernel.kernel.trader;
@@ -131,6 +140,7 @@ export class PaperRun {
     this.trader = trader;
     this.builder = new CandleBuilder({ intervalMinutes: options.intervalMinutes, exchange: options.exchange });
     this.decision = options.firstDecision ?? 0;
+    this.pauses = [...(options.pauses ?? [])];
     this.unsubscribe = options.venue.subscribe((event) => this.events.push(event));
   }
 
@@ -184,6 +194,30 @@ export class PaperRun {
     return closed;
   }
 
+  /**
+   * Pauses (true) or resumes (false) entries from the next bar's open; exits, stops and
+   * square-offs go on. Returns the market time it took effect from (to record, so a resumed run
+   * pauses at the same place), or undefined when nothing changed.
+   */
+  setPaused(paused: boolean): number | undefined {
+    const last = this.pauses.at(-1);
+    const open = last !== undefined && last.toMs === null;
+    if (paused === open) return undefined;
+    const at = this.options.clock.now();
+    if (paused) this.pauses.push({ fromMs: at, toMs: null });
+    else this.pauses[this.pauses.length - 1] = { fromMs: (last as PauseInterval).fromMs, toMs: at };
+    return at;
+  }
+
+  /** The pauses so far, as `pauses` takes them. */
+  get pauseIntervals(): readonly PauseInterval[] {
+    return this.pauses;
+  }
+
+  private pausedAt(barStart: number): boolean {
+    return this.pauses.some((pause) => barStart >= pause.fromMs && (pause.toMs === null || barStart < pause.toMs));
+  }
+
   /** Stops following the venue (the run ends or fails). */
   detach(): void {
     this.unsubscribe();
@@ -202,6 +236,7 @@ export class PaperRun {
     this.protectiveFills = [];
     await clock.advanceTo(Math.max(clock.now(), tick.time));
     const hint = this.options.endingOf?.(index, bar.start) ?? {};
+    stepped.kernel.kernel.entriesPaused = this.pausedAt(bar.start);
     stepped.openBar({ time: bar.start, open: tick.price / 100 }, hint);
     // 2. Protective orders of a position the open closed (or changed) go before the tick reaches the venue.
     await this.cancelStaleProtection();

@@ -1,6 +1,7 @@
-// Pause and resume (update_strategies_by_pk setting status). Who may: docs/GRAPHQL-PERMISSIONS.md,
-// table strategies, update: the builder roles, own rows only (X-Hasura-User-Id), and a strategy
-// becomes ACTIVE only when its owner holds strategy:deploy; demo and backtest keep PAPER only.
+// Pause and resume. Pausing is update_strategies_by_pk setting status PAUSED (docs/GRAPHQL-PERMISSIONS.md,
+// table strategies, update: the builder roles, own rows only). Resuming goes through
+// deploy_strategy, the only way a strategy becomes ACTIVE (it checks strategy:deploy and the
+// licence, and carries the paused run on as it was deployed); demo and backtest keep PAPER only.
 import { Button, Group, Text } from '@mantine/core';
 import { useMutation } from 'urql';
 import { confirm } from '../../../app/confirm';
@@ -9,8 +10,12 @@ import { useReadOnly } from '../../../app/update-mode';
 import { errorMessage } from './QueryState';
 import { STRATEGY_WRITER_ROLES, type Subject } from './use-subject';
 
-const SET_STATUS = `mutation SetStrategyStatus($id: uuid!, $status: String!) {
-  update_strategies_by_pk(pk_columns: { strategy_id: $id }, _set: { status: $status }) { strategy_id status updated_at }
+const PAUSE = `mutation PauseStrategy($id: uuid!) {
+  update_strategies_by_pk(pk_columns: { strategy_id: $id }, _set: { status: "PAUSED" }) { strategy_id status updated_at }
+}`;
+
+const RESUME = `mutation ResumeStrategy($id: uuid!, $mode: String!) {
+  deploy_strategy(strategy_id: $id, mode: $mode) { run_id }
 }`;
 
 const PAPER_ONLY = ['demo', 'backtest'];
@@ -41,7 +46,8 @@ export function StrategyActions({ subject, strategy, onChanged }: {
   readonly onChanged: () => void;
 }) {
   const readOnly = useReadOnly();
-  const [state, setStatus] = useMutation<{ update_strategies_by_pk: { status: string } | null }>(SET_STATUS);
+  const [pauseState, pause] = useMutation<{ update_strategies_by_pk: { status: string } | null }>(PAUSE);
+  const [resumeState, resume] = useMutation<{ deploy_strategy: { run_id: string } | null }>(RESUME);
   const next = strategy.status === 'ACTIVE' ? 'PAUSED' : strategy.status === 'PAUSED' ? 'ACTIVE' : undefined;
   if (next === undefined) {
     return <Text size="sm" c="dimmed">Pause and resume apply to active or paused strategies; this one is {strategy.status}.</Text>;
@@ -61,13 +67,16 @@ export function StrategyActions({ subject, strategy, onChanged }: {
       danger: next === 'PAUSED',
     });
     if (!accepted) return;
-    const result = await setStatus({ id: strategy.strategy_id, status: next });
+    const result = next === 'PAUSED' ? await pause({ id: strategy.strategy_id }) : await resume({ id: strategy.strategy_id, mode: strategy.mode });
+    const changed = next === 'PAUSED'
+      ? (result.data as { update_strategies_by_pk?: unknown } | undefined)?.update_strategies_by_pk
+      : (result.data as { deploy_strategy?: unknown } | undefined)?.deploy_strategy;
     if (result.error) {
       showToast('error', errorMessage(result.error));
-    } else if (!result.data?.update_strategies_by_pk) {
+    } else if (!changed) {
       showToast('error', 'The strategy was not changed: it is not yours to change.');
     } else {
-      showToast('success', `${strategy.name} is ${result.data.update_strategies_by_pk.status}.`);
+      showToast('success', `${strategy.name} is ${next}.`);
       onChanged();
     }
   }
@@ -77,7 +86,7 @@ export function StrategyActions({ subject, strategy, onChanged }: {
       variant={next === 'PAUSED' ? 'outline' : 'filled'}
       color={next === 'PAUSED' ? 'yellow' : 'teal'}
       disabled={blocker !== undefined}
-      loading={state.fetching}
+      loading={pauseState.fetching || resumeState.fetching}
       onClick={() => void run()}
     >
       {label}
