@@ -115,8 +115,9 @@ const DEMO_BACKTEST_DAYS = 91;
 /**
  * Fills the demo world's synthetic market history in the background: the server is ready first,
  * the history arrives month by month with progress in the log. Once it reaches the last finished
- * session, each demo user who may backtest gets an example backtest of the last three months
- * (queued once; later starts find it there). Stopping waits for the month being written to
+ * session, each demo user who may backtest gets an example backtest of the last three months, and
+ * each who may deploy a paper strategy replaying the last 90 sessions (each once; later starts
+ * find them there). Stopping waits for the month being written to
  * commit (seconds at most); the next start resumes.
  */
 function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pino.Logger }): { stop(): Promise<void> } {
@@ -131,6 +132,9 @@ function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pin
     const { queueDemoBacktests } = await import('./db/seed/demo-research-backtests');
     await queueDemoBacktests({ pool, queue, range: { from: addDays(through, -DEMO_BACKTEST_DAYS), to: through }, log: (message) => logger.info(message) })
       .catch((error: unknown) => logger.error({ err: error }, 'demo backtests: queueing failed (the next start tries again)'));
+    const { deployDemoPaperStrategies } = await import('./db/seed/demo-paper');
+    await deployDemoPaperStrategies({ pool, queue, through, log: (message) => logger.info(message) })
+      .catch((error: unknown) => logger.error({ err: error }, 'demo paper strategies: deploying failed (the next start tries again)'));
   })().catch((error: unknown) => logger.error({ err: error }, 'synthetic market history: generation failed'));
   return {
     async stop() {

@@ -1,0 +1,152 @@
+// One paper strategy per demo user who may deploy, so a newcomer's dashboard, positions history
+// and reports show paper results at once: each a real deployment through `deployStrategy` (the
+// same checks, licence slot, run row and strategy-run job as a user's own), replaying the last 90
+// sessions of the demo world's synthetic history through the paper runtime as fast as it goes.
+// Named so nobody takes it for market data: "(synthetic data)". The strategy runners run them; a
+// repeated call, a restart or a second process deploys nothing twice (advisory lock, and a marker
+// per user in app_meta, so one the user deletes does not come back).
+//
+// Not here yet: the second strategy per user, ACTIVE on the simulated market, waits for the
+// simulated market's runner (deploy refuses a PAPER run without a replay range for now).
+import { addDays, isoDate } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
+import { sessionOf } from '@vyuha/market';
+import type pg from 'pg';
+import type { JobQueue } from '../../jobs/job-queue';
+import { enqueueStrategyRun } from '../../jobs/strategy-run-jobs';
+import { deployStrategy } from '../../trading/deployments';
+import { exampleAlgorithmId } from './demo-research';
+import type { ExampleKey } from './demo-research';
+import { demoEmail } from './demo-users';
+import type { DemoRole } from './demo-users';
+
+/** Sessions the demo replays cover, ending with the last finished one. */
+export const DEMO_PAPER_SESSIONS = 90;
+
+/** One demo user's paper strategy. */
+export interface DemoPaperStrategy {
+  readonly role: DemoRole;
+  readonly name: string;
+  readonly algorithm: ExampleKey;
+  readonly instrument: string;
+  readonly strategyType: 'intraday' | 'swing';
+  readonly intervalMinutes: number;
+  readonly investmentRupees: number;
+  /** Exits as the deployable configuration takes them (percent of the entry price). */
+  readonly stopLossPercent?: number;
+  readonly targetPercent?: number;
+}
+
+export const DEMO_PAPER_STRATEGIES: readonly DemoPaperStrategy[] = [
+  { role: 'advanced', name: 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, intraday, 0.5% stop, 1% target', algorithm: 'ema-crossover',
+    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_000_000, stopLossPercent: 0.5, targetPercent: 1 },
+  { role: 'demo', name: 'Paper (synthetic data): RSI 14 reversal on NIFTY 50, intraday', algorithm: 'rsi-reversal',
+    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_000_000 },
+  { role: 'manager', name: 'Paper (synthetic data): SuperTrend 10,3 swing on NIFTY BANK', algorithm: 'supertrend-swing',
+    instrument: 'NIFTY BANK', strategyType: 'swing', intervalMinutes: 15, investmentRupees: 1_500_000 },
+  { role: 'administrator', name: 'Paper (synthetic data): RSI 14 reversal on NIFTY BANK, intraday, 0.4% stop', algorithm: 'rsi-reversal',
+    instrument: 'NIFTY BANK', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_500_000, stopLossPercent: 0.4 },
+  { role: 'superadmin', name: 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, swing', algorithm: 'ema-crossover',
+    instrument: 'NIFTY 50', strategyType: 'swing', intervalMinutes: 60, investmentRupees: 1_000_000 },
+];
+
+const MARKER_KEY = 'demo_paper';
+// Any constant of its own (the demo backtests use 727_003).
+const LOCK_KEY = 727_016;
+
+/**
+ * The first date of the `sessions` NSE sessions that end with `through`.
+ * @example firstOfSessions('2026-11-27', 2) // '2026-11-26'
+ */
+export function firstOfSessions(through: IsoDate, sessions: number): IsoDate {
+  let day = through;
+  let counted = sessionOf('NSE', day) === undefined ? 0 : 1;
+  while (counted < sessions) {
+    day = addDays(day, -1);
+    if (sessionOf('NSE', day) !== undefined) counted += 1;
+  }
+  return isoDate(day);
+}
+
+export interface DeployDemoPaperOptions {
+  readonly pool: pg.Pool;
+  readonly queue: JobQueue;
+  /** The last finished session whose candles are stored. */
+  readonly through: IsoDate;
+  readonly log: (message: string) => void;
+}
+
+async function userIdOf(client: pg.PoolClient, role: DemoRole): Promise<string | undefined> {
+  const { rows } = await client.query<{ user_id: string }>(
+    'SELECT u.user_id FROM auth.users a JOIN users u ON u.user_id = a.id WHERE a.email = $1', [demoEmail(role)]);
+  return rows[0]?.user_id;
+}
+
+async function instrumentIdOf(client: pg.PoolClient, name: string): Promise<number | undefined> {
+  const { rows } = await client.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = $1`, [name]);
+  return rows[0]?.instrument_id;
+}
+
+async function marked(client: pg.PoolClient, userId: string): Promise<boolean> {
+  const { rows } = await client.query<{ value: Record<string, string> }>('SELECT value FROM app_meta WHERE key = $1', [MARKER_KEY]);
+  return rows[0]?.value[userId] !== undefined;
+}
+
+async function mark(client: pg.PoolClient, entry: { userId: string; strategyId: string }): Promise<void> {
+  await client.query(
+    `INSERT INTO app_meta (key, value) VALUES ($1, jsonb_build_object($2::text, $3::text))
+     ON CONFLICT (key) DO UPDATE SET value = app_meta.value || EXCLUDED.value`, [MARKER_KEY, entry.userId, entry.strategyId]);
+}
+
+/** A DRAFT strategy for the plan, or the one an interrupted earlier call left (same user and name). */
+async function strategyFor(client: pg.PoolClient, plan: DemoPaperStrategy, userId: string, instrumentId: number): Promise<string> {
+  const existing = await client.query<{ strategy_id: string }>('SELECT strategy_id FROM strategies WHERE user_id = $1 AND name = $2 LIMIT 1', [userId, plan.name]);
+  if (existing.rows[0] !== undefined) return existing.rows[0].strategy_id;
+  const config = {
+    investment: plan.investmentRupees * 100, sizing: { kind: 'all-in' }, manual: false, legs: null,
+    ...(plan.stopLossPercent === undefined ? {} : { stopLoss: { kind: 'percent', percent: plan.stopLossPercent } }),
+    ...(plan.targetPercent === undefined ? {} : { target: { kind: 'percent', percent: plan.targetPercent } }),
+  };
+  const { rows } = await client.query<{ strategy_id: string }>(
+    `INSERT INTO strategies (user_id, name, kind, mode, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config)
+     VALUES ($1, $2, 'algo', 'PAPER', $3, 1, $4, $5, $6, $7) RETURNING strategy_id`,
+    [userId, plan.name, exampleAlgorithmId(plan.algorithm), instrumentId, plan.intervalMinutes, plan.strategyType, JSON.stringify(config)]);
+  return (rows[0] as { strategy_id: string }).strategy_id;
+}
+
+/**
+ * Deploys the demo paper strategies not deployed yet; returns the roles deployed now. A refusal
+ * (no free licence slot, no permission) is that user's, logged, and the others still get theirs.
+ * @example await deployDemoPaperStrategies({ pool, queue, through: '2026-11-26', log }) // ['advanced', 'demo', ...]
+ */
+export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions): Promise<DemoRole[]> {
+  const { pool, queue, through, log } = options;
+  const replay = { from: firstOfSessions(through, DEMO_PAPER_SESSIONS), to: through, speed: 0 };
+  const deployed: DemoRole[] = [];
+  const client = await pool.connect();
+  let unlocked = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    for (const plan of DEMO_PAPER_STRATEGIES) {
+      const userId = await userIdOf(client, plan.role);
+      const instrumentId = await instrumentIdOf(client, plan.instrument);
+      if (userId === undefined || instrumentId === undefined || await marked(client, userId)) continue;
+      const strategyId = await strategyFor(client, plan, userId, instrumentId);
+      const outcome = await deployStrategy(pool, { actorId: userId, userId, strategyId, mode: 'PAPER', replay }, {
+        enqueue: (transaction, runId) => enqueueStrategyRun(queue, { client: transaction, runId }),
+      });
+      if (!outcome.ok) {
+        log(`demo paper strategies: ${plan.role} not deployed: ${outcome.error.map((issue) => issue.message).join('; ')}`);
+        continue;
+      }
+      await mark(client, { userId, strategyId });
+      deployed.push(plan.role);
+    }
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]);
+    unlocked = true;
+  } finally {
+    client.release(unlocked ? undefined : true);
+  }
+  if (deployed.length > 0) log(`demo paper strategies: deployed for ${deployed.join(', ')} (replaying ${replay.from} to ${replay.to})`);
+  return deployed;
+}

@@ -1,0 +1,73 @@
+// The demo world's paper strategies: one per demo user who may deploy, each a real deployment
+// replaying the last 90 sessions of synthetic history through the paper runtime, run by the
+// strategy runners to the end, so the user has paper orders, fills and daily P&L (never a
+// backtest's) to see; deployed once, whoever calls again.
+import { isoDate } from '@vyuha/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PAPER_SESSIONS, DEMO_PAPER_STRATEGIES, deployDemoPaperStrategies, firstOfSessions } from '../src/db/seed/demo-paper';
+import { DEMO_ROLES, ROLE_PERMISSIONS } from '../src/db/seed/demo-users';
+import { createJobQueue } from '../src/jobs/job-queue';
+import type { JobQueue } from '../src/jobs/job-queue';
+import { startStrategyRunners } from '../src/trading/runner/strategy-runners';
+import { waitFor, writeSyntheticHistory } from './graphql/actions-support';
+import { freshDatabase } from './helpers/db';
+import type { TestDatabase } from './helpers/db';
+
+const THROUGH = isoDate('2026-10-30');
+const FROM = firstOfSessions(THROUGH, DEMO_PAPER_SESSIONS);
+
+describe('the demo paper strategies', () => {
+  let db: TestDatabase;
+  let queue: JobQueue;
+  beforeAll(async () => {
+    db = await freshDatabase({ seeded: true });
+    await writeSyntheticHistory(db.pool, { from: FROM, to: THROUGH }, ['NIFTY 50', 'NIFTY BANK']);
+    queue = createJobQueue({ connectionString: db.url, supervise: false });
+    await queue.start();
+  }, 120_000);
+  afterAll(async () => {
+    await queue?.stop({ graceful: false });
+    await db?.close();
+  });
+
+  it('are planned for exactly the demo roles that may deploy', () => {
+    const deploying = DEMO_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes('strategy:deploy'));
+    expect(DEMO_PAPER_STRATEGIES.map((plan) => plan.role).sort()).toEqual([...deploying].sort());
+    for (const plan of DEMO_PAPER_STRATEGIES) expect(plan.name).toContain('synthetic data');
+  });
+
+  it('counts 90 NSE sessions back from the last one', () => {
+    expect(firstOfSessions(isoDate('2026-11-27'), 1)).toBe('2026-11-27');
+    expect(firstOfSessions(isoDate('2026-11-27'), 2)).toBe('2026-11-26');
+    // 30 November 2026 is a Monday: the weekend before is no session.
+    expect(firstOfSessions(isoDate('2026-11-30'), 2)).toBe('2026-11-27');
+  });
+
+  it('replay the last 90 sessions to the end, each user\'s results as paper runs, and are deployed once', async () => {
+    const deployed = await deployDemoPaperStrategies({ pool: db.pool, queue, through: THROUGH, log: () => undefined });
+    expect(deployed.sort()).toEqual(DEMO_PAPER_STRATEGIES.map((plan) => plan.role).sort());
+    const runners = await startStrategyRunners({ pool: db.pool, queue, log: () => undefined, scanIntervalMs: 500 });
+    try {
+      const runs = await waitFor(async () => {
+        const { rows } = await db.pool.query<{ status: string; status_reason: string | null; fills: string; days: string; name: string }>(
+          `SELECT r.status, r.status_reason, s.name,
+             (SELECT count(*) FROM fills f JOIN orders o ON o.order_id = f.order_id WHERE o.run_id = r.run_id)::text AS fills,
+             (SELECT count(*) FROM daily_pnl d WHERE d.run_id = r.run_id)::text AS days
+           FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.kind = 'PAPER'`);
+        return rows.length === DEMO_PAPER_STRATEGIES.length && rows.every((row) => row.status !== 'IN PROGRESS') ? rows : undefined;
+      }, 240_000);
+      for (const run of runs) {
+        expect(run, run.name).toMatchObject({ status: 'COMPLETE', status_reason: null });
+        expect(Number(run.fills), run.name).toBeGreaterThan(10);
+        expect(Number(run.days), run.name).toBeGreaterThan(10);
+      }
+      const { rows: params } = await db.pool.query<{ replay: { from: string; to: string; speed: number } }>(`SELECT params->'replay' AS replay FROM strategy_runs WHERE kind = 'PAPER'`);
+      for (const row of params) expect(row.replay).toEqual({ from: FROM, to: THROUGH, speed: 0 });
+    } finally {
+      await runners.stop();
+    }
+    expect(await deployDemoPaperStrategies({ pool: db.pool, queue, through: THROUGH, log: () => undefined })).toEqual([]);
+    const { rows } = await db.pool.query<{ count: string }>(`SELECT count(*)::text AS count FROM strategy_runs WHERE kind = 'PAPER'`);
+    expect(Number(rows[0]!.count)).toBe(DEMO_PAPER_STRATEGIES.length);
+  }, 300_000);
+});
