@@ -99,7 +99,8 @@ async function mark(client: pg.PoolClient, entry: { userId: string; strategyId: 
 }
 
 /** A DRAFT strategy for the plan, or the one an interrupted earlier call left (same user and name). */
-async function strategyFor(client: pg.PoolClient, plan: DemoPaperStrategy, userId: string, instrumentId: number): Promise<string> {
+async function strategyFor(client: pg.PoolClient, request: { plan: DemoPaperStrategy; userId: string; instrumentId: number }): Promise<string> {
+  const { plan, userId, instrumentId } = request;
   const existing = await client.query<{ strategy_id: string }>('SELECT strategy_id FROM strategies WHERE user_id = $1 AND name = $2 LIMIT 1', [userId, plan.name]);
   if (existing.rows[0] !== undefined) return existing.rows[0].strategy_id;
   const config = {
@@ -131,7 +132,7 @@ export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions)
       const userId = await userIdOf(client, plan.role);
       const instrumentId = await instrumentIdOf(client, plan.instrument);
       if (userId === undefined || instrumentId === undefined || await marked(client, userId)) continue;
-      const strategyId = await strategyFor(client, plan, userId, instrumentId);
+      const strategyId = await strategyFor(client, { plan, userId, instrumentId });
       const outcome = await deployStrategy(pool, { actorId: userId, userId, strategyId, mode: 'PAPER', replay }, {
         enqueue: (transaction, runId) => enqueueStrategyRun(queue, { client: transaction, runId }),
       });
