@@ -12,7 +12,7 @@ export function openOms(options: OmsOptions): Oms {
   const oms = new Oms(options);
   const stop = options.killSwitches.onChange((changed) => {
     for (const row of changed) {
-      if (row.isOn && (row.userId === null || row.userId === oms.userId)) void enforceKillSwitch(oms, row);
+      if (row.isOn && (row.userId === null || row.userId === oms.userId)) void oms.track(enforceKillSwitch(oms, row));
     }
   });
   oms.onClose(stop);

@@ -81,6 +81,9 @@ export class PaperDivergence extends Error {
   override readonly name = 'PaperDivergence';
 }
 
+/** The message a run ends with when a kill switch stops it. */
+export const KILL_SWITCH_HALT = 'stopped by the kill switch: no order of this run may leave while it is on';
+
 interface PlacedOrder {
   readonly clientOrderId: string;
   readonly symbol: string;
@@ -133,6 +136,7 @@ export class PaperRun {
   /** Fills made on paper so far (for the run's summary). */
   fills = 0;
   private readonly pauses: PauseInterval[];
+  private haltedByKillSwitch = false;
 
   constructor(private readonly options: PaperRunOptions) {
     const trader = options.stepped.kernel.kernel.trader;
@@ -175,6 +179,13 @@ export class PaperRun {
    * to manage. Returns the units squared off.
    */
   async stop(options: { readonly squareOff: boolean }): Promise<number> {
+    const state = this.options.oms.killSwitches.stateFor(this.options.oms.userId);
+    if (this.haltedByKillSwitch || state.user || state.global) {
+      // The switch's own enforcement cancels and, if chosen, squares off; the run adds nothing.
+      this.haltedByKillSwitch = true;
+      this.unsubscribe();
+      return 0;
+    }
     await this.cancelProtection();
     let closed = 0;
     if (options.squareOff) {
@@ -216,6 +227,23 @@ export class PaperRun {
 
   private pausedAt(barStart: number): boolean {
     return this.pauses.some((pause) => barStart >= pause.fromMs && (pause.toMs === null || barStart < pause.toMs));
+  }
+
+  /**
+   * True once a kill switch stopped the run: the OMS does what the switch says (working orders
+   * cancelled, positions closed if chosen), so the run itself must neither trade nor square off.
+   */
+  get killSwitchHalted(): boolean {
+    return this.haltedByKillSwitch;
+  }
+
+  /** Throws (and remembers) when the account's or the global kill switch is on. */
+  private checkKillSwitch(): void {
+    const { oms } = this.options;
+    const state = oms.killSwitches.stateFor(oms.userId);
+    if (!state.user && !state.global) return;
+    this.haltedByKillSwitch = true;
+    throw new PaperDivergence(KILL_SWITCH_HALT);
   }
 
   /** Stops following the venue (the run ends or fails). */
@@ -314,7 +342,11 @@ export class PaperRun {
     for (const event of this.events.splice(0)) {
       if (event.kind !== 'fill') continue;
       const order = this.byBrokerId.get(event.brokerOrderId);
-      if (order === undefined) throw new PaperDivergence(`the venue filled order ${event.brokerOrderId}, which this run did not place`);
+      if (order === undefined) {
+        // The kill switch's square-off is the OMS's order, not this run's.
+        this.checkKillSwitch();
+        throw new PaperDivergence(`the venue filled order ${event.brokerOrderId}, which this run did not place`);
+      }
       this.fills += 1;
       if (order.role !== 'market') this.protectiveFills.push({ order, trade: event.trade });
       else this.marketFills.push({ order, trade: event.trade });
@@ -449,6 +481,7 @@ export class PaperRun {
     triggerPricePaise?: number; pricePaise?: number; squareOff: boolean;
   }): Promise<PlacedOrder> {
     const { oms, runId, product } = this.options;
+    this.checkKillSwitch();
     const instrumentId = await this.instrumentId(request.symbol);
     const decision = this.decision;
     this.decision += 1;
