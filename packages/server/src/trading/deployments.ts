@@ -249,8 +249,9 @@ export function deployStrategy(pool: pg.Pool, request: DeployRequest, deps: Depl
     const running = await lockRunsInProgress(client, request.strategyId);
     const resuming = strategy.status === 'PAUSED' ? running[0] : undefined;
     if (resuming !== undefined) {
-      issues.push(...resumeIssues(resuming, request));
-      if (issues.length > 0) throw new Refusal(issues);
+      // The paused run carries its own replay: a resume need not name it again.
+      const resumeProblems = [...issues.filter((issue) => !(issue.code === 'not-runnable' && issue.field === 'replay')), ...resumeIssues(resuming, request)];
+      if (resumeProblems.length > 0) throw new Refusal(resumeProblems);
       await activate(client, request);
       await audit(client, { actorId: request.actorId, action: 'strategy.resumed', entity: 'strategies', entityId: request.strategyId,
         before: { status: strategy.status }, after: { status: 'ACTIVE', user_id: request.userId, run_id: resuming.runId } });

@@ -123,7 +123,9 @@ async function enforce(oms: Oms, row: KillSwitchRow): Promise<KillSwitchEnforcem
   const runIds = oms.attachedRuns.map((run) => run.runId);
   const working = await selectOrders(oms.pool, `o.run_id = ANY($1::uuid[]) AND o.status IN ('SUBMITTED', 'OPEN', 'PARTIALLY_FILLED')`, [runIds]);
   for (const stored of working) {
-    if (stored.squareOff) continue;
+    // A square-off at market is already closing the position; resting exits (a stop, a target)
+    // are open orders like any other: cancelled, and the position closed below if chosen.
+    if (stored.squareOff && stored.order.orderType === 'MARKET') continue;
     const result = await oms.cancelOrder(stored.order.clientOrderId);
     if (result.ok) cancelled.push(stored.order.clientOrderId);
     else problems.push(result.error.message);
@@ -135,13 +137,13 @@ async function enforce(oms: Oms, row: KillSwitchRow): Promise<KillSwitchEnforcem
   return { withdrawn, cancelled, squareOffOrders, problems };
 }
 
-/** A market order closing each open position of the OMS's runs (less any square-off still working), as the run's next decision. */
+/** A market order closing each open position of the OMS's runs (less any market square-off still working), as the run's next decision. */
 async function squareOffAll(oms: Oms, into: { squareOffOrders: string[]; problems: string[] }): Promise<void> {
   for (const run of oms.attachedRuns) {
     const { rows } = await oms.pool.query<{ instrument_id: number; net_quantity: number; closing: number; product: string | null; next_decision: number }>(
       `SELECT p.instrument_id, p.net_quantity,
          (SELECT coalesce(sum(o.quantity - o.filled_quantity), 0) FROM orders o WHERE o.run_id = p.run_id AND o.instrument_id = p.instrument_id
-            AND o.square_off AND o.status NOT IN ('FILLED', 'CANCELLED', 'REJECTED'))::int AS closing,
+            AND o.square_off AND o.order_type = 'MARKET' AND o.status NOT IN ('FILLED', 'CANCELLED', 'REJECTED'))::int AS closing,
          (SELECT o.product FROM orders o WHERE o.run_id = p.run_id AND o.instrument_id = p.instrument_id ORDER BY o.created_at DESC LIMIT 1) AS product,
          (SELECT coalesce(max((regexp_replace(o.client_order_id, '^.*-', ''))::bigint / 10), -1) + 1 FROM orders o WHERE o.run_id = p.run_id)::float8 AS next_decision
        FROM positions p WHERE p.run_id = $1 AND p.net_quantity <> 0 ORDER BY p.instrument_id`, [run.runId]);

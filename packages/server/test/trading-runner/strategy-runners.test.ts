@@ -121,6 +121,49 @@ describe('strategy runners on two workers', () => {
     expect(licence.rows[0]!.utilized).toBe(0);
   }, 300_000);
 
+  it('pause a running strategy: no entry while paused, the pause kept on the run in market time, resumed by deploy', async () => {
+    const { userId } = await trader(1);
+    const ended = new Map<string, RunOutcome[]>();
+    const clock = new ManualScheduler(Date.UTC(2026, 0, 1));
+    const worker = await runners('worker-p', clock, ended);
+    try {
+    const { runId, strategyId } = await deploy(userId, 600);
+    await until('the run leased', async () => worker.running.has(runId));
+    const step = async (times: number): Promise<void> => {
+      for (let index = 0; index < times; index += 1) {
+        await clock.advanceTo(clock.now() + 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await step(10);
+    await db.pool.query(`UPDATE strategies SET status = 'PAUSED' WHERE strategy_id = $1`, [strategyId]);
+    const pausesOf = async (): Promise<Array<{ fromMs: number; toMs: number | null }>> =>
+      ((await db.pool.query<{ pauses: Array<{ fromMs: number; toMs: number | null }> | null }>(`SELECT params->'pauses' AS pauses FROM strategy_runs WHERE run_id = $1`, [runId])).rows[0]!.pauses ?? []);
+    await until('the pause recorded', async () => (await pausesOf()).length === 1);
+    await step(10);
+    const resumed = await deployStrategy(db.pool, { actorId: userId, userId, strategyId, mode: 'PAPER' }, {
+      enqueue: (client: pg.PoolClient, id: string) => enqueueStrategyRun(queue, { client, runId: id }),
+    });
+    expect(resumed.ok ? resumed.value.runId : resumed.error).toBe(runId);
+    await until('the resume recorded', async () => (await pausesOf())[0]?.toMs !== null);
+    const [pause] = await pausesOf();
+    expect(pause!.toMs! > pause!.fromMs).toBe(true);
+    await until('the run complete', async () => {
+      await clock.advanceTo(clock.now() + 5_000);
+      return (await runRow(runId)).status === 'COMPLETE';
+    }, 120_000);
+    // Entries are the orders that are not square-offs; none was filled inside the pause.
+    const { rows } = await db.pool.query<{ ms: string }>(
+      `SELECT (extract(epoch FROM f.ts) * 1000)::bigint::text AS ms FROM fills f JOIN orders o ON o.order_id = f.order_id
+       WHERE o.run_id = $1 AND NOT o.square_off`, [runId]);
+    const entries = rows.map((row) => Number(row.ms));
+    expect(entries.length).toBeGreaterThan(2);
+    expect(entries.filter((ms) => ms > pause!.fromMs && ms < pause!.toMs!)).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  }, 300_000);
+
   it('end a run early on stop_strategy, closing what is open, with its square-off status', async () => {
     const { userId } = await trader(1);
     const ended = new Map<string, RunOutcome[]>();

@@ -15,6 +15,9 @@
 //   issue's 30 s). The new holder resumes the run: the replay starts again from its first bar and
 //   the OMS answers every decision already stored from its rows (nothing is sent twice; an order
 //   written but never sent is sent now), so the run continues exactly where it stopped.
+// - Pausing. The holder reads the strategy's status with its heartbeat: PAUSED takes no entries
+//   from the next bar on (exits and stops go on), ACTIVE again resumes; each pause is kept on the
+//   run in market time (params.pauses), so a run resumed elsewhere pauses at the same bars.
 // - Stopping. stop_strategy writes `stop_requested_at`; the holder sees it within a second, stops
 //   the feed, cancels the working stops and targets and, when the stop asked for it, squares the
 //   position off at once (the last traded price), and ends the run.
@@ -29,6 +32,7 @@ import type { Scheduler } from '../feeds/scheduler';
 import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
 import { PaperDivergence } from './paper-run';
+import type { PaperRun } from './paper-run';
 import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
 import type { PaperReplaySummary } from './replay-run';
 
@@ -111,16 +115,22 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
   const hold = async (request: { runId: string; lease: pg.Client; abort: AbortController }): Promise<void> => {
     const { runId, lease, abort } = request;
     let stopAsked: { squareOff: boolean } | undefined;
+    let paper: PaperRun | undefined;
     const beat = setInterval(() => {
-      void pool.query<{ stop_requested_at: Date | null; stop_square_off: boolean; status: string }>(
-        `UPDATE strategy_runs SET heartbeat_at = now() WHERE run_id = $1 AND lease_owner = $2
-         RETURNING stop_requested_at, stop_square_off, status`, [runId, workerId])
-        .then(({ rows }) => {
+      void pool.query<{ stop_requested_at: Date | null; stop_square_off: boolean; status: string; strategy_status: string | null }>(
+        `UPDATE strategy_runs r SET heartbeat_at = now() WHERE run_id = $1 AND lease_owner = $2
+         RETURNING stop_requested_at, stop_square_off, status, (SELECT s.status FROM strategies s WHERE s.strategy_id = r.strategy_id) AS strategy_status`,
+        [runId, workerId])
+        .then(async ({ rows }) => {
           const row = rows[0];
           if (row === undefined || row.status !== 'IN PROGRESS') abort.abort(RELEASE);
           else if (row.stop_requested_at !== null && stopAsked === undefined) {
             stopAsked = { squareOff: row.stop_square_off };
             abort.abort(stopAsked);
+          } else if (paper !== undefined && paper.setPaused(row.strategy_status === 'PAUSED') !== undefined) {
+            // Kept in market time on the run, so a resumed or taken-over run pauses at the same place.
+            await pool.query(`UPDATE strategy_runs SET params = jsonb_set(params, '{pauses}', $2::jsonb) WHERE run_id = $1`,
+              [runId, JSON.stringify(paper.pauseIntervals)]);
           }
         })
         .catch((error: unknown) => log('strategy run heartbeat failed', { runId, error: (error as Error).message }));
@@ -129,6 +139,9 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     try {
       const summary = await replayPaperRun({
         pool, runId, killSwitches, signal: abort.signal, log: (message) => log(message, { runId }),
+        onPaperRun: (run) => {
+          paper = run;
+        },
         ...(options.pacing === undefined ? {} : { pacing: options.pacing }),
       });
       if (summary.released) outcome = { status: 'released', reason: stopping ? 'the worker is stopping' : 'the run is no longer this worker\'s' };
