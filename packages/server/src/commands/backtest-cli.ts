@@ -1,17 +1,30 @@
-// The `vyuha backtest` command's shared pieces, used by its CSV mode (backtest.ts) and its
-// stored-history mode (backtest-stored.ts): reading options into the engine's config and an
-// algorithm, and printing or writing what a run produced. CLI only: the backtest service below
-// it (packages/server/src/backtest/) knows nothing of options or terminals.
+// The `vyuha backtest` command's shared pieces, used by its CSV mode (backtest.ts), its
+// stored-history mode (backtest-stored.ts) and by `vyuha paper` (paper.ts), which must read the
+// same options and print the same output: the options, selecting a CSV's candles, reading options
+// into the engine's config and an algorithm, and printing or writing what a run produced. CLI
+// only: the backtest service below it (packages/server/src/backtest/) knows nothing of options or
+// terminals.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { formatIstDateTime, formatRupees, isIsoDate, paiseToRupees, paiseToRupeesText, parseRupees } from '@vyuha/core';
+import { formatIstDateTime, formatRupees, isIsoDate, istParts, paiseToRupees, paiseToRupeesText, parseRupees } from '@vyuha/core';
 import { algorithmFromExpressions, compileAlgorithm, formatAlgorithmError, parseAlgorithmJson } from '@vyuha/engine';
 import type { AlgorithmError, BacktestConfigError, BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, PerformanceMetrics, Sizing } from '@vyuha/engine';
+import type { CandleColumns } from '@vyuha/market';
 import { CHARGES } from '../backtest/charges-presets';
 import { metricsOf } from '../backtest/run-metrics';
+import { aggregateCandles } from '../market-data/candle-aggregate';
 import { numberOption, print, UsageError } from './command';
 
 /** Parsed command-line values. */
 export type Values = Record<string, string | boolean | undefined>;
+
+/** Every option of `vyuha backtest` (`vyuha paper` takes them all, and --speed). */
+export const BACKTEST_OPTIONS = {
+  'data': { type: 'string' }, 'symbol': { type: 'string' }, 'options': { type: 'string' }, 'algo': { type: 'string' }, 'entry': { type: 'string' }, 'exit': { type: 'string' },
+  'type': { type: 'string' }, 'interval': { type: 'string' }, 'capital': { type: 'string' }, 'sizing': { type: 'string' },
+  'lot-size': { type: 'string' }, 'fill': { type: 'string' }, 'charges': { type: 'string' }, 'from': { type: 'string' },
+  'to': { type: 'string' }, 'trades': { type: 'string' }, 'json': { type: 'boolean' },
+} as const;
+
 
 /** Which option a config field came from, so a refusal names what the user typed. */
 const OPTION_OF_FIELD: Readonly<Record<string, string>> = {
@@ -47,6 +60,26 @@ export function configOf(values: Values): BacktestConfigInput {
     ...(typeof values.type === 'string' ? { type: values.type as 'intraday' } : {}),
     ...(typeof values.fill === 'string' ? { fill: values.fill as 'close' } : {}),
   };
+}
+
+/** Candles within --from/--to (IST dates, both included), then aggregated to --interval. */
+export function selectCandles(candles: CandleColumns, values: Values): CandleColumns {
+  const from = dateOption(values, 'from');
+  const to = dateOption(values, 'to');
+  let first = 0;
+  let end = candles.length;
+  const dayOf = (index: number): string => istParts(candles.time[index] as number).date;
+  if (from !== undefined) while (first < end && dayOf(first) < from) first += 1;
+  if (to !== undefined) while (end > first && dayOf(end - 1) > to) end -= 1;
+  const sliced: CandleColumns = {
+    length: end - first, time: candles.time.subarray(first, end), open: candles.open.subarray(first, end), high: candles.high.subarray(first, end),
+    low: candles.low.subarray(first, end), close: candles.close.subarray(first, end), volume: candles.volume.subarray(first, end),
+    ...(candles.oi === undefined ? {} : { oi: candles.oi.subarray(first, end) }),
+  };
+  if (values.interval === undefined) return sliced;
+  const interval = numberOption(values, 'interval');
+  if (!Number.isInteger(interval) || interval < 1 || interval > 1440) throw new UsageError(`--interval must be whole minutes from 1 to 1440, got "${String(values.interval)}"`);
+  return interval === 1 ? sliced : aggregateCandles(sliced, interval);
 }
 
 /** A file's text; a missing file names the option it came from. */
@@ -136,9 +169,9 @@ export function configIssues(error: BacktestConfigError): string[] {
   });
 }
 
-/** Prints refusals prefixed with the command and returns exit code 1. */
-export function fail(lines: readonly string[]): number {
-  process.stderr.write(`${lines.map((line) => `vyuha backtest: ${line}`).join('\n')}\n`);
+/** Prints refusals prefixed with the command (`vyuha backtest`, or `vyuha paper`) and returns exit code 1. */
+export function fail(lines: readonly string[], command: 'backtest' | 'paper' = 'backtest'): number {
+  process.stderr.write(`${lines.map((line) => `vyuha ${command}: ${line}`).join('\n')}\n`);
   return 1;
 }
 

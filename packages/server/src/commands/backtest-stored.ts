@@ -17,7 +17,9 @@ import type { BacktestResult, ChargesConfig, CompiledAlgorithm, FuturesSizing, O
 import type pg from 'pg';
 import { CHARGES } from '../backtest/charges-presets';
 import { EngineRunError, prepareStoredRun, runPrepared, StoredRunError, tradedSummary } from '../backtest/stored-run';
+import type { PreparedRun } from '../backtest/stored-run';
 import { storedInstrumentOf } from '../backtest/trade-plan';
+import type { StoredInstrument } from '../backtest/trade-plan';
 import { readConfig } from '../config';
 import type { Database } from '../db/database';
 import { resolveInstrument, UnknownInstrumentError } from '../market-data/instrument-lookup';
@@ -49,7 +51,8 @@ function legsConfigOf(file: string): { config?: OptionsLegsConfig; errors: strin
   }
 }
 
-async function withDatabase<T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+/** Runs `work` on the configured database (DATABASE_URL, else the embedded one), closed afterwards. */
+export async function withDatabase<T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const config = readConfig();
   const [{ default: pino }, { openDatabase }] = await Promise.all([import('pino'), import('../db/database')]);
   const logger = pino({ level: config.logLevel });
@@ -70,7 +73,8 @@ export function contractTradesCsv(result: BacktestResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-function intervalOf(values: Values): number {
+/** --interval of a stored run (default 1 minute). */
+export function intervalOf(values: Values): number {
   if (values.interval === undefined) return 1;
   const interval = Number(values.interval);
   if (!Number.isInteger(interval) || interval < 1 || interval > 1440) throw new UsageError(`--interval must be whole minutes from 1 to 1440, got "${String(values.interval)}"`);
@@ -90,7 +94,8 @@ function storedSizing(values: Values): { futures?: FuturesSizing; equity?: Sizin
   return { equity: { kind: 'quantity', quantity: amount } };
 }
 
-interface StoredCommand {
+/** A stored-history run the command line asked for, its options checked. */
+export interface StoredCommand {
   readonly symbol: string;
   readonly legs: OptionsLegsConfig | undefined;
   readonly algorithm: CompiledAlgorithm;
@@ -109,7 +114,8 @@ function refuseForeignOptions(values: Values, legsFile: string | undefined): voi
   }
 }
 
-async function runOnStore(pool: pg.Pool, command: StoredCommand): Promise<number> {
+/** The stored history of a run prepared as a run_backtest job prepares it, and the instrument it names. */
+export async function prepareStoredCommand(pool: pg.Pool, command: StoredCommand): Promise<{ prepared: PreparedRun; instrument: StoredInstrument }> {
   const { values, legs } = command;
   const config = configOf({ ...values, sizing: undefined, charges: undefined });
   const sizing = legs === undefined ? storedSizing(values) : {};
@@ -120,12 +126,21 @@ async function runOnStore(pool: pg.Pool, command: StoredCommand): Promise<number
     pool, instrument, strategyType: config.type ?? 'intraday', dateRange: command.dateRange, intervalMinutes: intervalOf(values), capital: config.capital as Paise,
     legs, fill: config.fill, futuresSizing: sizing.futures, equitySizing: sizing.equity, optionsCharges,
   });
+  return { prepared, instrument };
+}
+
+async function runOnStore(pool: pg.Pool, command: StoredCommand): Promise<number> {
+  const { values } = command;
+  const { prepared } = await prepareStoredCommand(pool, command);
   const result = await runPrepared(pool, { prepared, program: command.algorithm, dateRange: command.dateRange, intervalMinutes: intervalOf(values) });
   return report({ result, series: prepared.series, values, tradesCsv: contractTradesCsv, traded: tradedSummary(prepared, result) });
 }
 
-/** Runs `vyuha backtest --symbol S [--options FILE.json] ...`; resolves to the exit code. */
-export async function runStoredBacktest(values: Values): Promise<number> {
+/**
+ * Checks the options of a stored-history run: the run, or the lines that say why its inputs cannot
+ * run (a bad legs file, an algorithm that does not compile). A wrong command line is a UsageError.
+ */
+export function storedCommandOf(values: Values): { command?: StoredCommand; errors: string[] } {
   const symbol = requireOption(values, 'symbol');
   const file = typeof values.options === 'string' ? values.options : undefined;
   if (values.options !== undefined && file === undefined) throw new UsageError('--options needs a file');
@@ -139,14 +154,21 @@ export async function runStoredBacktest(values: Values): Promise<number> {
   let legs: OptionsLegsConfig | undefined;
   if (file !== undefined) {
     const parsed = legsConfigOf(file);
-    if (parsed.config === undefined) return fail(parsed.errors);
-    if (parsed.config.underlying !== symbol.toUpperCase()) return fail([`--symbol ${symbol} is not the underlying of ${file} (${parsed.config.underlying})`]);
+    if (parsed.config === undefined) return { errors: parsed.errors };
+    if (parsed.config.underlying !== symbol.toUpperCase()) return { errors: [`--symbol ${symbol} is not the underlying of ${file} (${parsed.config.underlying})`] };
     legs = parsed.config;
   }
   const { algorithm, errors } = algorithmOf(values);
-  if (algorithm === undefined) return fail(errors);
+  if (algorithm === undefined) return { errors };
+  return { command: { symbol, legs, algorithm, values, dateRange: { from: from as IsoDate, to: to as IsoDate } }, errors: [] };
+}
+
+/** Runs `vyuha backtest --symbol S [--options FILE.json] ...`; resolves to the exit code. */
+export async function runStoredBacktest(values: Values): Promise<number> {
+  const { command, errors } = storedCommandOf(values);
+  if (command === undefined) return fail(errors);
   try {
-    return await withDatabase((pool) => runOnStore(pool, { symbol, legs, algorithm, values, dateRange: { from: from as IsoDate, to: to as IsoDate } }));
+    return await withDatabase((pool) => runOnStore(pool, command));
   } catch (error) {
     if (error instanceof EngineRunError && error.cause instanceof BacktestConfigError) return fail(configIssues(error.cause));
     if (error instanceof EngineRunError) throw error.cause;

@@ -1,15 +1,12 @@
 // `vyuha backtest`: an OHLCV CSV run long-only through the engine (--data), or a run on stored
 // history (--symbol, with or without --options: backtest-stored.ts, through the backtest service
 // that run_backtest jobs use). Option parsing and output shared by both modes: backtest-cli.ts.
-import { istParts } from '@vyuha/core';
 import { BacktestConfigError, runBacktest } from '@vyuha/engine';
 import type { BacktestResult } from '@vyuha/engine';
 import { formatParseIssue, parseCandleCsv } from '@vyuha/market';
-import type { CandleColumns } from '@vyuha/market';
 import { seriesOf } from '../backtest/series';
-import { aggregateCandles } from '../market-data/candle-aggregate';
-import { algorithmOf, configIssues, configOf, dateOption, fail, readText, report, tradesCsv, type Values } from './backtest-cli';
-import { numberOption, parseOptions, requireOption, UsageError, type CliCommand } from './command';
+import { algorithmOf, BACKTEST_OPTIONS, configIssues, configOf, fail, readText, report, selectCandles, tradesCsv } from './backtest-cli';
+import { parseOptions, requireOption, UsageError, type CliCommand } from './command';
 
 const USAGE = `Usage: vyuha backtest --data FILE.csv (--algo FILE.json | --entry EXPR [--exit EXPR])
                       [--type intraday|swing] [--interval MIN] [--capital RUPEES]
@@ -55,35 +52,8 @@ is traded as shares (all-in, pct:P or qty:N) with intraday or delivery equity ch
 without futures (INDIA VIX) is refused. The first line printed says what was traded.
 `;
 
-const OPTIONS = {
-  'data': { type: 'string' }, 'symbol': { type: 'string' }, 'options': { type: 'string' }, 'algo': { type: 'string' }, 'entry': { type: 'string' }, 'exit': { type: 'string' },
-  'type': { type: 'string' }, 'interval': { type: 'string' }, 'capital': { type: 'string' }, 'sizing': { type: 'string' },
-  'lot-size': { type: 'string' }, 'fill': { type: 'string' }, 'charges': { type: 'string' }, 'from': { type: 'string' },
-  'to': { type: 'string' }, 'trades': { type: 'string' }, 'json': { type: 'boolean' },
-} as const;
-
-/** Candles within --from/--to (IST dates, both included), then aggregated to --interval. */
-function selectCandles(candles: CandleColumns, values: Values): CandleColumns {
-  const from = dateOption(values, 'from');
-  const to = dateOption(values, 'to');
-  let first = 0;
-  let end = candles.length;
-  const dayOf = (index: number): string => istParts(candles.time[index] as number).date;
-  if (from !== undefined) while (first < end && dayOf(first) < from) first += 1;
-  if (to !== undefined) while (end > first && dayOf(end - 1) > to) end -= 1;
-  const sliced: CandleColumns = {
-    length: end - first, time: candles.time.subarray(first, end), open: candles.open.subarray(first, end), high: candles.high.subarray(first, end),
-    low: candles.low.subarray(first, end), close: candles.close.subarray(first, end), volume: candles.volume.subarray(first, end),
-    ...(candles.oi === undefined ? {} : { oi: candles.oi.subarray(first, end) }),
-  };
-  if (values.interval === undefined) return sliced;
-  const interval = numberOption(values, 'interval');
-  if (!Number.isInteger(interval) || interval < 1 || interval > 1440) throw new UsageError(`--interval must be whole minutes from 1 to 1440, got "${String(values.interval)}"`);
-  return interval === 1 ? sliced : aggregateCandles(sliced, interval);
-}
-
 async function run(args: readonly string[]): Promise<number> {
-  const { values } = parseOptions(args, OPTIONS);
+  const { values } = parseOptions(args, BACKTEST_OPTIONS);
   if (values.options !== undefined || values.symbol !== undefined) {
     if (values.data !== undefined) throw new UsageError('give either --data FILE.csv or --symbol S (stored history), not both');
     // Loaded only for stored-history runs: they open the database (pg), a plain CSV run never does.

@@ -5,17 +5,23 @@
 // paisa (test/trading-runner/paper-replay-parity.test.ts), because the kernel, the matching core
 // and the charge model are the same code and the paper run checks every fill against the kernel's.
 //
+// Two entry points: `replayPaperRun` for a deployed strategy's run row (the runner worker), and
+// `runPaperReplay` for a range someone prepared already (`vyuha paper`: the CLI's own options,
+// prepared as `vyuha backtest` prepares them). Both end in the same runtime, and return the
+// stepped kernel's result: with every venue fill checked against the kernel's, it is the run's.
+//
 // What a replay does not do yet: option legs (their contracts are picked while the strategy runs,
 // and the replay feed does not load contracts mid-run), and MANUAL confirmation (a replay at full
 // speed cannot wait for a person). Both are refused with the reason before anything is written.
 import { err, isoDate, istDate, istEpochDay, ok } from '@vyuha/core';
 import type { IsoDate, Paise, Result } from '@vyuha/core';
 import { compileAlgorithm, formatAlgorithmError, GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
-import type { BacktestConfigInput, CompiledAlgorithm, DeployableConfig, FuturesSizing, Sizing } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, DeployableConfig, FuturesChain, FuturesSizing, Sizing } from '@vyuha/engine';
 import type pg from 'pg';
 import { prepareStoredRun, StoredRunError } from '../../backtest/stored-run';
 import type { PreparedRun } from '../../backtest/stored-run';
 import { storedInstrumentOf } from '../../backtest/trade-plan';
+import type { TradePlan } from '../../backtest/trade-plan';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler, WallScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
@@ -27,13 +33,19 @@ import { recoverOms } from '../oms/oms-recovery';
 import { openOms } from '../oms/open-oms';
 import { PaperVenue } from '../paper/paper-venue';
 import { PaperRun } from './paper-run';
+import type { PauseInterval } from './paper-run';
 
 /** What a PAPER run's params hold (written by deploy_strategy: trading/deployments.ts). */
 export interface PaperRunParams {
   readonly config: DeployableConfig;
   readonly instrumentId: number;
   readonly replay: { readonly from: IsoDate; readonly to: IsoDate; readonly speed: ReplaySpeed } | null;
+  /** When the strategy was paused, in market time (written by the runner: strategy-runners.ts), so a resumed run pauses where it did. */
+  readonly pauses: readonly PauseInterval[];
 }
+
+/** Why option legs are refused on paper (the runner's run and `vyuha paper --options` say the same). */
+export const OPTION_LEGS_NOT_ON_PAPER = 'option legs are not run on paper yet: their contracts are picked while the strategy runs, which the replay does not load';
 
 /** A run that cannot go on, for its own reasons (not the infrastructure's): the run ends in ERROR with this. */
 export class PaperRunFailure extends Error {
@@ -51,11 +63,17 @@ export function readPaperRunParams(params: unknown): Result<PaperRunParams, stri
   if (!config.ok) return err(`the run's configuration is not valid: ${config.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
   const instrumentId = record.instrumentId;
   if (typeof instrumentId !== 'number' || !Number.isSafeInteger(instrumentId)) return err('the run names no instrument id');
+  const pauses = Array.isArray(record.pauses) ? (record.pauses as unknown[]).filter(isPause) : [];
   const replay = record.replay;
-  if (replay === null || replay === undefined) return ok({ config: config.value, instrumentId, replay: null });
+  if (replay === null || replay === undefined) return ok({ config: config.value, instrumentId, replay: null, pauses });
   const { from, to, speed } = replay as Record<string, unknown>;
   if (typeof from !== 'string' || typeof to !== 'string' || typeof speed !== 'number') return err('the run\'s replay needs from, to and speed');
-  return ok({ config: config.value, instrumentId, replay: { from: isoDate(from), to: isoDate(to), speed: speed as ReplaySpeed } });
+  return ok({ config: config.value, instrumentId, replay: { from: isoDate(from), to: isoDate(to), speed: speed as ReplaySpeed }, pauses });
+}
+
+function isPause(value: unknown): value is PauseInterval {
+  const pause = value as { fromMs?: unknown; toMs?: unknown } | null;
+  return typeof pause?.fromMs === 'number' && (pause.toMs === null || typeof pause.toMs === 'number');
 }
 
 /** The kernel config of a deployable configuration over a prepared range: the backtest's, plus the strategy's exits and limits. */
@@ -82,7 +100,7 @@ function sizingOf(config: DeployableConfig): { futuresSizing?: FuturesSizing; eq
 export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams): Promise<PreparedRun> {
   const { config, replay } = params;
   if (replay === null) throw new PaperRunFailure('this run has no replay range; runs on the simulated market are not started by the replay runner');
-  if (config.legs !== null) throw new PaperRunFailure('option legs are not run on paper yet: their contracts are picked while the strategy runs, which the replay does not load');
+  if (config.legs !== null) throw new PaperRunFailure(OPTION_LEGS_NOT_ON_PAPER);
   if (config.manual) throw new PaperRunFailure('a replay cannot wait for manual confirmations; deploy it without manual mode');
   const { rows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
     'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [params.instrumentId]);
@@ -109,9 +127,8 @@ async function compiledAlgorithmOf(pool: pg.Pool, config: DeployableConfig): Pro
   return compiled.value;
 }
 
-export interface PaperReplayOptions {
-  readonly pool: pg.Pool;
-  readonly runId: string;
+/** How a replay is run and paced, whoever prepared it. */
+export interface PaperReplayControl {
   /** Shared by every OMS of the process (one LISTEN connection); opened here when absent. */
   readonly killSwitches?: KillSwitchWatch;
   /** Paces the replay at speeds above 0 (default the wall clock). */
@@ -119,6 +136,15 @@ export interface PaperReplayOptions {
   /** Ends the replay early: aborted with a StopReason, a stop (with or without the square-off); with RELEASE, a hand-over (nothing is closed). */
   readonly signal?: AbortSignal;
   readonly log?: (message: string) => void;
+  /** Pauses already recorded for the run (market time). */
+  readonly pauses?: readonly PauseInterval[];
+  /** Told the paper run once it exists (the runner pauses and resumes it). */
+  readonly onPaperRun?: (paper: PaperRun) => void;
+}
+
+export interface PaperReplayOptions extends PaperReplayControl {
+  readonly pool: pg.Pool;
+  readonly runId: string;
 }
 
 /** What a finished replay did. */
@@ -133,6 +159,11 @@ export interface PaperReplaySummary {
   readonly squaredOff: number;
 }
 
+/** A replay's summary and the stepped kernel's result over the bars it processed (its fills are the paper venue's). */
+export interface PaperReplayOutcome extends PaperReplaySummary {
+  readonly result: BacktestResult;
+}
+
 /** The abort reason of a stop: `squareOff` closes what is open at once (the last traded price). */
 export interface StopReason {
   readonly squareOff: boolean;
@@ -141,11 +172,37 @@ export interface StopReason {
 /** The abort reason that hands a run over instead of stopping it. */
 export const RELEASE = 'release';
 
+/** A range prepared as the backtest prepares it: what is traded, the stored bars at the interval, the kernel's config, an index's futures chain. */
+export interface PreparedPaperReplay {
+  readonly plan: TradePlan;
+  readonly series: BarSeries;
+  readonly config: BacktestConfigInput;
+  readonly contracts?: FuturesChain | undefined;
+}
+
+/** Everything `runPaperReplay` needs: the run row's ids, the prepared range and how to replay it. */
+export interface PaperReplayRequest extends PaperReplayControl {
+  readonly pool: pg.Pool;
+  /** A PAPER strategy_runs row of `userId` (IN PROGRESS): its orders, fills and positions are written under it. */
+  readonly runId: string;
+  readonly userId: string;
+  readonly strategyId: string | null;
+  /** Written on every order (the strategy's algo id), or null. */
+  readonly algoId: string | null;
+  /** The instrument whose stored candles are replayed (the signal instrument; the traded one too unless `prepared.contracts`). */
+  readonly instrumentId: number;
+  readonly prepared: PreparedPaperReplay;
+  readonly program: CompiledAlgorithm;
+  readonly intervalMinutes: number;
+  /** IST dates, both included: the range `prepared` covers. */
+  readonly replay: { readonly from: IsoDate; readonly to: IsoDate; readonly speed: ReplaySpeed };
+}
+
 /**
  * Replays a PAPER run's range through the runtime: feed, candle builder, kernel, OMS, paper
- * venue. The caller owns the run's status (the runner worker: runner-worker.ts).
+ * venue. The caller owns the run's status (the runner worker: strategy-runners.ts).
  */
-export async function replayPaperRun(options: PaperReplayOptions): Promise<PaperReplaySummary> {
+export async function replayPaperRun(options: PaperReplayOptions): Promise<PaperReplayOutcome> {
   const { pool, runId } = options;
   const { rows } = await pool.query<{ user_id: string; strategy_id: string | null; params: unknown; algo_id: string | null }>(
     `SELECT r.user_id, r.strategy_id, r.params, s.algo_id FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id
@@ -157,68 +214,95 @@ export async function replayPaperRun(options: PaperReplayOptions): Promise<Paper
   const prepared = await preparePaperReplay(pool, params.value);
   const program = await compiledAlgorithmOf(pool, params.value.config);
   const { config, replay } = params.value;
+  return runPaperReplay({
+    ...options, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, instrumentId: params.value.instrumentId,
+    prepared: { ...prepared, config: paperConfigOf(prepared, config) }, program, intervalMinutes: config.interval,
+    // preparePaperReplay refused a run without a range.
+    replay: replay as NonNullable<typeof replay>, pauses: options.pauses ?? params.value.pauses,
+  });
+}
+
+/**
+ * Replays a prepared range through the runtime (feed, candle builder, stepped kernel, OMS, paper
+ * venue) under an existing PAPER run row; the caller owns the row's status. Throws
+ * PaperRunFailure for what the run cannot do (option legs, a feed that failed) and
+ * PaperDivergence (paper-run.ts) when a venue fill is not the kernel's.
+ * @example (await runPaperReplay({ pool, runId, userId, strategyId: null, algoId: null, instrumentId, prepared, program, intervalMinutes: 5, replay })).result.fills
+ */
+export async function runPaperReplay(request: PaperReplayRequest): Promise<PaperReplayOutcome> {
+  const { pool, runId, userId, prepared, replay, intervalMinutes, instrumentId } = request;
+  if (prepared.plan.kind === 'option-legs') throw new PaperRunFailure(OPTION_LEGS_NOT_ON_PAPER);
   const stored = prepared.series;
   const series = prepared.contracts === undefined ? new GrowingBarSeries(stored.length) : GrowingBarSeries.over(stored);
   // The chain reads the stored columns the series grows in; keep a copy of the times for the day ends.
   const times = Float64Array.from(stored.time.subarray(0, stored.length));
   const stepped = startSteppedRun({
-    series, program, intervalMinutes: config.interval, config: paperConfigOf(prepared, config),
+    series, program: request.program, intervalMinutes, config: prepared.config,
     ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
   });
   const clock = new ManualScheduler(times[0] ?? 0);
-  const killSwitches = options.killSwitches ?? await KillSwitchWatch.open({ pool });
+  const killSwitches = request.killSwitches ?? await KillSwitchWatch.open({ pool });
   const venue = await PaperVenue.open({
-    pool, userId: run.user_id, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }),
+    pool, userId, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }),
   });
-  const oms: Oms = openOms({ pool, userId: run.user_id, venue, scheduler: clock, killSwitches, ...(options.log === undefined ? {} : { log: options.log }) });
+  const oms: Oms = openOms({ pool, userId, venue, scheduler: clock, killSwitches, ...(request.log === undefined ? {} : { log: request.log }) });
   try {
     oms.attachRun({
-      runId, userId: run.user_id, strategyId: run.strategy_id, userBrokerId: null, algoId: run.algo_id, charges: stepped.config.charges,
-      ...(config.dailyMaxLoss === undefined ? {} : { strategyMaxLossPaise: config.dailyMaxLoss }),
+      runId, userId, strategyId: request.strategyId, userBrokerId: null, algoId: request.algoId, charges: stepped.config.charges,
+      ...(prepared.config.dailyMaxLoss === undefined ? {} : { strategyMaxLossPaise: prepared.config.dailyMaxLoss }),
     });
     await recoverOms(oms);
     const last = times.length - 1;
-    const underlying = { instrumentId: params.value.instrumentId, tradingSymbol: prepared.plan.kind === 'index-futures' ? prepared.plan.underlying : stepped.config.instrument };
+    const { plan } = prepared;
+    const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
+    const contracts = prepared.contracts;
     const paper = new PaperRun({
-      runId, stepped, series, intervalMinutes: config.interval, exchange: 'NSE', signalInstrumentId: params.value.instrumentId,
-      oms, venue, clock, product: config.type === 'intraday' ? 'MIS' : prepared.plan.kind === 'index-futures' ? 'NRML' : 'CNC',
-      ...(prepared.contracts === undefined ? {} : { tradedPrices: prepared.contracts.prices, contractAt: (index: number) => (prepared.contracts as NonNullable<typeof prepared.contracts>).symbolAt(index) }),
-      instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? params.value.instrumentId
+      runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId,
+      oms, venue, clock, product: stepped.config.type === 'intraday' ? 'MIS' : plan.kind === 'index-futures' ? 'NRML' : 'CNC',
+      ...(contracts === undefined ? {} : { tradedPrices: contracts.prices, contractAt: (index: number) => contracts.symbolAt(index) }),
+      instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? instrumentId
         : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
       endingOf: (index) => ({
         endOfData: index === last,
         endOfDay: index < last && istEpochDay(times[index + 1] as number) !== istEpochDay(times[index] as number),
       }),
+      ...(request.pauses === undefined ? {} : { pauses: request.pauses }),
     });
+    request.onPaperRun?.(paper);
     const feed = await ReplayFeed.load({
-      pool, scheduler: options.pacing ?? new WallScheduler(),
-      request: { instrumentIds: [params.value.instrumentId], from: replay?.from ?? '', to: replay?.to ?? '', intervalMinutes: config.interval, speed: replay?.speed ?? 0 },
+      pool, scheduler: request.pacing ?? new WallScheduler(),
+      request: { instrumentIds: [instrumentId], from: replay.from, to: replay.to, intervalMinutes, speed: replay.speed },
     });
     if (!feed.ok) throw new PaperRunFailure(feed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
     const stop = (): void => feed.value.stop();
-    options.signal?.addEventListener('abort', stop, { once: true });
+    request.signal?.addEventListener('abort', stop, { once: true });
     const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });
-    options.signal?.removeEventListener('abort', stop);
+    request.signal?.removeEventListener('abort', stop);
+    const outcome = (summary: Omit<PaperReplaySummary, 'bars' | 'fills'>): PaperReplayOutcome => ({
+      bars: paper.barsProcessed, fills: paper.fills, ...summary, result: stepped.result(),
+    });
     if (end.reason === 'failed') {
       // The run cannot go on: nothing of it may stay working or open.
       const failure = new PaperRunFailure(end.message);
+      // What the OMS is doing (a kill switch's square-off) finishes first: the run's own square-off reads the positions it leaves.
+      await oms.settled();
       failure.squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
       throw failure;
     }
-    if (end.reason === 'stopped' && options.signal?.reason === RELEASE) {
+    if (end.reason === 'stopped' && request.signal?.reason === RELEASE) {
       // Handed over, not ended: what is open stays open for whoever resumes the run.
       paper.detach();
-      return { bars: paper.barsProcessed, fills: paper.fills, stopped: false, released: true, squaredOff: 0 };
+      return outcome({ stopped: false, released: true, squaredOff: 0 });
     }
     if (end.reason === 'stopped') {
-      const squareOff = (options.signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
+      const squareOff = (request.signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
       const squaredOff = await paper.stop({ squareOff });
-      return { bars: paper.barsProcessed, fills: paper.fills, stopped: true, released: false, squaredOff };
+      return outcome({ stopped: true, released: false, squaredOff });
     }
     await paper.finish();
-    return { bars: paper.barsProcessed, fills: paper.fills, stopped: false, released: false, squaredOff: 0 };
+    return outcome({ stopped: false, released: false, squaredOff: 0 });
   } finally {
     await oms.close();
-    if (options.killSwitches === undefined) await killSwitches.close();
+    if (request.killSwitches === undefined) await killSwitches.close();
   }
 }
