@@ -14,6 +14,7 @@ import type { IsoDate } from '@vyuha/core';
 import { applyFillToPosition, averagePricePaise, chargeModelOf, unrealisedPnlPaise } from '@vyuha/engine';
 import type { ChargesConfig, NetPosition, OmsFill, OrderSide } from '@vyuha/engine';
 import type pg from 'pg';
+import { chaosPoint } from '../chaos';
 
 interface PositionDbRow {
   net_quantity: number; open_cost_paise: number; realised_pnl_paise: number; charges_paise: number;
@@ -111,13 +112,18 @@ export async function recordFill(client: pg.ClientBase, request: FillToRecord): 
   const charged = chargeModelOf(request.charges)({
     date, side: request.side === 'BUY' ? 'buy' : 'sell', price: paise(fill.pricePaise), quantity: fill.quantity,
   });
+  // The position is locked before the fill is inserted, and the fill stamped with the clock then:
+  // fills of one position are recorded (created_at) in the order they move it, so the position is
+  // always the fold of its fills in that order, whichever transactions started first.
+  const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
+  const locked = await lockPosition(client, key);
   const inserted = await client.query(
-    `INSERT INTO fills (order_id, trade_id, quantity, price_paise, charges_paise, ts) VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8 / 1000))
+    `INSERT INTO fills (order_id, trade_id, quantity, price_paise, charges_paise, ts, created_at)
+     VALUES ($1, $2, $3, $4, $5, to_timestamp($6::float8 / 1000), clock_timestamp())
      ON CONFLICT (order_id, trade_id) DO NOTHING`,
     [request.orderId, fill.tradeId, fill.quantity, fill.pricePaise, JSON.stringify(charged.components), fill.atMs]);
   if (inserted.rowCount === 0) return false;
-  const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
-  const locked = await lockPosition(client, key);
+  chaosPoint('mid-fill');
   const position = applyFillToPosition(locked.position, {
     side: request.side, quantity: fill.quantity, pricePaise: fill.pricePaise, chargesPaise: charged.total,
   });

@@ -91,7 +91,10 @@ export async function recoverOms(oms: Oms): Promise<RecoveryReport> {
     }
   }
   const pausedStrategies = await writeAlerts(oms, { alerts, pause });
-  const unsent = await selectOrders(oms.pool, `o.run_id = ANY($1::uuid[]) AND o.status = 'PENDING_SUBMIT' AND o.submitted_at IS NULL`, [runIds]);
+  // An order written at a market time after now belongs to a replay that restarted from its range's start: the runner
+  // queues it again when the replay reaches its decision (placeOrder finds the rows), at the time it was decided.
+  const unsent = await selectOrders(oms.pool,
+    `o.run_id = ANY($1::uuid[]) AND o.status = 'PENDING_SUBMIT' AND o.submitted_at IS NULL AND o.created_at <= to_timestamp($2::float8 / 1000)`, [runIds, now]);
   await oms.enqueue(unsent);
   const switches = [oms.killSwitches.switchOf(oms.userId), oms.killSwitches.switchOf(null)].filter((row) => row?.isOn === true);
   let killSwitch: KillSwitchEnforcement | undefined;

@@ -19,6 +19,7 @@ import { ABSENCE_GRACE_MS, applyOrderEvent, orderEventOf, OrderRateQueue, orderR
 import type { OmsOrder, OrderEffect, OrderEvent, OrderEventError, PlaceOutcome, VenueEvent, VenuePort } from '@vyuha/engine';
 import type pg from 'pg';
 import type { Scheduler } from '../feeds/scheduler';
+import { chaosPoint } from '../chaos';
 import type { KillSwitchWatch } from '../kill-switch-watch';
 import { markPosition, recordFill } from './fill-ledger';
 import { KeyedLock } from './keyed-lock';
@@ -120,7 +121,9 @@ export class Oms {
       }));
       return err(risk.error.map((refusal) => ({ code: refusal.code, message: refusal.message })));
     }
+    chaosPoint('before-write');
     const written = await writeDecision(this.pool, { run, order: request, slices: risk.value.slices, nowMs: now });
+    if (written && request.squareOff === true) chaosPoint('mid-square-off');
     const stored = await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]);
     if (!written) return this.continueDecision(request, stored);
     await this.enqueue(stored, instrument);
@@ -323,7 +326,9 @@ export class Oms {
         return { stored, order: result.value.order };
       });
       if (started === undefined) return;
+      chaosPoint('after-write-before-send');
       const outcome = await this.placeWithTimeout(started.stored, started.order, called);
+      chaosPoint('after-send-before-ack');
       const event: OrderEvent = outcome.kind === 'accepted' ? { type: 'accepted', brokerOrderId: outcome.brokerOrderId, status: outcome.status }
         : outcome.kind === 'rejected' ? { type: 'rejected', reason: outcome.reason }
           : outcome.kind === 'timeout' ? { type: 'send-timeout' } : { type: 'send-failed-unknown', reason: outcome.reason };

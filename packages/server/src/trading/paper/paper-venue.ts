@@ -76,6 +76,7 @@ interface PaperOrder {
 
 interface BookDbRow {
   submitted_ms: number | null;
+  paper_trade: VenueTrade | null;
   broker_order_id: string; tag: string | null; instrument_id: number; side: OrderSide; quantity: number; status: string;
   order_type: string; price_paise: number | null; trigger_price_paise: number | null; status_message: string | null;
 }
@@ -111,6 +112,18 @@ export class PaperVenue implements VenuePort {
   }
 
   async place(intent: OrderIntent): Promise<PlaceOutcome> {
+    this.placing.add(intent.tag);
+    try {
+      return await this.receive(intent);
+    } finally {
+      this.placing.delete(intent.tag);
+    }
+  }
+
+  /** Tags whose `place` is running in this process: their rows have submitted_at and no broker order id yet. */
+  private readonly placing = new Set<string>();
+
+  private async receive(intent: OrderIntent, options: { readonly silent?: boolean } = {}): Promise<PlaceOutcome> {
     const instrumentId = Number(intent.instrumentKey);
     const rules = Number.isSafeInteger(instrumentId) ? this.options.rulesFor(instrumentId) : undefined;
     if (rules === undefined) return { kind: 'rejected', reason: `the paper venue has no matching rules for instrument ${intent.instrumentKey}` };
@@ -119,19 +132,26 @@ export class PaperVenue implements VenuePort {
     const { rows } = await this.options.pool.query<{ id: string }>(`SELECT 'PAPER-' || nextval('paper_order_seq') AS id`);
     const brokerOrderId = rows[0]?.id;
     if (brokerOrderId === undefined) throw new Error('paper_order_seq gave no value');
+    const core = new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise });
+    const last = this.lastTicks.get(instrumentId);
+    // A MARKET order's fill is decided now and written with the broker order id: a crash before the OMS records it loses nothing.
+    const trade: VenueTrade | undefined = last !== undefined && working.type === 'market'
+      ? { tradeId: `${brokerOrderId}-1`, quantity: intent.quantity, pricePaise: paise(Math.round(core.marketPrice(working.side, last.price))), atMs: Math.max(last.time, this.options.clock.now()) }
+      : undefined;
     const written = await this.options.pool.query(
-      `UPDATE orders SET broker_order_id = $1 WHERE tag = $2 AND user_id = $3 AND broker_order_id IS NULL AND submitted_at IS NOT NULL`,
-      [brokerOrderId, intent.tag, this.options.userId]);
+      `UPDATE orders SET broker_order_id = $1, paper_trade = $4 WHERE tag = $2 AND user_id = $3 AND broker_order_id IS NULL AND submitted_at IS NOT NULL`,
+      [brokerOrderId, intent.tag, this.options.userId, trade === undefined ? null : JSON.stringify(trade)]);
     if (written.rowCount !== 1) return { kind: 'rejected', reason: `the paper venue keeps its book on the order rows, and no sent order has tag ${intent.tag}` };
     const order: PaperOrder = {
       brokerOrderId, tag: intent.tag, instrumentId, orderType: intent.orderType, side: intent.side, quantity: intent.quantity, working,
-      core: new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise }), status: 'OPEN', trades: [], activeFromMs: Number.NEGATIVE_INFINITY,
+      core, status: 'OPEN', trades: [], activeFromMs: Number.NEGATIVE_INFINITY,
     };
     this.orders.set(brokerOrderId, order);
-    const last = this.lastTicks.get(instrumentId);
-    if (last !== undefined && working.type === 'market') {
-      const price = order.core.marketPrice(working.side, last.price);
-      this.fill(order, { price, atMs: Math.max(last.time, this.options.clock.now()) }, { deferred: true });
+    if (trade !== undefined) {
+      if (options.silent === true) {
+        order.status = 'FILLED';
+        order.trades = [trade];
+      } else this.fill(order, { price: trade.pricePaise, atMs: trade.atMs }, { deferred: true });
     } else if (last !== undefined) {
       working.last = last.price;
     }
@@ -188,6 +208,30 @@ export class PaperVenue implements VenuePort {
     }
   }
 
+  /**
+   * A row whose send began (submitted_at) but that no `place` of this process is handling and that
+   * has no broker order id: its sender died between writing submitted_at and calling `place`. The
+   * venue's book is the rows, so it receives the order now, once the clock has reached its send
+   * time (a replay rewound by a restart gets there again), as `place` would have then.
+   */
+  private async receiveOrphan(tag: string): Promise<void> {
+    const { rows } = await this.options.pool.query<{ instrument_id: number; side: OrderSide; quantity: number; order_type: OrderIntent['orderType']; product: string;
+      price_paise: number | null; trigger_price_paise: number | null; submitted_ms: number; client_order_id: string }>(
+      `SELECT o.instrument_id, o.side, o.quantity, o.order_type, o.product, o.price_paise::float8 AS price_paise, o.trigger_price_paise::float8 AS trigger_price_paise,
+         (extract(epoch FROM o.submitted_at) * 1000)::float8 AS submitted_ms, o.client_order_id
+       FROM orders o JOIN strategy_runs r ON r.run_id = o.run_id
+       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND (${this.runScope}) AND o.tag = $2 AND o.broker_order_id IS NULL AND o.submitted_at IS NOT NULL
+         AND o.status IN ('PENDING_SUBMIT', 'UNKNOWN')`, [this.options.userId, tag]);
+    const row = rows[0];
+    if (row === undefined || this.options.clock.now() < Math.round(row.submitted_ms)) return;
+    await this.receive({
+      clientOrderId: row.client_order_id as OrderIntent['clientOrderId'], tag, instrumentKey: String(row.instrument_id), exchange: 'NSE', tradingSymbol: '', side: row.side,
+      quantity: row.quantity, orderType: row.order_type, product: row.product,
+      ...(row.price_paise === null ? {} : { pricePaise: paise(row.price_paise) }),
+      ...(row.trigger_price_paise === null ? {} : { triggerPricePaise: paise(row.trigger_price_paise) }),
+    }, { silent: true });
+  }
+
   /** Resolves once every fill already decided has reached the listeners. */
   async settled(): Promise<void> {
     while (this.deferred.size > 0) await Promise.all([...this.deferred]);
@@ -201,6 +245,7 @@ export class PaperVenue implements VenuePort {
   }
 
   async orderByTag(tag: string): Promise<VenueOrderReport | undefined> {
+    if (!this.placing.has(tag)) await this.receiveOrphan(tag);
     const rows = await this.bookRows('o.tag = $2', [tag]);
     return (await this.reports(rows))[0];
   }
@@ -265,7 +310,7 @@ export class PaperVenue implements VenuePort {
   private async bookRows(where: string, params: readonly unknown[]): Promise<BookDbRow[]> {
     const { rows } = await this.options.pool.query<BookDbRow>(
       `SELECT o.broker_order_id, o.tag, o.instrument_id, o.side, o.quantity, o.status, o.order_type, o.price_paise::float8 AS price_paise,
-         o.trigger_price_paise::float8 AS trigger_price_paise, o.status_message, (extract(epoch FROM o.submitted_at) * 1000)::float8 AS submitted_ms
+         o.trigger_price_paise::float8 AS trigger_price_paise, o.status_message, (extract(epoch FROM o.submitted_at) * 1000)::float8 AS submitted_ms, o.paper_trade
        FROM orders o JOIN strategy_runs r ON r.run_id = o.run_id
        WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%' AND (${this.runScope}) AND ${where}
        ORDER BY o.created_at, o.client_order_id`, [this.options.userId, ...params]);
@@ -305,10 +350,12 @@ export class PaperVenue implements VenuePort {
       ...(row.trigger_price_paise === null ? {} : { triggerPricePaise: paise(row.trigger_price_paise) }),
     });
     if (rules === undefined || working === undefined || row.tag === null) return undefined;
+    const filled = row.paper_trade !== null;
     return {
       brokerOrderId: row.broker_order_id, tag: row.tag, instrumentId: row.instrument_id, orderType: row.order_type as OrderIntent['orderType'], side: row.side,
       quantity: row.quantity, working,
-      core: new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise }), status: 'OPEN', trades: [],
+      core: new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise }), status: filled ? 'FILLED' : 'OPEN',
+      trades: row.paper_trade === null ? [] : [row.paper_trade],
       activeFromMs: this.options.runIds === undefined ? Number.NEGATIVE_INFINITY : row.submitted_ms ?? Number.NEGATIVE_INFINITY,
     };
   }

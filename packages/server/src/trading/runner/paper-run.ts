@@ -494,7 +494,13 @@ export class PaperRun {
     if (!placed.ok) throw new PaperDivergence(`the OMS refused the ${request.role} order of decision ${decision}: ${placed.error.map((issue) => issue.message).join('; ')}`);
     const views = placed.value.orders;
     if (views.length !== 1) throw new PaperDivergence(`decision ${decision} was sliced into ${views.length} orders; the kernel sends one order per slice`);
-    const view = views[0] as OmsOrderView;
+    let view = views[0] as OmsOrderView;
+    if (placed.value.existing && view.brokerOrderId === null && view.status === 'UNKNOWN') {
+      // Sent before a crash that came before the venue had it: ask the venue now, at the moment it was sent.
+      await oms.resolveUnknown(view.clientOrderId);
+      await oms.settled();
+      view = (await oms.views([view.clientOrderId]))[0] as OmsOrderView;
+    }
     const order: PlacedOrder = {
       clientOrderId: view.clientOrderId, symbol: request.symbol, instrumentId, side: request.side, quantity: request.quantity, role: request.role, storedFinal: false,
     };
@@ -522,7 +528,10 @@ export class PaperRun {
     this.deliverStoredFills(this.options.clock.now());
     const stored = rows[0]?.trigger;
     if (!isFinal(view) && request.triggerPricePaise !== undefined && stored !== null && stored !== undefined && Number(stored) !== request.triggerPricePaise) {
-      const modified = await this.options.oms.modifyOrder({ clientOrderId: order.clientOrderId, triggerPricePaise: request.triggerPricePaise });
+      const reference = this.lastPrices.get(order.symbol);
+      const modified = await this.options.oms.modifyOrder({
+        clientOrderId: order.clientOrderId, triggerPricePaise: request.triggerPricePaise, ...(reference === undefined ? {} : { referencePricePaise: reference }),
+      });
       if (!modified.ok) throw new PaperDivergence(`the resumed stop ${order.clientOrderId} could not be set back to ${request.triggerPricePaise} paise: ${issueText(modified.error)}`);
     }
   }

@@ -1,0 +1,380 @@
+// Part 2 of paper-runtime.bench.ts: many paper strategies at once on the simulated market, live-paced,
+// and the bench's printing and CPU helpers.
+//
+// There is no simulated-market runner yet (strategy-runners.ts runs replays only), so this builds
+// the closest thing from the runtime's own parts, as replay-run.ts builds a replay: per strategy a
+// user of its own with one OMS (openOms) on a PaperVenue scoped to its run, a ManualScheduler market
+// clock, the stepped kernel over a GrowingBarSeries warmed up from the session's stored candles,
+// and a PaperRun fed by its own QueuedFeed of one SimulatedMarket (one tick a second, wall-paced).
+// The market's clock is the wall clock shifted onto a past session (the session after the stored
+// year), so the bench runs at any hour; it stores candles and last prices as in production.
+// The futures chain is built over a stored range only, so these strategies trade the index itself
+// (lot 1), not its near-month future as a replay does.
+//
+// Measured from outside (no hook in src/): each tick object's first `push` into a consumer's queue
+// (the moment the market hands it to the strategies) to each `venue.place` call made while that
+// tick was being handled (the PaperRun awaits everything tick by tick, so the order is that tick's).
+import { readdirSync, readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { istEpochMs } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
+import { compileAlgorithm, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
+import type { BacktestConfigInput, FeedTick, FeedEnd } from '@vyuha/engine';
+import type pg from 'pg';
+import { readCandles } from '../src/market-data/candle-store';
+import type { QueuedFeed } from '../src/trading/feeds/queued-feed';
+import { ManualScheduler, WallScheduler } from '../src/trading/feeds/scheduler';
+import type { Scheduler } from '../src/trading/feeds/scheduler';
+import { SimulatedMarket } from '../src/trading/feeds/simulated-market';
+import { KillSwitchWatch } from '../src/trading/kill-switch-watch';
+import type { Oms } from '../src/trading/oms/oms';
+import { recoverOms } from '../src/trading/oms/oms-recovery';
+import { openOms } from '../src/trading/oms/open-oms';
+import { PaperVenue } from '../src/trading/paper/paper-venue';
+import { PaperRun } from '../src/trading/runner/paper-run';
+import { algorithm, createTrader, deployable, strategyOf } from '../test/trading-runner/runner-test-support';
+
+/** One figure as a plain line: `label: value unit (note)`. */
+export function line(label: string, value: number | undefined, unit: string): void {
+  const shown = value === undefined ? '' : ` ${Number.isInteger(value) ? String(value) : value.toFixed(value < 10 ? 2 : 1)}`;
+  console.log(`${label}${shown}${unit === '' ? '' : ` ${unit}`}`);
+}
+
+/** A unit followed by a note in words: `line('x', 3, withNote('s', '(warm)'))`. */
+export function withNote(unit: string, note: string): string {
+  return note === '' ? unit : unit === '' ? note : `${unit} ${note}`;
+}
+
+/** The whole machine's CPU time from /proc/stat (every process: node and PostgreSQL's backends). */
+export function machineCpu(): { busy: number; total: number; cores: number; since(earlier: { busy: number; total: number }): { busyPercent: number; cores: number } } {
+  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+  const fields = (lines[0] as string).trim().split(/\s+/).slice(1).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  const total = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  const cores = lines.filter((text) => /^cpu\d/.test(text)).length;
+  const busy = total - idle;
+  return {
+    busy, total, cores,
+    since: (earlier) => ({ busyPercent: ((busy - earlier.busy) / Math.max(1, total - earlier.total)) * 100 * cores, cores }),
+  };
+}
+
+/** The machine's load averages (1, 5 min): other work on the machine colours every figure here. */
+export function loadAverage(): string {
+  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ');
+  return `load average ${one} (1 min), ${five} (5 min) on this machine`;
+}
+
+/** CPU seconds of a process and its children (live ones, plus the reaped ones it has waited for). */
+function processTreeCpu(rootPid: number): number | undefined {
+  const hz = 100;
+  const stat = (pid: number): string[] | undefined => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      return undefined;
+    }
+  };
+  const root = stat(rootPid);
+  if (root === undefined) return undefined;
+  // After the comm field: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+  let ticks = Number(root[11]) + Number(root[12]) + Number(root[13]) + Number(root[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = stat(Number(entry));
+    if (fields !== undefined && Number(fields[1]) === rootPid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / hz;
+}
+
+/** A reader of the CPU seconds of the database server behind `pool` (when it runs on this machine), or undefined. */
+export async function postgresCpuReader(pool: pg.Pool): Promise<() => number | undefined> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const backend = rows[0]?.pid;
+  let postmaster: number | undefined;
+  try {
+    const text = readFileSync(`/proc/${backend}/stat`, 'utf8');
+    postmaster = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    postmaster = undefined;
+  }
+  return () => (postmaster === undefined ? undefined : processTreeCpu(postmaster));
+}
+
+/** Counts every query the pool's clients run (pool.query goes through a client too) and the time they took, summed. */
+export class QueryCounter {
+  count = 0;
+  ms = 0;
+  /** Per statement (its first 70 characters, whitespace folded): count and summed ms. */
+  readonly byStatement = new Map<string, { count: number; ms: number }>();
+  constructor(pool: pg.Pool) {
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (result instanceof Promise) {
+          this.count += 1;
+          const first = args[0];
+          const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text ?? '?';
+          const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
+          const entry = this.byStatement.get(key) ?? { count: 0, ms: 0 };
+          entry.count += 1;
+          this.byStatement.set(key, entry);
+          const start = performance.now();
+          const done = (): void => {
+            const ms = performance.now() - start;
+            this.ms += ms;
+            entry.ms += ms;
+          };
+          result.then(done, done);
+        }
+        return result;
+      };
+    });
+  }
+  snapshot(): { count: number; ms: number } {
+    return { count: this.count, ms: this.ms };
+  }
+
+  /** Prints the statements run most since `reset`, with their counts and summed time. */
+  printTop(label: string, top: number): void {
+    const rows = [...this.byStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, top);
+    for (const [text, { count, ms }] of rows) console.log(`${label}: ${String(count).padStart(7)} x ${(ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
+  }
+
+  reset(): void {
+    this.byStatement.clear();
+  }
+}
+
+/** The wall clock moved by a fixed offset: market time runs at 1x from a chosen instant. */
+class ShiftedWallScheduler implements Scheduler {
+  private readonly wall = new WallScheduler();
+  constructor(private readonly offsetMs: number) {}
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+  sleepUntil(time: number, signal?: AbortSignal): Promise<void> {
+    return this.wall.sleepUntil(time - this.offsetMs, signal);
+  }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+function distribution(label: string, values: number[], unit: string): void {
+  const sorted = [...values].sort((a, b) => a - b);
+  const note = `(n=${sorted.length})`;
+  line(`${label} p50`, percentile(sorted, 50), withNote(unit, note));
+  line(`${label} p95`, percentile(sorted, 95), unit);
+  line(`${label} p99`, percentile(sorted, 99), unit);
+  line(`${label} max`, sorted.at(-1) ?? Number.NaN, unit);
+}
+
+interface LiveRun {
+  readonly runId: string;
+  readonly oms: Oms;
+  readonly paper: PaperRun;
+  readonly feed: QueuedFeed;
+  /** Market push time (performance.now) of the tick being handled. */
+  current: number | undefined;
+  ended?: Promise<FeedEnd>;
+}
+
+export interface LiveBenchRequest {
+  readonly pool: pg.Pool;
+  readonly nifty: number;
+  readonly seed: string;
+  /** The session continued live (after the stored history). */
+  readonly date: IsoDate;
+  readonly strategies: number;
+  readonly minutes: number;
+  readonly queries: QueryCounter;
+}
+
+/** Part 2: `strategies` paper runs on the simulated market for `minutes` of market time. */
+export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
+  const { pool, nifty, strategies, minutes, date } = request;
+  const withExits = process.env.BENCH_LIVE_EXITS !== '0';
+  console.log(`-- part 2: ${strategies} paper strategies on the simulated market, ${minutes} min of market at 1x`);
+  console.log('what is measured: no simulated-market runner exists yet, so each strategy is a PaperRun built as replay-run.ts builds one');
+  console.log('  (stepped kernel + one OMS on a PaperVenue scoped to its run, one user each, ManualScheduler market clock), fed its own');
+  console.log('  QueuedFeed of one SimulatedMarket (1 tick/s of NIFTY 50, the wall clock shifted onto a past session); the index itself is');
+  console.log('  traded (qty 75), not its future. Latency = the market pushing a tick to the queues -> the venue place() that tick caused.');
+  const users: string[] = [];
+  const configs: BacktestConfigInput[] = [];
+  const programs = [];
+  const runIds: string[] = [];
+  const strategyIds: string[] = [];
+  for (let index = 0; index < strategies; index += 1) {
+    const userId = await createTrader(pool);
+    const fast = 2 + (index % 5);
+    const slow = fast + 3 + (index % 7);
+    const ref = await algorithm(pool, userId, { buy: `crossover(ema(close, ${fast}), ema(close, ${slow}))`, sell: `crossunder(ema(close, ${fast}), ema(close, ${slow}))` });
+    const exits = withExits ? { stopLoss: { kind: 'percent', percent: 0.05 }, target: { kind: 'percent', percent: 0.1 } } as const : {};
+    const deployed = deployable(ref, { interval: 1, sizing: { kind: 'quantity', quantity: 75 }, ...exits });
+    const strategyId = await strategyOf(pool, { userId, instrumentId: nifty, config: deployed });
+    const { rows } = await pool.query<{ run_id: string }>(`INSERT INTO strategy_runs (strategy_id, user_id, kind, params) VALUES ($1, $2, 'PAPER', $3) RETURNING run_id`,
+      [strategyId, userId, JSON.stringify({ mode: 'PAPER', instrumentId: nifty, intervalMinutes: 1, replay: null })]);
+    const version = await pool.query<{ graph: unknown }>('SELECT graph FROM algorithm_versions WHERE algorithm_id = $1', [ref.id]);
+    const compiled = compileAlgorithm(version.rows[0]!.graph);
+    if (!compiled.ok) throw new Error('a bench algorithm does not compile');
+    users.push(userId);
+    strategyIds.push(strategyId);
+    runIds.push(rows[0]!.run_id);
+    programs.push(compiled.value);
+    configs.push({ type: 'intraday', instrument: 'NIFTY 50', sizing: { kind: 'quantity', quantity: 75 }, tickSize: 5, ...exits });
+  }
+  console.log(`strategies: EMA crossovers (fast 2-6, slow fast+3..fast+9) on 1-minute bars, intraday, ${withExits ? 'stop 0.05% (SL-M) and target 0.1% (LIMIT)' : 'no stop or target (BENCH_LIVE_EXITS=0)'}`);
+
+  // Market time starts 20 s before 10:00 IST of the session, so the first whole bar is 10:00.
+  const startMarket = istEpochMs(date, '10:00') - 20_000;
+  const scheduler = new ShiftedWallScheduler(startMarket - Date.now());
+  const market = new SimulatedMarket({ pool, scheduler, log: (message) => console.log(`  market: ${message}`), seed: request.seed, instruments: ['NIFTY 50'] });
+  const killSwitches = await KillSwitchWatch.open({ pool });
+  await market.start();
+  await market.flushed();
+  const warm = await readCandles(pool, { instrumentId: nifty, from: istEpochMs(date, '09:15'), to: istEpochMs(date, '10:00') });
+  const pushedAt = new WeakMap<object, number>();
+  const latencies: number[] = [];
+  const latencyByType = new Map<string, number[]>();
+  const toPlaceOrder: number[] = [];
+  const omsToVenue: number[] = [];
+  const queueWaits: number[] = [];
+  const handling: number[] = [];
+  const failures: string[] = [];
+  let measuring = false;
+  const runs: LiveRun[] = [];
+  const setupStart = performance.now();
+  for (let index = 0; index < strategies; index += 1) {
+    const userId = users[index] as string;
+    const runId = runIds[index] as string;
+    const series = new GrowingBarSeries(warm.length + minutes + 10);
+    const stepped = startSteppedRun({ series, program: programs[index]!, intervalMinutes: 1, config: configs[index]!, signalsFrom: warm.length });
+    for (let bar = 0; bar < warm.length; bar += 1) {
+      stepped.append({ time: warm.time[bar] as number, open: (warm.open[bar] as number) / 100, high: (warm.high[bar] as number) / 100,
+        low: (warm.low[bar] as number) / 100, close: (warm.close[bar] as number) / 100, volume: warm.volume[bar] as number });
+      stepped.step();
+    }
+    const clock = new ManualScheduler(scheduler.now());
+    const venue = await PaperVenue.open({ pool, userId, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }) });
+    const oms = openOms({ pool, userId, venue, scheduler: clock, killSwitches, log: (message) => console.log(`  oms ${index}: ${message}`) });
+    oms.attachRun({ runId, userId, strategyId: strategyIds[index] as string, userBrokerId: null, algoId: null, charges: stepped.config.charges });
+    await recoverOms(oms);
+    const paper = new PaperRun({ runId, stepped, series, intervalMinutes: 1, exchange: 'NSE', signalInstrumentId: nifty, oms, venue, clock, product: 'MIS', instrumentIdOf: async () => nifty });
+    const feed = market.feed() as QueuedFeed;
+    const push = feed.push.bind(feed);
+    feed.push = (tick: FeedTick) => {
+      if (!pushedAt.has(tick)) pushedAt.set(tick, performance.now());
+      push(tick);
+    };
+    const subscribed = feed.subscribe([nifty]);
+    if (!subscribed.ok) throw new Error(subscribed.error.map((issue) => issue.message).join('; '));
+    const run: LiveRun = { runId, oms, paper, feed, current: undefined };
+    let placeOrderAt: number | undefined;
+    const placeOrder = oms.placeOrder.bind(oms);
+    oms.placeOrder = (order) => {
+      placeOrderAt = performance.now();
+      if (measuring && run.current !== undefined) toPlaceOrder.push(placeOrderAt - run.current);
+      return placeOrder(order);
+    };
+    const place = venue.place.bind(venue);
+    venue.place = (intent) => {
+      if (measuring && placeOrderAt !== undefined) omsToVenue.push(performance.now() - placeOrderAt);
+      if (measuring && run.current !== undefined) {
+        const ms = performance.now() - run.current;
+        latencies.push(ms);
+        const byType = latencyByType.get(intent.orderType) ?? [];
+        byType.push(ms);
+        latencyByType.set(intent.orderType, byType);
+      }
+      return place(intent);
+    };
+    runs.push(run);
+  }
+  line('setup of the runs (warm-up of', warm.length, withNote('bars each, PaperVenue.open, recoverOms)', `${((performance.now() - setupStart) / 1000).toFixed(2)} s`));
+
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  for (const run of runs) {
+    run.ended = run.feed.run({
+      onTick: async (tick) => {
+        const pushed = pushedAt.get(tick);
+        const start = performance.now();
+        run.current = pushed;
+        if (measuring && pushed !== undefined) queueWaits.push(start - pushed);
+        try {
+          await run.paper.onTick(tick);
+        } catch (error) {
+          failures.push(`${run.runId}: ${(error as Error).message}`);
+          throw error;
+        } finally {
+          run.current = undefined;
+          if (measuring) handling.push(performance.now() - start);
+        }
+      },
+    });
+  }
+  // Measure from 10:00 IST (the first whole bar) for `minutes` of market.
+  await scheduler.sleepUntil(istEpochMs(date, '10:00') - 500);
+  measuring = true;
+  loopDelay.enable();
+  const postgresCpu = await postgresCpuReader(pool);
+  const postgres0 = postgresCpu();
+  const queries0 = request.queries.snapshot();
+  request.queries.reset();
+  const cpu0 = process.cpuUsage();
+  const machine0 = machineCpu();
+  console.log(`live: at the start of the window: ${loadAverage()}`);
+  const wall0 = performance.now();
+  await scheduler.sleepUntil(istEpochMs(date, '10:00') + minutes * 60_000 + 2_000);
+  measuring = false;
+  loopDelay.disable();
+  const wall = (performance.now() - wall0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const machine = machineCpu().since(machine0);
+  const postgres1 = postgresCpu();
+  const queries1 = request.queries.snapshot();
+  console.log(`live: at the end of the window: ${loadAverage()}`);
+  for (const run of runs) run.feed.stop();
+  await Promise.all(runs.map((run) => run.ended));
+  for (const run of runs) {
+    run.paper.detach();
+    await run.oms.close();
+  }
+  await market.stop();
+  await killSwitches.close();
+
+  const { rows } = await pool.query<{ orders: number; fills: number; modifies: number; cancelled: number }>(
+    `SELECT count(*)::int AS orders, count(*) FILTER (WHERE status = 'FILLED')::int AS fills, coalesce(sum(modify_count), 0)::int AS modifies,
+            count(*) FILTER (WHERE status = 'CANCELLED')::int AS cancelled FROM orders WHERE run_id = ANY($1::uuid[])`, [runIds]);
+  const counts = rows[0]!;
+  line('live: measured window', wall, withNote('s of wall time', `(${minutes} min of market from 10:00 IST ${date}, ticks handled ${handling.length} = ${strategies} strategies x ~1/s)`));
+  line('live: orders (whole run, from the database)', counts.orders, withNote('orders', `(filled ${counts.fills}, cancelled ${counts.cancelled}, modified ${counts.modifies} times)`));
+  line('live: database queries in the window', queries1.count - queries0.count, withNote('queries', `(${((queries1.count - queries0.count) / wall).toFixed(1)}/s; mean ${((queries1.ms - queries0.ms) / Math.max(1, queries1.count - queries0.count)).toFixed(2)} ms each, pool of 10)`));
+  if (process.env.BENCH_QUERIES === '1') request.queries.printTop('live: top statements by summed time', 12);
+  distribution('live: tick-to-order latency (market push -> venue.place)', latencies, 'ms');
+  line('live: tick-to-order p99 budget <= 50 ms:', undefined, withNote('', latencies.length === 0 ? 'NO ORDERS MEASURED' : percentile([...latencies].sort((a, b) => a - b), 99) <= 50 ? 'met' : 'NOT met'));
+  for (const [type, values] of latencyByType) distribution(`live: tick-to-order, ${type} orders`, values, 'ms');
+  distribution('live: part 1 of it: market push -> oms.placeOrder called (feed queue, candle builder, kernel step, earlier awaits of the tick)', toPlaceOrder, 'ms');
+  distribution('live: part 2 of it: oms.placeOrder called -> venue.place (risk reads, order rows, rate queue, submitted_at)', omsToVenue, 'ms');
+  distribution('live: queue wait (market push -> the strategy\'s handler starts)', queueWaits, 'ms');
+  distribution('live: one tick handled by one PaperRun (onTick, all awaits)', handling, 'ms');
+  line('live: node process CPU', ((cpu.user + cpu.system) / 1e6 / wall) * 100, withNote('% of one core', `(${(((cpu.user + cpu.system) / 1e6 / wall) * 50).toFixed(1)} % of 2 cores)`));
+  if (postgres0 !== undefined && postgres1 !== undefined) {
+    const pgPercent = ((postgres1 - postgres0) / wall) * 100;
+    line('live: PostgreSQL server CPU (postmaster and its processes)', pgPercent, withNote('% of one core', `(${(pgPercent / 2).toFixed(1)} % of 2 cores)`));
+    const both = pgPercent + ((cpu.user + cpu.system) / 1e6 / wall) * 100;
+    line('live: node + PostgreSQL CPU', both, withNote('% of one core', `(${(both / 2).toFixed(1)} % of 2 cores)`));
+  }
+  line('live: whole machine CPU (node + PostgreSQL + the rest)', machine.busyPercent, withNote(`% of one core`, `(${(machine.busyPercent / machine.cores).toFixed(1)} % of ${machine.cores} cores)`));
+  // Node's histogram records the whole 10 ms sampling interval: the delay is what exceeds it.
+  const delay = (ns: number): number => Math.max(0, ns / 1e6 - 10);
+  line('live: event-loop delay p50', delay(loopDelay.percentile(50)), withNote('ms', '(monitorEventLoopDelay, 10 ms resolution, the interval subtracted)'));
+  line('live: event-loop delay p99', delay(loopDelay.percentile(99)), 'ms');
+  line('live: event-loop delay max', delay(loopDelay.max), 'ms');
+  line('live: runs that failed', failures.length, 'runs');
+  for (const failure of failures.slice(0, 5)) console.log(`  ${failure}`);
+}
