@@ -15,6 +15,7 @@
 import { err, ok } from '@vyuha/core';
 import type { Result } from '@vyuha/core';
 import type pg from 'pg';
+import { inTransaction } from './oms/order-rows';
 import { deployableConfigOf, modeIssues, replayIssues, runtimeIssues } from './deploy-checks';
 import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
 
@@ -64,18 +65,11 @@ class Refusal extends Error {
 
 /** Runs `work` in a transaction: committed when it returns (an `err` it returns is committed too), rolled back on a `Refusal`. */
 async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<Result<T, DeployIssue[]>>): Promise<Result<T, DeployIssue[]>> {
-  const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
+    return await inTransaction(pool, work);
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
     if (error instanceof Refusal) return err([...error.issues]);
     throw error;
-  } finally {
-    client.release();
   }
 }
 

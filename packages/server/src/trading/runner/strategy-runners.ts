@@ -31,6 +31,7 @@ import type { JobLog, JobQueue } from '../../jobs/job-queue';
 import type { Scheduler } from '../feeds/scheduler';
 import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
+import { inTransaction } from '../oms/order-rows';
 import { PaperDivergence } from './paper-run';
 import type { PaperRun } from './paper-run';
 import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
@@ -213,16 +214,11 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
  * Nothing when the run has ended already.
  */
 export async function endRun(pool: pg.Pool, request: { runId: string; status: 'COMPLETE' | 'COMPLETE: SQUARED OFF' | 'ERROR' | 'ERROR: SQUARED OFF'; reason: string | null }): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ strategy_id: string | null }>(
       `SELECT strategy_id FROM strategy_runs WHERE run_id = $1 AND status = 'IN PROGRESS' FOR UPDATE`, [request.runId]);
     const ended = rows[0];
-    if (ended === undefined) {
-      await client.query('ROLLBACK');
-      return false;
-    }
+    if (ended === undefined) return false;
     await releaseLicenceSlot(client, request.runId);
     await client.query(
       `UPDATE strategy_runs SET status = $2, status_reason = $3, error = $3, progress = CASE WHEN $2 LIKE 'COMPLETE%' THEN 100 ELSE progress END,
@@ -231,12 +227,6 @@ export async function endRun(pool: pg.Pool, request: { runId: string; status: 'C
     if (ended.strategy_id !== null) {
       await client.query(`UPDATE strategies SET status = 'STOPPED' WHERE strategy_id = $1 AND status IN ('ACTIVE', 'PAUSED')`, [ended.strategy_id]);
     }
-    await client.query('COMMIT');
     return true;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
