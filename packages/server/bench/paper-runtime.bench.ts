@@ -6,7 +6,7 @@
 //    prepared range measured in the same run (the reference), and the ratio. A month first; the
 //    year only when the month projects it under BENCH_YEAR_LIMIT_S (default 900 s), else the
 //    projection is printed instead. BENCH_YEAR=0 skips the year, BENCH_YEAR=1 forces it.
-// 2. 100 paper strategies at once on the simulated market, live-paced (paper-runtime-live.ts):
+// 2. 100 paper strategies at once on the simulated market, live-paced (paper-runtime-support.ts):
 //    tick-to-order latency (p50/p95/p99/max), CPU, event-loop delay.
 //   cd packages/server && npm run bench paper-runtime
 import { randomBytes } from 'node:crypto';
