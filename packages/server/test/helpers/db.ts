@@ -35,9 +35,28 @@ export async function freshDatabase(options: { seeded?: boolean; empty?: boolean
     name,
     async close() {
       await pool.end();
-      await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      await dropDatabase(name);
     },
   };
+}
+
+/**
+ * Drops a test database once the connections still closing (a pool's clients end asynchronously,
+ * and a server's own pools may end just before) have gone: FORCE only after 0.3 s, because killing a
+ * backend whose client is mid-`end()` makes that client emit an error nobody listens to any more.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  const OBJECT_IN_USE = '55006';
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    try {
+      await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== OBJECT_IN_USE) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+  }
+  await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
 }
 
 async function adminQuery(sql: string): Promise<void> {
