@@ -31,5 +31,8 @@ if (existsSync(report)) {
 } else {
   failed = 1; // Vitest died before writing its report: that is a failure, not "no tests".
 }
+// Vitest failed the run without a failed test (an unhandled error during the run): count it, so
+// the line never says "0 failed" for a run that failed.
+if (run.status !== 0 && failed === 0) failed = 1;
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(run.status === 0 && failed === 0 ? 0 : run.status || 1);
