@@ -55,7 +55,9 @@ function legsConfigOf(file: string): { config?: OptionsLegsConfig; errors: strin
 export async function withDatabase<T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const config = readConfig();
   const [{ default: pino }, { openDatabase }] = await Promise.all([import('pino'), import('../db/database')]);
-  const logger = pino({ level: config.logLevel });
+  // The database's own messages (the embedded server starting, migrations) go to stderr: stdout
+  // is the command's result (--json, the table), which a script reads.
+  const logger = pino({ level: config.logLevel }, pino.destination(2));
   const database: Database = await openDatabase({ config, log: (message) => logger.info(message), seed: false });
   try {
     return await work(database.pool);
