@@ -16,22 +16,15 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { enqueueStrategyRun } from '../../jobs/strategy-run-jobs';
 import { deployStrategy } from '../../trading/deployments';
 import { exampleAlgorithmId } from './demo-research';
-import type { ExampleKey } from './demo-research';
+import type { DemoBacktest } from './demo-research-backtests';
 import { demoEmail } from './demo-users';
 import type { DemoRole } from './demo-users';
 
 /** Sessions the demo replays cover, ending with the last finished one. */
 export const DEMO_PAPER_SESSIONS = 90;
 
-/** One demo user's paper strategy. */
-export interface DemoPaperStrategy {
-  readonly role: DemoRole;
-  readonly name: string;
-  readonly algorithm: ExampleKey;
-  readonly instrument: string;
-  readonly strategyType: 'intraday' | 'swing';
-  readonly intervalMinutes: number;
-  readonly investmentRupees: number;
+/** One demo user's paper strategy: an example backtest's plan without option legs, with exits. */
+export interface DemoPaperStrategy extends Omit<DemoBacktest, 'tradeInstrumentsConfig'> {
   /** Exits as the deployable configuration takes them (percent of the entry price). */
   readonly stopLossPercent?: number;
   readonly targetPercent?: number;
