@@ -130,9 +130,9 @@ export type { TradeDirection, FillModel, OpenPositionView, UnderlyingTraderOptio
 export { UnderlyingTrader } from './kernel/underlying-trader';
 export type { ContractChain, ContractSizingRequest } from './kernel/contract-chain';
 export type { FuturesContractRun, ContractScheduleRequest } from './futures/contract-schedule';
-export { futuresContractRuns, FuturesPlanError } from './futures/contract-schedule';
+export { futuresContractRuns, FuturesPlanError, nearMonthly } from './futures/contract-schedule';
 export type { PricedContractRun, FuturesPricesRequest } from './futures/futures-prices';
-export { futuresPrices, FUTURES_MODEL_RATE, FUTURES_TICK_PAISE } from './futures/futures-prices';
+export { futuresPrices, futuresModelGrowth, futuresModelPrice, FUTURES_MODEL_RATE, FUTURES_TICK_PAISE } from './futures/futures-prices';
 export type { FuturesSizing, FuturesChainOptions, LotCost } from './futures/futures-chain';
 export { FuturesChain, futuresLotCost } from './futures/futures-chain';
 export type { InstrumentFacts, TradedInstrument } from './futures/traded-instrument';
@@ -149,6 +149,8 @@ export type { ProgramSource, RunBacktestRequest, BacktestSummary, BacktestResult
 export { runBacktest, exitRulesToConfig } from './backtest/run-backtest';
 export type { SteppedProgramSource, SteppedRunRequest, SteppedRun } from './backtest/run-stepped';
 export { startSteppedRun } from './backtest/run-stepped';
+export type { AdoptedExit } from './kernel/adopted-venue';
+export { AdoptedVenue } from './kernel/adopted-venue';
 export { smaCrossoverProgram } from './backtest/sma-crossover-program';
 export type { FeedKind, FeedTick, FeedEnd, TickSink, FeedIssue, FeedPort } from './feeds/feed-port';
 export { subscriptionIssues } from './feeds/feed-port';

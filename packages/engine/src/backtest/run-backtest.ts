@@ -12,6 +12,7 @@ import type { SessionRules } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
 import { HistoryFeed, SimulatedClock } from '../kernel/ports';
+import { AdoptedVenue } from '../kernel/adopted-venue';
 import { SimulatedVenue } from '../kernel/simulated-venue';
 import type { ExitDistance } from '../kernel/protective-levels';
 import type { TraderFactory } from '../kernel/trader';
@@ -158,11 +159,16 @@ export function requestConfig(request: { readonly program: object; readonly conf
 }
 
 /** What the kernel gets besides its feed, clock and program, for a run (`runBacktest`) or a stepped run (run-stepped.ts). */
-export function kernelParts(request: Pick<RunBacktestRequest, 'series' | 'trader' | 'contracts'>, config: BacktestConfig): { ledger: Ledger; trader: TraderFactory; rules: SessionRules } {
+export function kernelParts(
+  request: Pick<RunBacktestRequest, 'series' | 'trader' | 'contracts'> & { readonly adoptFills?: boolean },
+  config: BacktestConfig,
+): { ledger: Ledger; trader: TraderFactory; rules: SessionRules; adopted: AdoptedVenue | undefined } {
   const { series, contracts } = request;
   const chargeModel = chargeModelOf(config.charges);
   const ledger = new Ledger({ capital: config.capital, chargeModel });
-  const venue = new SimulatedVenue({ series: contracts?.prices ?? series, slippage: config.slippage, tickSize: config.tickSize });
+  const simulated = new SimulatedVenue({ series: contracts?.prices ?? series, slippage: config.slippage, tickSize: config.tickSize });
+  const adopted = request.adoptFills === true ? new AdoptedVenue(simulated) : undefined;
+  const venue = adopted ?? simulated;
   const protective = {
     tickSize: config.tickSize,
     ...(config.stopLoss === undefined ? {} : { stopLoss: config.stopLoss }),
@@ -181,7 +187,7 @@ export function kernelParts(request: Pick<RunBacktestRequest, 'series' | 'trader
     ...(config.dailyMaxLoss === undefined ? {} : { dailyMaxLoss: config.dailyMaxLoss }),
     ...(config.dailyMaxProfit === undefined ? {} : { dailyMaxProfit: config.dailyMaxProfit }),
   };
-  return { ledger, trader, rules };
+  return { ledger, trader, rules, adopted };
 }
 
 /** The result of the bars a kernel processed: `equity` holds exactly those bars. */

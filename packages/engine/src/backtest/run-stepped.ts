@@ -9,6 +9,7 @@ import type { SessionExchange } from '@vyuha/market';
 import type { ExitRules } from '../algorithm/document';
 import type { SignalProgram } from '../algorithm/program';
 import type { ContractChain } from '../kernel/contract-chain';
+import type { AdoptedVenue } from '../kernel/adopted-venue';
 import type { ClosedBar, GrowingBarSeries } from '../kernel/growing-series';
 import { IncrementalKernel } from '../kernel/incremental-kernel';
 import type { StepOptions } from '../kernel/incremental-kernel';
@@ -47,12 +48,19 @@ export interface SteppedRunRequest {
   readonly exchange?: SessionExchange;
   /** Default: a simulated clock set to each bar's time. */
   readonly clock?: Clock;
+  /**
+   * Live: the stops and targets inside each bar are the venue's fills, told to `adopted` before
+   * the bar's close (kernel/adopted-venue.ts), instead of the kernel's own match of the bar.
+   */
+  readonly adoptFills?: boolean;
 }
 
 export interface SteppedRun {
   readonly config: BacktestConfig;
   readonly ledger: Ledger;
   readonly kernel: IncrementalKernel;
+  /** With `adoptFills`: where the runtime tells the kernel what the venue filled inside the bar being closed. */
+  readonly adopted: AdoptedVenue | undefined;
   /** Appends a closed bar to the series (GrowingBarSeries.append); `step` processes it. */
   append(bar: ClosedBar): number;
   /** Processes the next appended bar at its close. */
@@ -84,10 +92,10 @@ function checkContracts(request: SteppedRunRequest): void {
  * @example const run = startSteppedRun({ series: new GrowingBarSeries(375), program, intervalMinutes: 1 }); run.append(bar); run.step();
  */
 export function startSteppedRun(request: SteppedRunRequest): SteppedRun {
-  const { series, intervalMinutes } = request;
+  const { series, intervalMinutes, contracts } = request;
   const config = requestConfig(request);
   checkContracts(request);
-  const parts = kernelParts(request, config);
+  const parts = kernelParts({ ...request, adoptFills: request.adoptFills === true }, config);
   const program = 'createProgram' in request.program ? request.program.createProgram(series, { intervalMinutes }) : request.program;
   const kernel = new IncrementalKernel({
     series, clock: request.clock ?? new SimulatedClock(), program, intervalMinutes, ...parts,
@@ -98,15 +106,22 @@ export function startSteppedRun(request: SteppedRunRequest): SteppedRun {
     config,
     ledger: parts.ledger,
     kernel,
-    append: (bar) => series.append(bar),
+    adopted: parts.adopted,
+    append: (bar) => {
+      const index = series.append(bar);
+      contracts?.priceBar?.(index);
+      return index;
+    },
     step: (options) => kernel.step(options),
     openBar: (bar, options) => {
       const index = series.openBar(bar);
+      contracts?.priceBar?.(index);
       kernel.open(options);
       return index;
     },
     closeBar: (bar, options) => {
-      series.closeBar(bar);
+      const index = series.closeBar(bar);
+      contracts?.priceBar?.(index);
       kernel.close(options);
     },
     endDay: () => kernel.endDay(),

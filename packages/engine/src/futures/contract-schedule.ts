@@ -56,6 +56,17 @@ function checkRange(request: ContractScheduleRequest, range: { from: IsoDate; to
   }
 }
 
+/**
+ * The near-month contract's expiry on `date`: the first monthly expiry on or after it (an
+ * intraday strategy's contract all day, its expiry day included).
+ * @example nearMonthly('NIFTY', '2024-01-25') // '2024-01-25'
+ */
+export function nearMonthly(underlying: OptionUnderlying, date: IsoDate): IsoDate {
+  const near = monthlyExpiries(underlying, { from: date, to: date })[0];
+  if (near === undefined) throw new FuturesPlanError('dateRange', `no monthly expiry of ${underlying} on or after ${date} in the expiry calendar`);
+  return near;
+}
+
 /** The bar of an expiry day from which the next month is traded: the first at or after the roll minute, else the day's last. */
 function rollBarOf(request: ContractScheduleRequest, day: { from: number; to: number }, rollMinute: number): number {
   for (let bar = day.from; bar < day.to; bar += 1) if (istMinuteOfDay(request.time[bar] as number) >= rollMinute) return bar;

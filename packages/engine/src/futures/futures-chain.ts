@@ -21,8 +21,8 @@ import type { ChargeModel } from '../kernel/charges-model';
 import type { ContractChain, ContractSizingRequest } from '../kernel/contract-chain';
 import { positionsRequirement } from '../metrics/capital-requirement';
 import type { OptionCandleSource } from '../options-legs/leg-pricing';
-import { futuresContractRuns, FuturesPlanError } from './contract-schedule';
-import { futuresPrices } from './futures-prices';
+import { futuresContractRuns, FuturesPlanError, nearMonthly } from './contract-schedule';
+import { FUTURES_MODEL_RATE, futuresModelGrowth, futuresModelPrice, futuresPrices } from './futures-prices';
 import type { PricedContractRun } from './futures-prices';
 
 /** How entries are sized: `margin` = the most lots whose margin + charges fit `percent` of capital; `lots` = always this many. */
@@ -37,6 +37,11 @@ export interface FuturesChainOptions {
   readonly rollTime: string;
   /** Default `{ kind: 'margin', percent: 100 }`. */
   readonly sizing?: FuturesSizing | undefined;
+  /**
+   * Priced bar by bar as the runtime's series grows (`priceBar`), instead of over a stored range:
+   * `index` is then the growing series (its columns at their capacity), intraday only, model prices.
+   */
+  readonly live?: boolean;
   readonly candles?: OptionCandleSource | undefined;
   /** The model's rate; FUTURES_MODEL_RATE when left out. */
   readonly rate?: number | undefined;
@@ -85,28 +90,96 @@ function checkSizing(sizing: FuturesSizing): void {
 
 export class FuturesChain implements ContractChain {
   readonly prices: BarSeries;
-  /** The contract runs, in order, with how each was priced. */
-  readonly runs: readonly PricedContractRun[];
   readonly underlying: OptionUnderlying;
   private readonly sizing: FuturesSizing;
+  private readonly runList: PricedContractRun[];
+  /** Live: the signal series whose bars `priceBar` prices as they open and close. */
+  private readonly live: { readonly index: BarSeries; readonly rate: number; readonly nearByDate: Map<IsoDate, IsoDate> } | undefined;
 
-  /** Throws FuturesPlanError when the series has a bar no contract can be named for. */
+  /**
+   * A chain over a stored range: every bar's contract and price at once. Throws FuturesPlanError
+   * when the series has a bar no contract can be named for.
+   */
   constructor(options: FuturesChainOptions) {
     this.underlying = options.underlying;
     this.sizing = options.sizing ?? { kind: 'margin', percent: 100 };
     checkSizing(this.sizing);
+    if (options.live === true) {
+      if (options.type !== 'intraday') throw new FuturesPlanError('type', 'a futures chain priced bar by bar serves intraday strategies only: a swing roll is decided by bars that have not come yet');
+      if (options.candles !== undefined) throw new FuturesPlanError('candles', 'a futures chain priced bar by bar uses the model: leave candles out');
+      const { index } = options;
+      const capacity = index.time.length;
+      const column = (): Float64Array => new Float64Array(capacity).fill(Number.NaN);
+      this.prices = { length: capacity, time: index.time, open: column(), high: column(), low: column(), close: column(), volume: index.volume, oi: index.oi };
+      this.runList = [];
+      this.live = { index, rate: options.rate ?? FUTURES_MODEL_RATE, nearByDate: new Map() };
+      return;
+    }
     const runs = futuresContractRuns({ underlying: options.underlying, time: options.index.time, length: options.index.length, type: options.type, rollTime: options.rollTime });
     const priced = futuresPrices({ index: options.index, runs, candles: options.candles, rate: options.rate });
     this.prices = priced.prices;
-    this.runs = priced.runs;
+    this.runList = priced.runs;
+    this.live = undefined;
+  }
+
+  /** The contract runs, in order, with how each was priced (live: the bars priced so far). */
+  get runs(): readonly PricedContractRun[] {
+    return this.runList;
   }
 
   symbolAt(index: number): string {
+    const live = this.live;
+    const last = this.runList[this.runList.length - 1];
+    // Live, an order placed at a close for the next open names the contract in force now: an
+    // intraday chain changes contract only between sessions, where no entry is placed.
+    if (live !== undefined && last !== undefined && index >= last.to) return last.tradingSymbol;
     return this.runAt(index).tradingSymbol;
   }
 
   endOf(index: number): number {
-    return this.runAt(index).to;
+    const run = this.runAt(index);
+    // Live, the last run goes on until a bar of the next contract comes; an intraday chain never rolls inside a session.
+    return this.live !== undefined && run === this.runList[this.runList.length - 1] ? Number.POSITIVE_INFINITY : run.to;
+  }
+
+  /**
+   * Live: prices bar `index` of the signal series from what it holds now (its open when it has
+   * just opened, all four prices once it closed), by the model, and names its contract: the near
+   * month of its date, as `futuresContractRuns` names it for an intraday strategy. Bars are priced
+   * in order; pricing a bar again (at its close) keeps its contract.
+   */
+  priceBar(index: number): void {
+    const live = this.live;
+    if (live === undefined) return;
+    const time = live.index.time[index] as number;
+    const date = istDate(time);
+    let expiry = live.nearByDate.get(date);
+    if (expiry === undefined) {
+      expiry = nearMonthly(this.underlying, date);
+      live.nearByDate.set(date, expiry);
+    }
+    const growth = futuresModelGrowth(expiry, time, live.rate);
+    const { open, high, low, close } = this.prices as { open: Float64Array; high: Float64Array; low: Float64Array; close: Float64Array };
+    open[index] = futuresModelPrice(live.index.open[index] as number, growth);
+    high[index] = futuresModelPrice(live.index.high[index] as number, growth);
+    low[index] = futuresModelPrice(live.index.low[index] as number, growth);
+    close[index] = futuresModelPrice(live.index.close[index] as number, growth);
+    const last = this.runList[this.runList.length - 1];
+    if (last !== undefined && index < last.to) return;
+    if (last !== undefined && last.expiry === expiry && last.to === index) {
+      this.runList[this.runList.length - 1] = { ...last, to: index + 1, modelBars: last.modelBars + 1 };
+      return;
+    }
+    this.runList.push({ tradingSymbol: buildTradingSymbol({ kind: 'future', underlying: this.underlying, expiry }), expiry, from: index, to: index + 1, candleBars: 0, modelBars: 1 });
+  }
+
+  /**
+   * Live: the traded price, paise, of a tick of the signal instrument at `signalPaise` inside bar
+   * `index` (priced already): the model on the bar's carry, so the bar's prices are its ticks'.
+   */
+  tickPrice(index: number, signalPaise: number): number {
+    const run = this.runAt(index);
+    return rupeesToPaise(futuresModelPrice(signalPaise / 100, futuresModelGrowth(run.expiry, this.prices.time[index] as number, this.live?.rate)));
   }
 
   /** Units per lot of bar `index`'s contract traded on `date`. */

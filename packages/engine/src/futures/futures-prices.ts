@@ -41,9 +41,18 @@ export interface FuturesPricesRequest {
   readonly rate?: number | undefined;
 }
 
-/** Rupees on the tick: the nearest 0.05 of `rupees x growth`. @example onTick(24_000, 1.0021) // 24050.4 */
-function onTick(rupees: number, growth: number): number {
+/** Rupees on the tick: the nearest 0.05 of `rupees x growth`. @example futuresModelPrice(24_000, 1.0021) // 24050.4 */
+export function futuresModelPrice(rupees: number, growth: number): number {
   return paiseToRupees(Math.round(rupeesToPaise(rupees * growth) / FUTURES_TICK_PAISE) * FUTURES_TICK_PAISE);
+}
+
+/**
+ * The model's carry factor e^(r x t) of a contract expiring `expiry` for a bar starting at `time`:
+ * every price of that bar (its ticks too) is the index's times this, on the tick.
+ * @example futuresModelGrowth('2024-01-25', istEpochMs('2024-01-25', '15:30')) // 1
+ */
+export function futuresModelGrowth(expiry: string, time: number, rate: number = FUTURES_MODEL_RATE): number {
+  return Math.exp((rate * Math.max(0, expiryCloseEpochMs(expiry) - time)) / MILLISECONDS_PER_YEAR);
 }
 
 /**
@@ -59,7 +68,6 @@ export function futuresPrices(request: FuturesPricesRequest): { prices: BarSerie
   const low = new Float64Array(length);
   const close = new Float64Array(length);
   const priced = request.runs.map((run): PricedContractRun => {
-    const expiryClose = expiryCloseEpochMs(run.expiry);
     const stored = candles?.hasContract(run.tradingSymbol) === true;
     let candleBars = 0;
     let lastClose = Number.NaN;
@@ -77,11 +85,11 @@ export function futuresPrices(request: FuturesPricesRequest): { prices: BarSerie
         open[bar] = high[bar] = low[bar] = close[bar] = lastClose;
         candleBars += 1;
       } else {
-        const growth = Math.exp((rate * Math.max(0, expiryClose - time)) / MILLISECONDS_PER_YEAR);
-        open[bar] = onTick(index.open[bar] as number, growth);
-        high[bar] = onTick(index.high[bar] as number, growth);
-        low[bar] = onTick(index.low[bar] as number, growth);
-        close[bar] = onTick(index.close[bar] as number, growth);
+        const growth = futuresModelGrowth(run.expiry, time, rate);
+        open[bar] = futuresModelPrice(index.open[bar] as number, growth);
+        high[bar] = futuresModelPrice(index.high[bar] as number, growth);
+        low[bar] = futuresModelPrice(index.low[bar] as number, growth);
+        close[bar] = futuresModelPrice(index.close[bar] as number, growth);
       }
     }
     return { ...run, candleBars, modelBars: run.to - run.from - candleBars };

@@ -39,4 +39,6 @@ export interface ContractChain {
   entryQuantity(request: ContractSizingRequest): number;
   /** The orders an entry of `quantity` units at bar `index` is sent as (units each, summing to `quantity`). */
   slicesOf(quantity: number, request: { readonly index: number; readonly date: IsoDate }): readonly number[];
+  /** A chain priced bar by bar (live): prices bar `index` from the signal series as it holds it now (opened, then closed). */
+  priceBar?(index: number): void;
 }
