@@ -205,9 +205,11 @@ export class SimulatedMarket {
     this.statusNow = { state: 'open', date: day.date, closesAt: day.closeMs, instruments: names, withoutHistory: this.names.filter((name) => !names.includes(name)) };
     this.options.log(`simulated market open for ${day.date} (${names.join(', ')}) until ${formatIstDateTime(day.closeMs)} IST`);
     started();
-    // Ticks from the first whole second after the start: the start's own instant has passed
-    // before any consumer could subscribe.
-    for (let time = Math.floor(now / MS_PER_SECOND) * MS_PER_SECOND + MS_PER_SECOND; time <= day.closeMs && !signal.aborted; time += MS_PER_SECOND) {
+    // Ticks from the first whole second after a start mid-session (that instant has passed
+    // before any consumer could subscribe); from the open itself when the market was waiting for
+    // it (woken within the open's second), so the day's first minute opens at its open, as stored.
+    const first = now < day.openMs + MS_PER_SECOND ? day.openMs : Math.floor(now / MS_PER_SECOND) * MS_PER_SECOND + MS_PER_SECOND;
+    for (let time = first; time <= day.closeMs && !signal.aborted; time += MS_PER_SECOND) {
       await scheduler.sleepUntil(time, signal);
       if (signal.aborted) break;
       const ended = Math.min(day.minutes, Math.floor((time - day.openMs) / MS_PER_MINUTE));

@@ -27,7 +27,7 @@
 import { paise, rupeesToPaise } from '@vyuha/core';
 import { barWindowOf, CandleBuilder, candleTickPath, TICKS_PER_CANDLE, UnderlyingTrader } from '@vyuha/engine';
 import type {
-  BarSeries, BuiltCandle, FeedTick, GrowingBarSeries, LedgerFill, OrderSide, ProtectiveLevels, SteppedRun, VenueEvent, VenueTrade,
+  AdoptedExit, BarSeries, BuiltCandle, FeedTick, GrowingBarSeries, LedgerFill, OrderSide, ProtectiveLevels, SteppedRun, VenueEvent, VenueTrade,
 } from '@vyuha/engine';
 import type { SessionExchange } from '@vyuha/market';
 import type { ManualScheduler } from '../feeds/scheduler';
@@ -50,6 +50,12 @@ export interface PaperRunOptions {
   readonly tradedPrices?: BarSeries;
   /** With `tradedPrices`: the contract in force at bar `index` (the futures chain's symbolAt). */
   readonly contractAt?: (index: number) => string;
+  /**
+   * Live (many ticks a bar): the traded price, paise, of a signal tick at `price` paise in bar
+   * `index` (the live futures chain's tickPrice). Without it a traded price is the tick at the
+   * same place of the traded candle's four-tick path (a replay).
+   */
+  readonly tradedTickPrice?: (index: number, price: number) => number;
   readonly intervalMinutes: number;
   readonly exchange: SessionExchange;
   /** The instrument whose ticks drive the bars. */
@@ -162,6 +168,20 @@ export class PaperRun {
     if (forming === undefined) return; // outside the session: no bar
     if (forming.ticks === 1 && forming.start !== this.currentBarStart()) await this.openBar(tick, forming);
     else await this.pathTick(tick);
+  }
+
+  /**
+   * Live: the bar whose window ended by `now` closes without waiting for the next tick (the
+   * session's last bar, a quiet market). Returns true when a bar closed.
+   */
+  async closeDue(now: number): Promise<boolean> {
+    let closed = false;
+    for (const candle of this.builder.closeDue(now)) {
+      if (candle.instrumentId !== this.options.signalInstrumentId) continue;
+      await this.closeBar(candle);
+      closed = true;
+    }
+    return closed;
   }
 
   /** The data ends (a replay ran out: its last bar said so at its open): the bar being built closes now. */
@@ -296,6 +316,8 @@ export class PaperRun {
     const { stepped, clock, oms, runId } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
     await clock.advanceTo(Math.max(clock.now(), end));
+    // Live: the kernel takes the bar's stops and targets from the venue (engine kernel/adopted-venue.ts).
+    stepped.adopted?.adopt({ exit: this.adoptedExit(), levels: this.protection?.levels });
     stepped.closeBar({ time: candle.time, open: candle.open / 100, high: candle.high / 100, low: candle.low / 100, close: candle.close / 100, volume: candle.volume });
     await this.checkProtectiveFills();
     await this.cancelStaleProtection();
@@ -308,8 +330,18 @@ export class PaperRun {
     }
   }
 
+  /** The venue's protective exit of the bar being closed, as the kernel records it. */
+  private adoptedExit(): AdoptedExit | undefined {
+    const first = this.protectiveFills[0];
+    if (first === undefined) return undefined;
+    if (this.protectiveFills.length > 1) throw new PaperDivergence(`bar ${this.barIndex}: the venue filled ${this.protectiveFills.length} protective orders of one position`);
+    const kind = first.order.role === 'target' ? 'target' : this.protection?.levels.stopIsTrailing === true ? 'trailing' : 'stop';
+    return { kind, price: first.trade.pricePaise, time: first.trade.atMs };
+  }
+
   /** The traded instrument's price at tick `k` of the bar: the signal tick itself, or the k-th tick of the traded candle's path. */
   private tradedPrice(tick: FeedTick, k: number): number {
+    if (this.options.tradedTickPrice !== undefined) return this.options.tradedTickPrice(this.barIndex, tick.price);
     const prices = this.options.tradedPrices;
     if (prices === undefined) return tick.price;
     const index = this.barIndex;

@@ -89,7 +89,7 @@ export function paperConfigOf(prepared: PreparedRun, config: DeployableConfig): 
 }
 
 /** The futures or stock sizing the backtest's preparation takes, from the strategy's sizing. */
-function sizingOf(config: DeployableConfig): { futuresSizing?: FuturesSizing; equitySizing?: Sizing } {
+export function sizingOf(config: DeployableConfig): { futuresSizing?: FuturesSizing; equitySizing?: Sizing } {
   const sizing = config.sizing;
   if (sizing.kind === 'lots') return { futuresSizing: { kind: 'lots', lots: sizing.lots } };
   if (sizing.kind === 'all-in') return {};
@@ -118,7 +118,8 @@ export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams):
   }
 }
 
-async function compiledAlgorithmOf(pool: pg.Pool, config: DeployableConfig): Promise<CompiledAlgorithm> {
+/** The run's algorithm version, compiled; PaperRunFailure when it is gone or no longer compiles. */
+export async function compiledAlgorithmOf(pool: pg.Pool, config: DeployableConfig): Promise<CompiledAlgorithm> {
   const { id, version } = config.algorithm;
   const { rows } = await pool.query<{ graph: unknown }>('SELECT graph FROM algorithm_versions WHERE algorithm_id = $1 AND version = $2', [id, version]);
   if (rows[0] === undefined) throw new PaperRunFailure(`algorithm ${id} version ${version} no longer exists`);

@@ -1,0 +1,162 @@
+// A PAPER run on the simulated market, one whole session on a manual clock: the market ticks once
+// a second (continuing the stored synthetic history), the run builds its bars from those ticks,
+// its kernel adopts the venue's stops and targets, and its index futures are priced bar by bar.
+// - Without stops, its fills are exactly the backtest kernel's over the session's stored candles
+//   (stepped with the same warm-up: the stored bars of the sessions before), to the paisa.
+// - With a stop, a target and a trailing stop, the stops and targets are the venue's (at ticks
+//   between the four of the bar's path), the kernel's ledger holds exactly the fills the
+//   database holds, and the positions are the sum of the fills.
+import { isoDate, istEpochMs } from '@vyuha/core';
+import { FuturesChain, GrowingBarSeries, serializeDeployableConfig, startSteppedRun } from '@vyuha/engine';
+import type { BacktestResult, DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualScheduler } from '../../src/trading/feeds/scheduler';
+import { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
+import { runMarketSession, warmUpFrom } from '../../src/trading/runner/market-run';
+import type { MarketRunOutcome } from '../../src/trading/runner/market-run';
+import { compiledAlgorithmOf, paperConfigOf, preparePaperReplay, readPaperRunParams, sizingOf } from '../../src/trading/runner/replay-run';
+import { freshDatabase, type TestDatabase } from '../helpers/db';
+import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
+import { algorithm, createTrader, deployable, storedFills, strategyOf } from './runner-test-support';
+import type { FillRow } from './runner-test-support';
+
+/** Wednesday; Tuesday 2026-11-24 is an NSE holiday, so the session before is Monday 2026-11-23. */
+const TODAY = isoDate('2026-11-25');
+const HISTORY_FROM = isoDate('2026-11-09');
+const LAST_SESSION = isoDate('2026-11-23');
+
+let db: TestDatabase;
+let nifty: number;
+let userId: string;
+
+beforeAll(async () => {
+  db = await freshDatabase({ seeded: true });
+  await storeSyntheticHistory(db.pool, { from: HISTORY_FROM, to: LAST_SESSION, instruments: ['NIFTY 50'], seed: 'vyuha-demo-world' });
+  nifty = await indexId(db.pool, 'NIFTY 50');
+  userId = await createTrader(db.pool);
+}, 120_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+/** A PAPER run on the market (no replay) of a new strategy, started at `startedAt`. */
+async function marketRunRow(config: DeployableConfig, startedAt: number): Promise<string> {
+  const strategyId = await strategyOf(db.pool, { userId, instrumentId: nifty, config });
+  const params = { mode: 'PAPER', config: serializeDeployableConfig(config), instrumentId: nifty, intervalMinutes: config.interval, replay: null };
+  const { rows } = await db.pool.query<{ run_id: string }>(
+    `INSERT INTO strategy_runs (strategy_id, user_id, kind, params, started_at) VALUES ($1, $2, 'PAPER', $3, timestamptz 'epoch' + $4 * interval '1 millisecond') RETURNING run_id`,
+    [strategyId, userId, JSON.stringify(params), startedAt]);
+  return rows[0]!.run_id;
+}
+
+/**
+ * Runs one whole session of the market and the run on one manual clock, a second at a time; after
+ * each second of the session it waits until the run has taken that second's tick (as the wall
+ * clock gives a live run a second per tick).
+ */
+async function playSession(runId: string): Promise<MarketRunOutcome> {
+  const scheduler = new ManualScheduler(istEpochMs(TODAY, '09:14'));
+  const market = new SimulatedMarket({ pool: db.pool, scheduler, log: () => undefined, instruments: ['NIFTY 50'] });
+  await market.start();
+  let taken = 0;
+  const feed = (): FeedPort => {
+    const inner = market.feed();
+    return {
+      kind: inner.kind, subscribe: (ids) => inner.subscribe(ids), unsubscribe: (ids) => inner.unsubscribe(ids), stop: () => inner.stop(),
+      run: (sink) => inner.run({
+        onTick: async (tick: FeedTick) => {
+          await sink.onTick(tick);
+          taken = tick.time;
+        },
+      }),
+    };
+  };
+  const running = runMarketSession({ pool: db.pool, runId, feed, scheduler });
+  const open = istEpochMs(TODAY, '09:15');
+  const close = istEpochMs(TODAY, '15:30');
+  for (let time = scheduler.now() + 1_000; time <= close + 5_000; time += 1_000) {
+    await scheduler.advanceTo(time);
+    if (time < open || time >= close) continue;
+    const deadline = Date.now() + 10_000;
+    while (taken < time && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const outcome = await running;
+  await market.stop();
+  return outcome;
+}
+
+/** The backtest kernel over the stored candles of the warm-up sessions and the session, trading only the session. */
+async function referenceOf(runId: string): Promise<BacktestResult> {
+  const { rows } = await db.pool.query<{ params: { config: unknown } }>('SELECT params FROM strategy_runs WHERE run_id = $1', [runId]);
+  const params = readPaperRunParams(rows[0]!.params);
+  if (!params.ok) throw new Error(params.error);
+  const { config } = params.value;
+  const from = istEpochMs(TODAY, '00:00');
+  const prepared = await preparePaperReplay(db.pool, { ...params.value, replay: { from: warmUpFrom(TODAY), to: TODAY, speed: 0 } });
+  const stored = prepared.series;
+  let warmUp = 0;
+  while ((stored.time[warmUp] as number) < from) warmUp += 1;
+  const series = GrowingBarSeries.over(stored);
+  const plan = prepared.plan;
+  if (plan.kind !== 'index-futures') throw new Error('NIFTY 50 trades as its futures');
+  const chain = new FuturesChain({ underlying: plan.underlying, index: stored, type: 'intraday', rollTime: '15:15', sizing: sizingOf(config).futuresSizing });
+  const stepped = startSteppedRun({
+    series, program: await compiledAlgorithmOf(db.pool, config), intervalMinutes: config.interval, config: paperConfigOf(prepared, config), signalsFrom: warmUp, contracts: chain,
+  });
+  for (let index = 0; index < stored.length; index += 1) {
+    stepped.append({
+      time: stored.time[index] as number, open: stored.open[index] as number, high: stored.high[index] as number,
+      low: stored.low[index] as number, close: stored.close[index] as number, volume: stored.volume[index] as number,
+    });
+    stepped.step();
+  }
+  return stepped.result();
+}
+
+function ledgerRows(result: BacktestResult): FillRow[] {
+  return result.fills.map((fill) => ({ instrument: fill.instrument, side: fill.side, quantity: fill.quantity, price: fill.price, time: fill.time, charges: fill.chargesTotal }));
+}
+
+async function positionsMatchFills(runId: string): Promise<void> {
+  const { rows } = await db.pool.query<{ instrument_id: number; net_quantity: number; from_fills: number }>(
+    `SELECT p.instrument_id, p.net_quantity,
+            (SELECT coalesce(sum(CASE WHEN o.side = 'BUY' THEN f.quantity ELSE -f.quantity END), 0)::int FROM fills f JOIN orders o ON o.order_id = f.order_id
+             WHERE o.run_id = p.run_id AND o.instrument_id = p.instrument_id) AS from_fills
+     FROM positions p WHERE p.run_id = $1`, [runId]);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) expect(row.net_quantity).toBe(row.from_fills);
+}
+
+describe('a paper run on the simulated market', () => {
+  it('trades the session from its ticks and makes exactly the backtest kernel\'s fills over the stored candles', async () => {
+    const ref = await algorithm(db.pool, userId, { buy: 'crossover(ema(close, 5), ema(close, 13))', sell: 'crossunder(ema(close, 5), ema(close, 13))' });
+    const runId = await marketRunRow(deployable(ref, { interval: 5 }), istEpochMs(TODAY, '08:00'));
+    const outcome = await playSession(runId);
+    expect(outcome).toMatchObject({ session: TODAY, sessionEnded: true, stopped: false, released: false });
+    const expected = ledgerRows(await referenceOf(runId));
+    const actual = await storedFills(db.pool, runId);
+    expect(expected.length).toBeGreaterThan(2);
+    expect(actual).toEqual(expected);
+    expect(ledgerRows(outcome.result!)).toEqual(actual);
+    await positionsMatchFills(runId);
+  }, 240_000);
+
+  it('with a stop, a target and a trailing stop, adopts the venue\'s exits: the kernel\'s ledger is the database\'s fills', async () => {
+    const ref = await algorithm(db.pool, userId, { buy: 'crossover(ema(close, 3), ema(close, 8))', sell: 'crossunder(ema(close, 3), ema(close, 8))' });
+    const runId = await marketRunRow(deployable(ref, {
+      interval: 3, stopLoss: { kind: 'percent', percent: 0.05 }, target: { kind: 'percent', percent: 0.08 }, trailingStop: { kind: 'percent', percent: 0.04 },
+    }), istEpochMs(TODAY, '08:00'));
+    const outcome = await playSession(runId);
+    expect(outcome.sessionEnded).toBe(true);
+    const actual = await storedFills(db.pool, runId);
+    expect(ledgerRows(outcome.result!)).toEqual(actual);
+    const reasons = new Set(outcome.result!.fills.map((fill) => fill.reason));
+    expect([...reasons]).toEqual(expect.arrayContaining(['entry']));
+    expect([...reasons].some((reason) => reason === 'stop' || reason === 'trailing' || reason === 'target')).toBe(true);
+    // An exit at a tick between the bar path's four: the venue's second, not one of the path's.
+    const protective = outcome.result!.fills.filter((fill) => fill.reason === 'stop' || fill.reason === 'trailing' || fill.reason === 'target');
+    expect(protective.some((fill) => fill.time % 15_000 !== 0)).toBe(true);
+    await positionsMatchFills(runId);
+  }, 240_000);
+});
