@@ -15,6 +15,8 @@ import { brokerActions } from './graphql/actions/broker-secret-action';
 import { tradingActions } from './graphql/actions/trading-actions';
 import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
+import { SimulatedMarket } from './trading/feeds/simulated-market';
+import { WallScheduler } from './trading/feeds/scheduler';
 import { startStrategyRunners, type StrategyRunners } from './trading/runner/strategy-runners';
 import { webDistDir } from './paths';
 import { readDeployedVersion } from './version';
@@ -49,6 +51,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let queue: JobQueue | undefined;
   let workers: BacktestWorkers | undefined;
   let runners: StrategyRunners | undefined;
+  let market: SimulatedMarket | undefined;
   const jobLog = (message: string, details?: Record<string, unknown>): void => logger.info(details ?? {}, message);
   try {
     // The queue is needed by the API (run_backtest enqueues) and by workers.
@@ -71,12 +74,21 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     });
     if (config.processRole !== 'api') {
       workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });
-      runners = await startStrategyRunners({ pool: database.pool, queue, log: jobLog });
+      // The demo world's market, continued in real time: what paper strategies without a replay
+      // trade on. Every process that runs strategies runs it (they make the same ticks and write
+      // the same rows); it waits for the history when there is none yet.
+      market = config.demoHistory
+        ? new SimulatedMarket({ pool: database.pool, scheduler: new WallScheduler(), log: (message) => logger.info(message) })
+        : undefined;
+      if (market !== undefined) await market.catchUp();
+      await market?.start();
+      runners = await startStrategyRunners({ pool: database.pool, queue, log: jobLog, ...(market === undefined ? {} : { market }) });
     }
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     // Whatever failed, the embedded PostgreSQL must not outlive us.
     await runners?.stop();
+    await market?.stop();
     await workers?.stop();
     await queue?.stop({ graceful: false });
     await app?.close();
@@ -99,6 +111,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       stopping ??= (async () => {
         await running.close();
         await runners?.stop();
+        await market?.stop();
         await workers?.stop();
         await queue?.stop({ timeoutMs: 10_000 });
         await history?.stop();

@@ -1,13 +1,17 @@
-// The demo world's paper strategies: one per demo user who may deploy, each a real deployment
-// replaying the last 90 sessions of synthetic history through the paper runtime, run by the
+// The demo world's paper strategies: two per demo user who may deploy, each a real deployment:
+// one replaying the last 90 sessions of synthetic history through the paper runtime, run by the
 // strategy runners to the end, so the user has paper orders, fills and daily P&L (never a
-// backtest's) to see; deployed once, whoever calls again.
+// backtest's) to see; and one ACTIVE on the simulated market, leased by a runner that waits for
+// the next session; deployed once, whoever calls again.
 import { isoDate } from '@vyuha/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PAPER_SESSIONS, DEMO_PAPER_STRATEGIES, deployDemoPaperStrategies, firstOfSessions } from '../src/db/seed/demo-paper';
+import { istEpochMs } from '@vyuha/core';
+import { DEMO_MARKET_STRATEGIES, DEMO_PAPER_SESSIONS, DEMO_PAPER_STRATEGIES, deployDemoPaperStrategies, firstOfSessions } from '../src/db/seed/demo-paper';
 import { DEMO_ROLES, ROLE_PERMISSIONS } from '../src/db/seed/demo-users';
 import { createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
+import { QueuedFeed } from '../src/trading/feeds/queued-feed';
+import { ManualScheduler } from '../src/trading/feeds/scheduler';
 import { startStrategyRunners } from '../src/trading/runner/strategy-runners';
 import { waitFor, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
@@ -33,7 +37,10 @@ describe('the demo paper strategies', () => {
   it('are planned for exactly the demo roles that may deploy', () => {
     const deploying = DEMO_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes('strategy:deploy'));
     expect(DEMO_PAPER_STRATEGIES.map((plan) => plan.role).sort()).toEqual([...deploying].sort());
-    for (const plan of DEMO_PAPER_STRATEGIES) expect(plan.name).toContain('synthetic data');
+    expect(DEMO_MARKET_STRATEGIES.map((plan) => plan.role).sort()).toEqual([...deploying].sort());
+    for (const plan of [...DEMO_PAPER_STRATEGIES, ...DEMO_MARKET_STRATEGIES]) expect(plan.name).toContain('synthetic data');
+    // The market runs intraday strategies only.
+    for (const plan of DEMO_MARKET_STRATEGIES) expect(plan).toMatchObject({ strategyType: 'intraday', market: true });
   });
 
   it('counts 90 NSE sessions back from the last one', () => {
@@ -45,15 +52,18 @@ describe('the demo paper strategies', () => {
 
   it('replay the last 90 sessions to the end, each user\'s results as paper runs, and are deployed once', async () => {
     const deployed = await deployDemoPaperStrategies({ pool: db.pool, queue, through: THROUGH, log: () => undefined });
-    expect(deployed.sort()).toEqual(DEMO_PAPER_STRATEGIES.map((plan) => plan.role).sort());
-    const runners = await startStrategyRunners({ pool: db.pool, queue, log: () => undefined, scanIntervalMs: 500 });
+    expect(deployed.sort()).toEqual([...DEMO_PAPER_STRATEGIES, ...DEMO_MARKET_STRATEGIES].map((plan) => plan.role).sort());
+    // A market that is closed for as long as the test runs: the market runs wait, leased, for their session.
+    const market = { feed: () => new QueuedFeed('simulated', () => new Set<number>()) };
+    const marketClock = new ManualScheduler(istEpochMs(THROUGH, '20:00'));
+    const runners = await startStrategyRunners({ pool: db.pool, queue, log: () => undefined, scanIntervalMs: 500, market, marketClock });
     try {
       const runs = await waitFor(async () => {
         const { rows } = await db.pool.query<{ status: string; status_reason: string | null; fills: string; days: string; name: string }>(
           `SELECT r.status, r.status_reason, s.name,
              (SELECT count(*) FROM fills f JOIN orders o ON o.order_id = f.order_id WHERE o.run_id = r.run_id)::text AS fills,
              (SELECT count(*) FROM daily_pnl d WHERE d.run_id = r.run_id)::text AS days
-           FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.kind = 'PAPER'`);
+           FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.kind = 'PAPER' AND r.params->'replay' <> 'null'::jsonb`);
         return rows.length === DEMO_PAPER_STRATEGIES.length && rows.every((row) => row.status !== 'IN PROGRESS') ? rows : undefined;
       }, 240_000);
       for (const run of runs) {
@@ -61,13 +71,21 @@ describe('the demo paper strategies', () => {
         expect(Number(run.fills), run.name).toBeGreaterThan(10);
         expect(Number(run.days), run.name).toBeGreaterThan(10);
       }
-      const { rows: params } = await db.pool.query<{ replay: { from: string; to: string; speed: number } }>(`SELECT params->'replay' AS replay FROM strategy_runs WHERE kind = 'PAPER'`);
+      const { rows: params } = await db.pool.query<{ replay: { from: string; to: string; speed: number } }>(
+        `SELECT params->'replay' AS replay FROM strategy_runs WHERE kind = 'PAPER' AND params->'replay' <> 'null'::jsonb`);
       for (const row of params) expect(row.replay).toEqual({ from: FROM, to: THROUGH, speed: 0 });
+      const market = await waitFor(async () => {
+        const { rows } = await db.pool.query<{ name: string; strategy_status: string; status: string; lease_owner: string | null }>(
+          `SELECT s.name, s.status AS strategy_status, r.status, r.lease_owner FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id
+           WHERE r.kind = 'PAPER' AND r.params->'replay' = 'null'::jsonb`);
+        return rows.length === DEMO_MARKET_STRATEGIES.length && rows.every((row) => row.lease_owner !== null) ? rows : undefined;
+      }, 30_000);
+      for (const run of market) expect(run, run.name).toMatchObject({ strategy_status: 'ACTIVE', status: 'IN PROGRESS', lease_owner: runners.workerId });
     } finally {
       await runners.stop();
     }
     expect(await deployDemoPaperStrategies({ pool: db.pool, queue, through: THROUGH, log: () => undefined })).toEqual([]);
     const { rows } = await db.pool.query<{ count: string }>(`SELECT count(*)::text AS count FROM strategy_runs WHERE kind = 'PAPER'`);
-    expect(Number(rows[0]!.count)).toBe(DEMO_PAPER_STRATEGIES.length);
+    expect(Number(rows[0]!.count)).toBe(DEMO_PAPER_STRATEGIES.length + DEMO_MARKET_STRATEGIES.length);
   }, 300_000);
 });

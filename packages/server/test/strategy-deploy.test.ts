@@ -11,6 +11,7 @@ import type { JobQueue } from '../src/jobs/job-queue';
 import { enqueueStrategyRun } from '../src/jobs/strategy-run-jobs';
 import { confirmSignal, deployStrategy, releaseLicenceSlot, stopStrategy } from '../src/trading/deployments';
 import type { DeployDeps, DeployIssue } from '../src/trading/deployments';
+import { continueNextSession } from '../src/trading/runner/strategy-runners';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
 import { saveAlgorithm } from './graphql/actions-support';
@@ -44,12 +45,13 @@ async function newTrader(options: { permissions?: readonly string[]; slots?: num
 }
 
 /** An algo strategy of the trader on NIFTY 50 at 5 minutes, intraday, with `config` (default: 5 lakh rupees). */
-async function newStrategy(trader: Trader, config: Record<string, unknown> = { investment: 50_000_000 }, kind = 'algo'): Promise<string> {
+async function newStrategy(trader: Trader, config: Record<string, unknown> = { investment: 50_000_000 }, shape: { kind?: string; type?: string } = {}): Promise<string> {
+  const { kind = 'algo', type = 'intraday' } = shape;
   const { rows } = await db.pool.query<{ strategy_id: string }>(
     `INSERT INTO strategies (user_id, name, kind, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config)
-     VALUES ($1, $2, $3, $4, $5, $6, 5, 'intraday', $7) RETURNING strategy_id`,
+     VALUES ($1, $2, $3, $4, $5, $6, 5, $8, $7) RETURNING strategy_id`,
     [trader.userId, `strategy ${randomUUID().slice(0, 8)}`, kind, kind === 'algo' ? trader.algorithmId : null, kind === 'algo' ? 1 : null, niftyId,
-      JSON.stringify(config)]);
+      JSON.stringify(config), type]);
   return (rows[0] as { strategy_id: string }).strategy_id;
 }
 
@@ -83,13 +85,39 @@ afterAll(async () => {
 describe('deployStrategy', () => {
   it('refuses what the paper runtime cannot run yet, each at its field, and writes nothing', async () => {
     const trader = await newTrader();
-    const strategyId = await newStrategy(trader, { investment: 50_000_000, manual: true });
+    const strategyId = await newStrategy(trader, { investment: 50_000_000, manual: true }, { type: 'swing' });
     const refused = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps));
     expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['replay', 'not-runnable'], ['config.manual', 'not-runnable']]);
-    expect(refused[0]?.message).toContain('give replay.from, replay.to and replay.speed');
+    expect(refused[0]?.message).toContain('give replay.from, replay.to and replay.speed, or deploy it intraday');
     expect(await statusOf(strategyId)).toBe('DRAFT');
+    // Intraday, the market is where it runs without a replay: only MANUAL is refused.
+    const intraday = await newStrategy(trader, { investment: 50_000_000, manual: true });
+    const onMarket = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: intraday, mode: 'PAPER' }, deps));
+    expect(onMarket.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'not-runnable']]);
     expect(await utilized(trader.licenceId)).toBe(0);
     expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 0 });
+  });
+
+  it('an intraday strategy on the market goes on session after session: each session\'s run hands its licence slot to the next', async () => {
+    const trader = await newTrader();
+    const strategyId = await newStrategy(trader);
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps);
+    if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
+    expect(await one(`SELECT params->'replay' AS replay FROM strategy_runs WHERE run_id = $1`, [deployed.value.runId])).toEqual({ replay: null });
+    expect(await utilized(trader.licenceId)).toBe(1);
+    const next = await continueNextSession(db.pool, { runId: deployed.value.runId, queue });
+    expect(next).toBeDefined();
+    expect(await one('SELECT status, licence_id FROM strategy_runs WHERE run_id = $1', [deployed.value.runId])).toEqual({ status: 'COMPLETE', licence_id: null });
+    expect(await one(`SELECT status, licence_id, params->'replay' AS replay, params->'pauses' AS pauses FROM strategy_runs WHERE run_id = $1`, [next]))
+      .toEqual({ status: 'IN PROGRESS', licence_id: trader.licenceId, replay: null, pauses: [] });
+    expect(await utilized(trader.licenceId)).toBe(1);
+    expect(await statusOf(strategyId)).toBe('ACTIVE');
+    expect(await one(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND singleton_key = $2`, [STRATEGY_RUN_QUEUE, next])).toEqual({ n: 1 });
+    // Stopped, it does not go on: the next session's run is not made, and the slot is given back by the stop.
+    await stopStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, squareOff: false });
+    expect(await continueNextSession(db.pool, { runId: next!, queue })).toBeUndefined();
+    expect(await utilized(trader.licenceId)).toBe(0);
+    expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 2 });
   });
 
   it('creates the strategy-run queue as stately, one waiting job per run', async () => {
@@ -166,7 +194,7 @@ describe('deployStrategy', () => {
 
   it('refuses a basket, an archived strategy and a manager who no longer manages the user', async () => {
     const trader = await newTrader();
-    const basket = await newStrategy(trader, {}, 'basket');
+    const basket = await newStrategy(trader, {}, { kind: 'basket' });
     expect(issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: basket, mode: 'PAPER', replay: REPLAY }, deps)))
       .toEqual([{ field: 'strategy_id', code: 'not-deployable', message: 'a basket strategy cannot be deployed yet: only algo strategies run' }]);
     const archived = await newStrategy(trader);
@@ -274,7 +302,7 @@ describe('migration 0019 as any SQL client meets it', () => {
     expect((await refusal(
       `INSERT INTO strategies (user_id, name, kind, algorithm_id, algorithm_version, status) VALUES ($1, 'sneaky', 'algo', $2, 1, 'ACTIVE')`,
       [trader.userId, trader.algorithmId])).constraint).toBe('strategies_status_transition');
-    const basket = await newStrategy(trader, {}, 'basket');
+    const basket = await newStrategy(trader, {}, { kind: 'basket' });
     await db.pool.query(`UPDATE strategies SET status = 'PAUSED' WHERE strategy_id = $1`, [basket]);
     await db.pool.query(`UPDATE strategies SET status = 'DRAFT' WHERE strategy_id = $1`, [basket]);
     expect((await refusal(`UPDATE strategies SET status = 'ACTIVE' WHERE strategy_id = $1`, [basket])).constraint).toBe('strategies_status_transition');

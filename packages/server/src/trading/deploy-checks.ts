@@ -53,16 +53,17 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 }
 
 /**
- * What the paper runtime cannot run yet, each at its field: without a replay (the simulated
- * market's runner is not built), option legs, MANUAL confirmation. Refused before anything is
- * written rather than started and failed.
- * @example runtimeIssues({ legs: null, manual: false }, null) // [{ field: 'replay', code: 'not-runnable', ... }]
+ * What the paper runtime cannot run yet, each at its field: a swing strategy on the market
+ * (without a replay range: a position carried overnight and the futures roll are not run live
+ * yet), option legs, MANUAL confirmation. Refused before anything is written rather than started
+ * and failed. An intraday strategy without a replay trades on the simulated market.
+ * @example runtimeIssues({ type: 'swing', legs: null, manual: false }, null) // [{ field: 'replay', code: 'not-runnable', ... }]
  */
-export function runtimeIssues(config: { readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
+export function runtimeIssues(config: { readonly type?: unknown; readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
   const issues: DeployIssue[] = [];
-  if (replay === undefined || replay === null) {
+  if ((replay === undefined || replay === null) && config.type !== 'intraday') {
     issues.push({ field: 'replay', code: 'not-runnable',
-      message: 'paper strategies run on replays of stored history for now (the simulated market\'s runner is not built yet): give replay.from, replay.to and replay.speed' });
+      message: 'swing strategies run on replays of stored history for now (on the market, a position carried overnight is not run yet): give replay.from, replay.to and replay.speed, or deploy it intraday' });
   }
   if (config.legs !== undefined && config.legs !== null) {
     issues.push({ field: 'config.legs', code: 'not-runnable',

@@ -1,13 +1,13 @@
-// One paper strategy per demo user who may deploy, so a newcomer's dashboard, positions history
-// and reports show paper results at once: each a real deployment through `deployStrategy` (the
-// same checks, licence slot, run row and strategy-run job as a user's own), replaying the last 90
-// sessions of the demo world's synthetic history through the paper runtime as fast as it goes.
-// Named so nobody takes it for market data: "(synthetic data)". The strategy runners run them; a
-// repeated call, a restart or a second process deploys nothing twice (advisory lock, and a marker
-// per user in app_meta, so one the user deletes does not come back).
-//
-// Not here yet: the second strategy per user, ACTIVE on the simulated market, waits for the
-// simulated market's runner (deploy refuses a PAPER run without a replay range for now).
+// Two paper strategies per demo user who may deploy, so a newcomer's dashboard, positions and
+// reports show paper trading at once, each a real deployment through `deployStrategy` (the same
+// checks, licence slot, run row and strategy-run job as a user's own):
+// - one replaying the last 90 sessions of the demo world's synthetic history through the paper
+//   runtime as fast as it goes (results at once);
+// - one ACTIVE on the simulated market (intraday, no replay): it trades each NSE session as it
+//   happens, on the synthetic ticks that continue the same history (runner/market-run.ts).
+// Named so nobody takes them for market data: "(synthetic data)". The strategy runners run them;
+// a repeated call, a restart or a second process deploys nothing twice (advisory lock, and a
+// marker per user and kind in app_meta, so one the user deletes does not come back).
 import { addDays, isoDate } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { sessionOf } from '@vyuha/market';
@@ -25,6 +25,8 @@ export const DEMO_PAPER_SESSIONS = 90;
 
 /** One demo user's paper strategy: an example backtest's plan without option legs, with exits. */
 export interface DemoPaperStrategy extends Omit<DemoBacktest, 'tradeInstrumentsConfig'> {
+  /** ACTIVE on the simulated market (no replay) instead of replaying the last sessions. */
+  readonly market?: boolean;
   /** Exits as the deployable configuration takes them (percent of the entry price). */
   readonly stopLossPercent?: number;
   readonly targetPercent?: number;
@@ -43,7 +45,22 @@ export const DEMO_PAPER_STRATEGIES: readonly DemoPaperStrategy[] = [
     instrument: 'NIFTY 50', strategyType: 'swing', intervalMinutes: 60, investmentRupees: 1_000_000 },
 ];
 
-const MARKER_KEY = 'demo_paper';
+/** The second strategy of each: intraday on the simulated market, as it happens. */
+export const DEMO_MARKET_STRATEGIES: readonly DemoPaperStrategy[] = [
+  { role: 'advanced', name: 'Market (synthetic data): EMA crossover 9/21 on NIFTY 50, 5-minute, intraday, 0.3% stop', algorithm: 'ema-crossover',
+    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 5, investmentRupees: 1_000_000, stopLossPercent: 0.3, market: true },
+  { role: 'demo', name: 'Market (synthetic data): RSI 14 reversal on NIFTY 50, 5-minute, intraday', algorithm: 'rsi-reversal',
+    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 5, investmentRupees: 1_000_000, market: true },
+  { role: 'manager', name: 'Market (synthetic data): EMA crossover 9/21 on NIFTY BANK, 15-minute, intraday', algorithm: 'ema-crossover',
+    instrument: 'NIFTY BANK', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_500_000, market: true },
+  { role: 'administrator', name: 'Market (synthetic data): RSI 14 reversal on NIFTY BANK, 5-minute, intraday, 0.4% stop', algorithm: 'rsi-reversal',
+    instrument: 'NIFTY BANK', strategyType: 'intraday', intervalMinutes: 5, investmentRupees: 1_500_000, stopLossPercent: 0.4, market: true },
+  { role: 'superadmin', name: 'Market (synthetic data): EMA crossover 9/21 on NIFTY 50, 15-minute, intraday, 0.5% target', algorithm: 'ema-crossover',
+    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_000_000, targetPercent: 0.5, market: true },
+];
+
+/** The app_meta key of each kind's markers (user id -> strategy id). */
+const markerKey = (plan: DemoPaperStrategy): string => (plan.market === true ? 'demo_market' : 'demo_paper');
 // Any constant of its own (the demo backtests use 727_003).
 const LOCK_KEY = 727_016;
 
@@ -80,15 +97,15 @@ async function instrumentIdOf(client: pg.PoolClient, name: string): Promise<numb
   return rows[0]?.instrument_id;
 }
 
-async function marked(client: pg.PoolClient, userId: string): Promise<boolean> {
-  const { rows } = await client.query<{ value: Record<string, string> }>('SELECT value FROM app_meta WHERE key = $1', [MARKER_KEY]);
+async function marked(client: pg.PoolClient, key: string, userId: string): Promise<boolean> {
+  const { rows } = await client.query<{ value: Record<string, string> }>('SELECT value FROM app_meta WHERE key = $1', [key]);
   return rows[0]?.value[userId] !== undefined;
 }
 
-async function mark(client: pg.PoolClient, entry: { userId: string; strategyId: string }): Promise<void> {
+async function mark(client: pg.PoolClient, key: string, entry: { userId: string; strategyId: string }): Promise<void> {
   await client.query(
     `INSERT INTO app_meta (key, value) VALUES ($1, jsonb_build_object($2::text, $3::text))
-     ON CONFLICT (key) DO UPDATE SET value = app_meta.value || EXCLUDED.value`, [MARKER_KEY, entry.userId, entry.strategyId]);
+     ON CONFLICT (key) DO UPDATE SET value = app_meta.value || EXCLUDED.value`, [key, entry.userId, entry.strategyId]);
 }
 
 /** A DRAFT strategy for the plan, or the one an interrupted earlier call left (same user and name). */
@@ -109,9 +126,10 @@ async function strategyFor(client: pg.PoolClient, request: { plan: DemoPaperStra
 }
 
 /**
- * Deploys the demo paper strategies not deployed yet; returns the roles deployed now. A refusal
- * (no free licence slot, no permission) is that user's, logged, and the others still get theirs.
- * @example await deployDemoPaperStrategies({ pool, queue, through: '2026-11-26', log }) // ['advanced', 'demo', ...]
+ * Deploys the demo paper strategies (the replays, then the market ones) not deployed yet; returns
+ * the roles deployed now, once per strategy. A refusal (no free licence slot, no permission) is
+ * that user's, logged, and the others still get theirs.
+ * @example await deployDemoPaperStrategies({ pool, queue, through: '2026-11-26', log }) // ['advanced', 'demo', ..., 'advanced', ...]
  */
 export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions): Promise<DemoRole[]> {
   const { pool, queue, through, log } = options;
@@ -121,19 +139,19 @@ export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions)
   let unlocked = false;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    for (const plan of DEMO_PAPER_STRATEGIES) {
+    for (const plan of [...DEMO_PAPER_STRATEGIES, ...DEMO_MARKET_STRATEGIES]) {
       const userId = await userIdOf(client, plan.role);
       const instrumentId = await instrumentIdOf(client, plan.instrument);
-      if (userId === undefined || instrumentId === undefined || await marked(client, userId)) continue;
+      if (userId === undefined || instrumentId === undefined || await marked(client, markerKey(plan), userId)) continue;
       const strategyId = await strategyFor(client, { plan, userId, instrumentId });
-      const outcome = await deployStrategy(pool, { actorId: userId, userId, strategyId, mode: 'PAPER', replay }, {
+      const outcome = await deployStrategy(pool, { actorId: userId, userId, strategyId, mode: 'PAPER', replay: plan.market === true ? null : replay }, {
         enqueue: (transaction, runId) => enqueueStrategyRun(queue, { client: transaction, runId }),
       });
       if (!outcome.ok) {
         log(`demo paper strategies: ${plan.role} not deployed: ${outcome.error.map((issue) => issue.message).join('; ')}`);
         continue;
       }
-      await mark(client, { userId, strategyId });
+      await mark(client, markerKey(plan), { userId, strategyId });
       deployed.push(plan.role);
     }
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]);
@@ -141,6 +159,6 @@ export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions)
   } finally {
     client.release(unlocked ? undefined : true);
   }
-  if (deployed.length > 0) log(`demo paper strategies: deployed for ${deployed.join(', ')} (replaying ${replay.from} to ${replay.to})`);
+  if (deployed.length > 0) log(`demo paper strategies: deployed for ${deployed.join(', ')} (replays of ${replay.from} to ${replay.to}, and on the simulated market)`);
   return deployed;
 }

@@ -27,13 +27,17 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { STRATEGY_RUN_QUEUE } from '../../jobs/job-queue';
+import { enqueueStrategyRun } from '../../jobs/strategy-run-jobs';
 import type { JobLog, JobQueue } from '../../jobs/job-queue';
+import type { FeedPort } from '@vyuha/engine';
+import { WallScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
 import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
 import { inTransaction } from '../oms/order-rows';
 import { PaperDivergence } from './paper-run';
 import type { PaperRun } from './paper-run';
+import { runMarketSession } from './market-run';
 import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
 import type { PaperReplaySummary } from './replay-run';
 
@@ -56,13 +60,19 @@ export interface StrategyRunnersOptions {
   readonly heartbeatMs?: number;
   /** Paces replays at speeds above 0 (default the wall clock). */
   readonly pacing?: Scheduler;
+  /**
+   * The market runs without a replay range trade on (the simulated market: its `feed()`); without
+   * it such runs end in ERROR saying so. `marketClock` is its clock (default the wall clock).
+   */
+  readonly market?: { feed(): FeedPort };
+  readonly marketClock?: Scheduler;
   /** Called when a run this process ran has ended (tests, metrics). */
   readonly onRunEnded?: (runId: string, outcome: RunOutcome) => void;
 }
 
 /** How a run this process held ended. */
 export type RunOutcome =
-  | { readonly status: 'COMPLETE' | 'COMPLETE: SQUARED OFF'; readonly summary: PaperReplaySummary }
+  | { readonly status: 'COMPLETE' | 'COMPLETE: SQUARED OFF'; readonly summary: PaperReplaySummary; readonly nextRunId?: string }
   | { readonly status: 'ERROR' | 'ERROR: SQUARED OFF'; readonly reason: string }
   | { readonly status: 'released'; readonly reason: string };
 
@@ -137,14 +147,24 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
         .catch((error: unknown) => log('strategy run heartbeat failed', { runId, error: (error as Error).message }));
     }, heartbeatMs);
     let outcome: RunOutcome;
+    let sessionEnded = false;
     try {
-      const summary = await replayPaperRun({
-        pool, runId, killSwitches, signal: abort.signal, log: (message) => log(message, { runId }),
-        onPaperRun: (run) => {
+      const control = {
+        pool, runId, killSwitches, signal: abort.signal, log: (message: string) => log(message, { runId }),
+        onPaperRun: (run: PaperRun) => {
           paper = run;
         },
-        ...(options.pacing === undefined ? {} : { pacing: options.pacing }),
-      });
+      };
+      let summary: PaperReplaySummary;
+      if (await onTheMarket(pool, runId)) {
+        if (options.market === undefined) throw new PaperRunFailure('no simulated market runs on this server (the demo world\'s history is off): deploy with a replay range');
+        const market = options.market;
+        const session = await runMarketSession({ ...control, feed: () => market.feed(), scheduler: options.marketClock ?? new WallScheduler() });
+        sessionEnded = session.sessionEnded;
+        summary = session;
+      } else {
+        summary = await replayPaperRun({ ...control, ...(options.pacing === undefined ? {} : { pacing: options.pacing }) });
+      }
       if (summary.released) outcome = { status: 'released', reason: stopping ? 'the worker is stopping' : 'the run is no longer this worker\'s' };
       else outcome = { status: stopAsked?.squareOff === true ? 'COMPLETE: SQUARED OFF' : 'COMPLETE', summary };
     } catch (error) {
@@ -159,7 +179,9 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       clearInterval(beat);
     }
     try {
-      if (outcome.status !== 'released') await endRun(pool, { runId, status: outcome.status, reason: 'reason' in outcome ? outcome.reason : null });
+      const next = outcome.status === 'COMPLETE' && sessionEnded ? await continueNextSession(pool, { runId, queue }) : undefined;
+      if (next !== undefined && outcome.status === 'COMPLETE') outcome = { ...outcome, nextRunId: next };
+      else if (outcome.status !== 'released') await endRun(pool, { runId, status: outcome.status, reason: 'reason' in outcome ? outcome.reason : null });
       else await pool.query(`UPDATE strategy_runs SET lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1 AND lease_owner = $2`, [runId, workerId]);
     } finally {
       await lease.end().catch(() => undefined);
@@ -206,6 +228,40 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       await killSwitches.close();
     },
   };
+}
+
+/** True for a run deployed without a replay range: it trades on the market. */
+async function onTheMarket(pool: pg.Pool, runId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ market: boolean }>(`SELECT coalesce(jsonb_typeof(params -> 'replay'), 'null') = 'null' AS market FROM strategy_runs WHERE run_id = $1`, [runId]);
+  return rows[0]?.market === true;
+}
+
+/**
+ * A market run whose session closed while its strategy is still ACTIVE or PAUSED (and no stop was
+ * asked for): the run ends COMPLETE and the strategy goes on in a new run for the next session,
+ * which takes over the licence slot (not given back, not taken again) and is queued at once (it
+ * waits, leased, for the session). Returns the new run's id; undefined (nothing changed) when the
+ * strategy is not to go on: the caller ends the run as any other.
+ */
+export async function continueNextSession(pool: pg.Pool, request: { runId: string; queue: JobQueue }): Promise<string | undefined> {
+  return inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ strategy_id: string | null; user_id: string; params: Record<string, unknown>; licence_id: string | null; strategy_status: string | null; stop_requested_at: Date | null }>(
+      `SELECT r.strategy_id, r.user_id, r.params, r.licence_id, r.stop_requested_at, s.status AS strategy_status
+       FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.status = 'IN PROGRESS' FOR UPDATE OF r`, [request.runId]);
+    const ended = rows[0];
+    if (ended?.strategy_id == null || ended.stop_requested_at !== null || !['ACTIVE', 'PAUSED'].includes(ended.strategy_status ?? '')) return undefined;
+    await client.query(
+      `UPDATE strategy_runs SET status = 'COMPLETE', status_reason = NULL, error = NULL, progress = 100, licence_id = NULL,
+         finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1`, [request.runId]);
+    // A paused strategy stays paused from the next session's first bar.
+    const pauses = ended.strategy_status === 'PAUSED' ? [{ fromMs: 0, toMs: null }] : [];
+    const { rows: created } = await client.query<{ run_id: string }>(
+      `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, licence_id) VALUES ($1, $2, 'PAPER', 'IN PROGRESS', $3, $4) RETURNING run_id`,
+      [ended.strategy_id, ended.user_id, JSON.stringify({ ...ended.params, pauses }), ended.licence_id]);
+    const next = (created[0] as { run_id: string }).run_id;
+    await enqueueStrategyRun(request.queue, { client, runId: next });
+    return next;
+  });
 }
 
 /**
