@@ -9,11 +9,17 @@
 import { isoDate, istEpochMs } from '@vyuha/core';
 import { FuturesChain, GrowingBarSeries, serializeDeployableConfig, startSteppedRun } from '@vyuha/engine';
 import type { BacktestResult, DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobQueue } from '../../src/jobs/job-queue';
+import { enqueueStrategyRun } from '../../src/jobs/strategy-run-jobs';
+import { deployStrategy } from '../../src/trading/deployments';
 import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
 import { runMarketSession, warmUpFrom } from '../../src/trading/runner/market-run';
 import type { MarketRunOutcome } from '../../src/trading/runner/market-run';
+import { startStrategyRunners } from '../../src/trading/runner/strategy-runners';
+import type { RunOutcome } from '../../src/trading/runner/strategy-runners';
 import { compiledAlgorithmOf, paperConfigOf, preparePaperReplay, readPaperRunParams, sizingOf } from '../../src/trading/runner/replay-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
@@ -56,6 +62,16 @@ async function marketRunRow(config: DeployableConfig, startedAt: number): Promis
  * clock gives a live run a second per tick).
  */
 async function playSession(runId: string): Promise<MarketRunOutcome> {
+  const session = await openSession();
+  const running = runMarketSession({ pool: db.pool, runId, feed: session.feed, scheduler: session.scheduler });
+  await session.play();
+  const outcome = await running;
+  await session.market.stop();
+  return outcome;
+}
+
+/** The simulated market of TODAY on a manual clock at 09:14, a feed factory that tells when its consumer took a tick, and the session played out. */
+async function openSession(): Promise<{ scheduler: ManualScheduler; market: SimulatedMarket; feed: () => FeedPort; play: () => Promise<void> }> {
   const scheduler = new ManualScheduler(istEpochMs(TODAY, '09:14'));
   const market = new SimulatedMarket({ pool: db.pool, scheduler, log: () => undefined, instruments: ['NIFTY 50'] });
   await market.start();
@@ -72,18 +88,17 @@ async function playSession(runId: string): Promise<MarketRunOutcome> {
       }),
     };
   };
-  const running = runMarketSession({ pool: db.pool, runId, feed, scheduler });
-  const open = istEpochMs(TODAY, '09:15');
-  const close = istEpochMs(TODAY, '15:30');
-  for (let time = scheduler.now() + 1_000; time <= close + 5_000; time += 1_000) {
-    await scheduler.advanceTo(time);
-    if (time < open || time >= close) continue;
-    const deadline = Date.now() + 10_000;
-    while (taken < time && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
-  }
-  const outcome = await running;
-  await market.stop();
-  return outcome;
+  const play = async (): Promise<void> => {
+    const open = istEpochMs(TODAY, '09:15');
+    const close = istEpochMs(TODAY, '15:30');
+    for (let time = scheduler.now() + 1_000; time <= close + 5_000; time += 1_000) {
+      await scheduler.advanceTo(time);
+      if (time < open || time >= close) continue;
+      const deadline = Date.now() + 10_000;
+      while (taken < time && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return { scheduler, market, feed, play };
 }
 
 /** The backtest kernel over the stored candles of the warm-up sessions and the session, trading only the session. */
@@ -158,5 +173,52 @@ describe('a paper run on the simulated market', () => {
     const protective = outcome.result!.fills.filter((fill) => fill.reason === 'stop' || fill.reason === 'trailing' || fill.reason === 'target');
     expect(protective.some((fill) => fill.time % 15_000 !== 0)).toBe(true);
     await positionsMatchFills(runId);
+  }, 240_000);
+
+  it('is run by the strategy runners: leased, played through its session, then the next session\'s run takes over the licence slot', async () => {
+    const queue = createJobQueue({ connectionString: db.url, supervise: false });
+    await queue.start();
+    const trader = await createTrader(db.pool, { permissions: ['strategy:deploy'] });
+    const { rows: licence } = await db.pool.query<{ id: string }>(
+      `INSERT INTO deployed_strategies (user_id, available, utilized, expiry) VALUES ($1, 2, 0, DATE '2027-12-31') RETURNING id`, [trader]);
+    const ref = await algorithm(db.pool, trader, { buy: 'crossover(ema(close, 5), ema(close, 13))', sell: 'crossunder(ema(close, 5), ema(close, 13))' });
+    const strategyId = await strategyOf(db.pool, { userId: trader, instrumentId: nifty, config: deployable(ref, { interval: 5 }) });
+    const deployed = await deployStrategy(db.pool, { actorId: trader, userId: trader, strategyId, mode: 'PAPER' }, {
+      enqueue: (client: pg.PoolClient, runId: string) => enqueueStrategyRun(queue, { client, runId }),
+    });
+    if (!deployed.ok) throw new Error(deployed.error.map((issue) => issue.message).join('; '));
+    const { runId } = deployed.value;
+    // Deployed "this morning" on the test's clock.
+    await db.pool.query(`UPDATE strategy_runs SET started_at = timestamptz 'epoch' + $2 * interval '1 millisecond' WHERE run_id = $1`, [runId, istEpochMs(TODAY, '08:00')]);
+    const session = await openSession();
+    const ended = new Map<string, RunOutcome>();
+    const runners = await startStrategyRunners({
+      pool: db.pool, queue, log: () => undefined, scanIntervalMs: 200, heartbeatMs: 100, market: { feed: session.feed }, marketClock: session.scheduler,
+      onRunEnded: (id, outcome) => ended.set(id, outcome),
+    });
+    try {
+      const started = Date.now();
+      while (!runners.running.has(runId) && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runners.running.has(runId)).toBe(true);
+      await session.play();
+      while (!ended.has(runId) && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      const outcome = ended.get(runId);
+      expect(outcome).toMatchObject({ status: 'COMPLETE' });
+      const next = outcome !== undefined && 'nextRunId' in outcome ? outcome.nextRunId : undefined;
+      expect(next).toBeDefined();
+      expect((await storedFills(db.pool, runId)).length).toBeGreaterThan(2);
+      const { rows } = await db.pool.query<{ run_id: string; status: string; licence_id: string | null }>(
+        'SELECT run_id, status, licence_id FROM strategy_runs WHERE strategy_id = $1 ORDER BY started_at', [strategyId]);
+      expect(rows).toEqual([{ run_id: runId, status: 'COMPLETE', licence_id: null }, { run_id: next, status: 'IN PROGRESS', licence_id: licence[0]!.id }]);
+      const { rows: strategy } = await db.pool.query<{ status: string }>('SELECT status FROM strategies WHERE strategy_id = $1', [strategyId]);
+      expect(strategy[0]!.status).toBe('ACTIVE');
+      // The next session's run is leased at once and waits for its session.
+      while (!runners.running.has(next!) && Date.now() - started < 150_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runners.running.has(next!)).toBe(true);
+    } finally {
+      await runners.stop();
+      await session.market.stop();
+      await queue.stop({ graceful: false });
+    }
   }, 240_000);
 });
