@@ -21,6 +21,10 @@
 // - Stopping. stop_strategy writes `stop_requested_at`; the holder sees it within a second, stops
 //   the feed, cancels the working stops and targets and, when the stop asked for it, squares the
 //   position off at once (the last traded price), and ends the run.
+// - Replay or market. A run with a replay range replays it (replay-run.ts); one without trades one
+//   session of the market (market-run.ts, on `options.market`'s feed) and, when the session closed
+//   with its strategy still ACTIVE or PAUSED, ends COMPLETE with the next session's run opened
+//   (`continueNextSession`: the licence slot handed over, the job queued).
 // - Ending. A run that finished its range ends COMPLETE (COMPLETE: SQUARED OFF when a stop asked
 //   for the square-off); one that failed for its own reasons ends ERROR with the reason in words
 //   (`status_reason`, `error`). Either way the strategy is STOPPED and its licence slot is given back.
