@@ -151,6 +151,8 @@ export type { SteppedProgramSource, SteppedRunRequest, SteppedRun } from './back
 export { startSteppedRun } from './backtest/run-stepped';
 export type { AdoptedExit } from './kernel/adopted-venue';
 export { AdoptedVenue } from './kernel/adopted-venue';
+export type { SignalGate } from './kernel/confirmed-signals';
+export { ConfirmedSignals, wouldAct } from './kernel/confirmed-signals';
 export { smaCrossoverProgram } from './backtest/sma-crossover-program';
 export type { FeedKind, FeedTick, FeedEnd, TickSink, FeedIssue, FeedPort } from './feeds/feed-port';
 export { subscriptionIssues } from './feeds/feed-port';

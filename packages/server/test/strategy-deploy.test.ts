@@ -85,15 +85,16 @@ afterAll(async () => {
 describe('deployStrategy', () => {
   it('refuses what the paper runtime cannot run yet, each at its field, and writes nothing', async () => {
     const trader = await newTrader();
-    const strategyId = await newStrategy(trader, { investment: 50_000_000, manual: true }, { type: 'swing' });
+    // A swing strategy on the market, and MANUAL on a replay.
+    const strategyId = await newStrategy(trader, { investment: 50_000_000 }, { type: 'swing' });
     const refused = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps));
-    expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['replay', 'not-runnable'], ['config.manual', 'not-runnable']]);
+    expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['replay', 'not-runnable']]);
     expect(refused[0]?.message).toContain('give replay.from, replay.to and replay.speed, or deploy it intraday');
     expect(await statusOf(strategyId)).toBe('DRAFT');
-    // Intraday, the market is where it runs without a replay: only MANUAL is refused.
-    const intraday = await newStrategy(trader, { investment: 50_000_000, manual: true });
-    const onMarket = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: intraday, mode: 'PAPER' }, deps));
-    expect(onMarket.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'not-runnable']]);
+    const manual = await newStrategy(trader, { investment: 50_000_000, manual: true });
+    const onReplay = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: manual, mode: 'PAPER', replay: REPLAY }, deps));
+    expect(onReplay.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'not-runnable']]);
+    expect(onReplay[0]?.message).toContain('a replay cannot wait for a person');
     expect(await utilized(trader.licenceId)).toBe(0);
     expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 0 });
   });
@@ -118,6 +119,16 @@ describe('deployStrategy', () => {
     expect(await continueNextSession(db.pool, { runId: next!, queue })).toBeUndefined();
     expect(await utilized(trader.licenceId)).toBe(0);
     expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 2 });
+  });
+
+  it('deploys a MANUAL intraday strategy on the market (no replay), with the strategy:manual permission only', async () => {
+    const trader = await newTrader();
+    const manual = await newStrategy(trader, { investment: 50_000_000, manual: true });
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: manual, mode: 'PAPER' }, deps);
+    expect(deployed.ok).toBe(true);
+    const without = await newTrader({ permissions: ['strategy:backtest', 'strategy:deploy'] });
+    const refused = issuesOf(await deployStrategy(db.pool, { actorId: without.userId, userId: without.userId, strategyId: await newStrategy(without, { investment: 50_000_000, manual: true }), mode: 'PAPER' }, deps));
+    expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'permission-missing']]);
   });
 
   it('creates the strategy-run queue as stately, one waiting job per run', async () => {

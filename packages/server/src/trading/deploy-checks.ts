@@ -55,8 +55,9 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 /**
  * What the paper runtime cannot run yet, each at its field: a swing strategy on the market
  * (without a replay range: a position carried overnight and the futures roll are not run live
- * yet), option legs, MANUAL confirmation. Refused before anything is written rather than started
- * and failed. An intraday strategy without a replay trades on the simulated market.
+ * yet), option legs, MANUAL confirmation on a replay (nobody confirms at replay speed). Refused
+ * before anything is written rather than started and failed. An intraday strategy without a
+ * replay trades on the simulated market, MANUAL or not.
  * @example runtimeIssues({ type: 'swing', legs: null, manual: false }, null) // [{ field: 'replay', code: 'not-runnable', ... }]
  */
 export function runtimeIssues(config: { readonly type?: unknown; readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
@@ -69,9 +70,9 @@ export function runtimeIssues(config: { readonly type?: unknown; readonly legs?:
     issues.push({ field: 'config.legs', code: 'not-runnable',
       message: 'config.legs: option legs are not run on paper yet (their contracts are picked while the strategy runs); backtest them instead' });
   }
-  if (config.manual === true) {
+  if (config.manual === true && replay !== undefined && replay !== null) {
     issues.push({ field: 'config.manual', code: 'not-runnable',
-      message: 'config.manual: MANUAL confirmation is not available on paper yet (a replay cannot wait for a person); deploy without it' });
+      message: 'config.manual: a replay cannot wait for a person to confirm its signals; deploy it on the market (no replay) or without MANUAL' });
   }
   return issues;
 }

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobQueue } from '../../src/jobs/job-queue';
 import { enqueueStrategyRun } from '../../src/jobs/strategy-run-jobs';
-import { deployStrategy } from '../../src/trading/deployments';
+import { confirmSignal, deployStrategy } from '../../src/trading/deployments';
 import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
 import { runMarketSession, warmUpFrom } from '../../src/trading/runner/market-run';
@@ -61,17 +61,17 @@ async function marketRunRow(config: DeployableConfig, startedAt: number): Promis
  * each second of the session it waits until the run has taken that second's tick (as the wall
  * clock gives a live run a second per tick).
  */
-async function playSession(runId: string): Promise<MarketRunOutcome> {
+async function playSession(runId: string, everyMinute?: (time: number) => Promise<void>): Promise<MarketRunOutcome> {
   const session = await openSession();
   const running = runMarketSession({ pool: db.pool, runId, feed: session.feed, scheduler: session.scheduler });
-  await session.play();
+  await session.play(everyMinute);
   const outcome = await running;
   await session.market.stop();
   return outcome;
 }
 
 /** The simulated market of TODAY on a manual clock at 09:14, a feed factory that tells when its consumer took a tick, and the session played out. */
-async function openSession(): Promise<{ scheduler: ManualScheduler; market: SimulatedMarket; feed: () => FeedPort; play: () => Promise<void> }> {
+async function openSession(): Promise<{ scheduler: ManualScheduler; market: SimulatedMarket; feed: () => FeedPort; play: (everyMinute?: (time: number) => Promise<void>) => Promise<void> }> {
   const scheduler = new ManualScheduler(istEpochMs(TODAY, '09:14'));
   const market = new SimulatedMarket({ pool: db.pool, scheduler, log: () => undefined, instruments: ['NIFTY 50'] });
   await market.start();
@@ -88,7 +88,7 @@ async function openSession(): Promise<{ scheduler: ManualScheduler; market: Simu
       }),
     };
   };
-  const play = async (): Promise<void> => {
+  const play = async (everyMinute?: (time: number) => Promise<void>): Promise<void> => {
     const open = istEpochMs(TODAY, '09:15');
     const close = istEpochMs(TODAY, '15:30');
     for (let time = scheduler.now() + 1_000; time <= close + 5_000; time += 1_000) {
@@ -96,6 +96,7 @@ async function openSession(): Promise<{ scheduler: ManualScheduler; market: Simu
       if (time < open || time >= close) continue;
       const deadline = Date.now() + 10_000;
       while (taken < time && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      if (time % 60_000 === 0) await everyMinute?.(time);
     }
   };
   return { scheduler, market, feed, play };
@@ -220,5 +221,46 @@ describe('a paper run on the simulated market', () => {
       await session.market.stop();
       await queue.stop({ graceful: false });
     }
+  }, 240_000);
+
+  it('in MANUAL mode raises each signal as a pending signal and trades only the accepted ones, at the next bar\'s open; the rest expire', async () => {
+    const ref = await algorithm(db.pool, userId, { buy: 'crossover(ema(close, 5), ema(close, 13))', sell: 'crossunder(ema(close, 5), ema(close, 13))' });
+    const config = deployable(ref, { interval: 5, manual: true });
+    const runId = await marketRunRow(config, istEpochMs(TODAY, '08:00'));
+    const decided: Array<{ id: string; accept: boolean }> = [];
+    const outcome = await playSession(runId, async () => {
+      const { rows } = await db.pool.query<{ pending_signal_id: string }>(
+        `SELECT pending_signal_id FROM pending_signals WHERE run_id = $1 AND state = 'PENDING' ORDER BY created_at`, [runId]);
+      for (const row of rows) {
+        // The accept, reject, accept pattern; later ones are left to expire.
+        if (decided.length >= 3) break;
+        const accept = decided.length !== 1;
+        // This session is two days in the database's past: its signals' expiry is moved past the database's clock.
+        await db.pool.query(`UPDATE pending_signals SET expires_at = now() + interval '1 day' WHERE pending_signal_id = $1`, [row.pending_signal_id]);
+        const confirmed = await confirmSignal(db.pool, { actorId: userId, userId, pendingSignalId: row.pending_signal_id, accept });
+        expect(confirmed.ok).toBe(true);
+        decided.push({ id: row.pending_signal_id, accept });
+      }
+    });
+    expect(outcome.sessionEnded).toBe(true);
+    expect(decided.length).toBe(3);
+    const { rows: signals } = await db.pool.query<{ pending_signal_id: string; state: string; outcome: string; payload: { action: string; bar: number; takenAt?: number } }>(
+      'SELECT pending_signal_id, state, outcome, payload FROM pending_signals WHERE run_id = $1 ORDER BY created_at', [runId]);
+    expect(signals.length).toBeGreaterThan(3);
+    expect(signals.every((signal) => signal.state === 'PROCESSED')).toBe(true);
+    const accepted = signals.filter((signal) => signal.outcome === 'ACCEPTED');
+    expect(accepted.map((signal) => signal.pending_signal_id)).toEqual(decided.filter((entry) => entry.accept).map((entry) => entry.id));
+    expect(signals.filter((signal) => signal.outcome === 'REJECTED').map((signal) => signal.pending_signal_id)).toEqual([decided[1]!.id]);
+    expect(signals.filter((signal) => !decided.some((entry) => entry.id === signal.pending_signal_id)).every((signal) => signal.outcome === 'EXPIRED')).toBe(true);
+    // Each accepted signal was taken at a bar's close after it was raised and traded at the next bar's open; nothing else traded on a signal.
+    const ledger = outcome.result!.fills;
+    const signalled = ledger.filter((fill) => fill.reason === 'entry' || fill.reason === 'signal');
+    expect(signalled.length).toBeGreaterThan(0);
+    const takenOpens = accepted.map((signal) => {
+      expect(signal.payload.takenAt).toBeGreaterThan(signal.payload.bar);
+      return signal.payload.takenAt! + 5 * 60_000;
+    });
+    for (const fill of signalled) expect(takenOpens).toContain(fill.time);
+    expect(ledgerRows(outcome.result!)).toEqual(await storedFills(db.pool, runId));
   }, 240_000);
 });

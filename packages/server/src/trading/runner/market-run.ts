@@ -17,6 +17,11 @@
 //   decided at the expiry day's roll time, and a position carried overnight would have to move
 //   from one session's run to the next (deploy-checks.ts says so at `config.type`).
 //
+// MANUAL. With `config.manual` the program's signals wait for the user (pending-signals.ts and
+// engine kernel/confirmed-signals.ts): each becomes a pending signal, and the kernel acts on one
+// at the first bar close after it was accepted (stops, targets and the square-off never wait).
+// What is still pending when the session ends expires.
+//
 // Restarts. A run resumed mid-session (another worker took it over, the server restarted) plays
 // the stored 1-minute candles from the start of the bar the run started in up to the last stored
 // minute (four ticks each, the documented path) through the same paper run before it goes live:
@@ -26,7 +31,7 @@
 // sees after its start (the minute before it is stored, not ticked).
 import { istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { barStartOf, barWindowOf, candleTickColumns, candleTicks, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
+import { barStartOf, barWindowOf, candleTickColumns, candleTicks, ConfirmedSignals, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
 import type { BacktestResult, FeedPort, FeedTick } from '@vyuha/engine';
 import { previousTradingDay, sessionOf } from '@vyuha/market';
 import type pg from 'pg';
@@ -41,6 +46,7 @@ import { recoverOms } from '../oms/oms-recovery';
 import { openOms } from '../oms/open-oms';
 import { PaperVenue } from '../paper/paper-venue';
 import { PaperDivergence, PaperRun } from './paper-run';
+import { PendingSignalGate } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
 import type { PaperReplayControl, PaperReplaySummary } from './replay-run';
 
@@ -112,7 +118,6 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   if (params.value.replay !== null) throw new PaperRunFailure('this run replays stored history; the replay runner runs it');
   if (config.type !== 'intraday') throw new PaperRunFailure('swing strategies run on replays for now: on the market, a position carried overnight and a futures roll are not run yet');
   if (config.legs !== null) throw new PaperRunFailure('option legs are not run on paper yet');
-  if (config.manual) throw new PaperRunFailure('MANUAL confirmation is not available on paper yet');
 
   const session = sessionFor(Number(run.started_ms));
   const nothing = (released: boolean, at: IsoDate | undefined): MarketRunOutcome => ({
@@ -153,10 +158,21 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   const chain = plan.kind === 'index-futures'
     ? new FuturesChain({ underlying: plan.underlying, index: series, type: 'intraday', rollTime: '15:15', live: true, sizing: sizingOf(config).futuresSizing })
     : undefined;
+  // MANUAL: the program's signals wait for the user's confirmation (pending-signals.ts).
+  const gate = config.manual && run.strategy_id !== null
+    ? new PendingSignalGate({
+      pool, runId, strategyId: run.strategy_id, userId: run.user_id, instrument: config.instrument, series, expiresAt: session.close, signalsFrom: warmUp,
+    })
+    : undefined;
+  const source = gate === undefined ? program : {
+    exits: program.exits,
+    createProgram: (grown: GrowingBarSeries, created: { intervalMinutes: number }) => new ConfirmedSignals(program.createProgram(grown, created), gate),
+  };
   const stepped = startSteppedRun({
-    series, program, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp, adoptFills: true,
+    series, program: source, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp, adoptFills: true,
     ...(chain === undefined ? {} : { contracts: chain }),
   });
+  if (gate !== undefined) gate.direction = stepped.config.direction;
   for (let index = 0; index < warmUp; index += 1) {
     stepped.append({
       time: stored.time[index] as number, open: stored.open[index] as number, high: stored.high[index] as number,
@@ -189,6 +205,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
       instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? instrumentId
         : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
       ...(options.pauses === undefined ? {} : { pauses: options.pauses }),
+      ...(gate === undefined ? {} : { signalGate: gate }),
     });
     options.onPaperRun?.(paper);
     // Subscribed before the stored minutes are read: a minute stored meanwhile is in the queue.
@@ -234,6 +251,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
       if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
       await oms.settled();
       const squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
+      await gate?.expire().catch(() => 0);
       if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
       throw reason;
     }
@@ -244,9 +262,11 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     if (aborted()) {
       const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
       const squaredOff = await paper.stop({ squareOff });
+      await gate?.expire();
       return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false });
     }
     await paper.finish();
+    await gate?.expire();
     return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true });
   } finally {
     feed.stop();

@@ -74,6 +74,11 @@ export interface PaperRunOptions {
   readonly endingOf?: (index: number, barStart: number) => BarEndingHint;
   /** When the strategy was paused before (market time; `toMs` null: still paused), so a resumed run pauses where it did. */
   readonly pauses?: readonly PauseInterval[];
+  /** MANUAL mode: the gate the kernel's program passes its signals through (pending-signals.ts), read before and written after each close. */
+  readonly signalGate?: {
+    beforeClose(index: number, barStart: number): Promise<void>;
+    afterClose(): Promise<void>;
+  };
 }
 
 /** A stretch of market time in which the strategy took no entries. */
@@ -316,9 +321,11 @@ export class PaperRun {
     const { stepped, clock, oms, runId } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
     await clock.advanceTo(Math.max(clock.now(), end));
+    await this.options.signalGate?.beforeClose(this.barIndex, candle.time);
     // Live: the kernel takes the bar's stops and targets from the venue (engine kernel/adopted-venue.ts).
     stepped.adopted?.adopt({ exit: this.adoptedExit(), levels: this.protection?.levels });
     stepped.closeBar({ time: candle.time, open: candle.open / 100, high: candle.high / 100, low: candle.low / 100, close: candle.close / 100, volume: candle.volume });
+    await this.options.signalGate?.afterClose();
     await this.checkProtectiveFills();
     await this.cancelStaleProtection();
     await this.sendKernelFills();

@@ -1,0 +1,140 @@
+// A MANUAL strategy's signals as rows of `pending_signals`: the gate (engine
+// kernel/confirmed-signals.ts) between its program and its trader, kept in PostgreSQL so the user
+// confirms from any screen and a restarted run acts at the same bars.
+//
+// - Raised. A signal that would change the position, at a bar's close, becomes a PENDING row of
+//   the run: its action (BUY, SELL or EXIT), the instrument, the bar and its close, and when it
+//   expires (the close of the bar's session). A newer signal replaces a pending one of another
+//   action (that one EXPIRED); the same action still pending is not raised again. A row is keyed
+//   by its bar, so a run played again after a restart raises nothing twice.
+// - Confirmed. `confirm_signal` (trading/deployments.ts) makes it ACCEPTED or REJECTED. Before
+//   each bar's close the run reads its ACCEPTED rows not yet taken: the bar takes them (the last
+//   one's action) and says so on the row (`payload.takenAt`, the bar's start); the kernel acts at
+//   that close, so with next-open fills the order goes out at the next bar's first tick. A row
+//   taken before a restart is taken again at the same bar.
+// - Expired. At the end of the run's session what is still PENDING becomes EXPIRED.
+import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '@vyuha/engine';
+import type { BarSeries, Signal, SignalGate } from '@vyuha/engine';
+import type pg from 'pg';
+
+type Action = 'BUY' | 'SELL' | 'EXIT';
+
+const ACTIONS = new Map<Signal, Action>([[SIGNAL_BUY, 'BUY'], [SIGNAL_SELL, 'SELL'], [SIGNAL_EXIT, 'EXIT']]);
+const SIGNALS = new Map<Action, Signal>([['BUY', SIGNAL_BUY], ['SELL', SIGNAL_SELL], ['EXIT', SIGNAL_EXIT]]);
+
+/** What a pending signal's payload holds (the screens show it; the run reads `action` and `takenAt`). */
+export interface PendingSignalPayload {
+  readonly action: Action;
+  /** The traded instrument's name as the strategy names it (an index trades its near-month future). */
+  readonly instrument: string;
+  /** The bar whose close raised it: epoch ms of its start, and ISO text. */
+  readonly bar: number;
+  readonly barTime: string;
+  /** The signal instrument's close at that bar, paise. */
+  readonly closePaise: number;
+  /** The bar (its start) whose close took it, once accepted and acted on. */
+  readonly takenAt?: number;
+}
+
+export interface PendingSignalGateOptions {
+  readonly pool: pg.Pool;
+  readonly runId: string;
+  readonly strategyId: string;
+  readonly userId: string;
+  readonly instrument: string;
+  /** The kernel's series (rupees): the bar's start and close. */
+  readonly series: BarSeries;
+  /** Epoch ms the session of the run closes: when its pending signals expire. */
+  readonly expiresAt: number;
+  readonly signalsFrom: number;
+}
+
+export class PendingSignalGate implements SignalGate {
+  readonly signalsFrom: number;
+  direction: SignalGate['direction'] = 'both';
+  private raised: Array<{ index: number; signal: Signal }> = [];
+  private readonly confirmed = new Map<number, Signal>();
+
+  constructor(private readonly options: PendingSignalGateOptions) {
+    this.signalsFrom = options.signalsFrom;
+  }
+
+  raise(index: number, signal: Signal): void {
+    this.raised.push({ index, signal });
+  }
+
+  confirmedAt(index: number): Signal {
+    return this.confirmed.get(index) ?? SIGNAL_NONE;
+  }
+
+  /** Before bar `index` (starting `barStart`) closes: the accepted signals it takes. */
+  async beforeClose(index: number, barStart: number): Promise<void> {
+    const { pool, runId } = this.options;
+    const { rows } = await pool.query<{ pending_signal_id: string; payload: PendingSignalPayload }>(
+      `SELECT pending_signal_id, payload FROM pending_signals WHERE run_id = $1 AND outcome = 'ACCEPTED'
+         AND (NOT payload ? 'takenAt' OR (payload->>'takenAt')::bigint = $2) ORDER BY processed_at, created_at`, [runId, barStart]);
+    const last = rows.at(-1);
+    if (last === undefined) return;
+    this.confirmed.set(index, SIGNALS.get(last.payload.action) ?? SIGNAL_NONE);
+    const untaken = rows.filter((row) => row.payload.takenAt === undefined).map((row) => row.pending_signal_id);
+    if (untaken.length > 0) {
+      await pool.query(`UPDATE pending_signals SET payload = payload || jsonb_build_object('takenAt', $2::bigint) WHERE pending_signal_id = ANY($1::uuid[])`,
+        [untaken, barStart]);
+    }
+  }
+
+  /** After a bar's close: what it raised, written (once per bar, whoever plays it again). */
+  async afterClose(): Promise<void> {
+    const raised = this.raised;
+    this.raised = [];
+    for (const { index, signal } of raised) await this.write(index, signal);
+  }
+
+  /** The run's session is over: its PENDING signals expire. Returns how many. */
+  async expire(): Promise<number> {
+    const { rowCount } = await this.options.pool.query(
+      `UPDATE pending_signals SET state = 'PROCESSED', outcome = 'EXPIRED', processed_at = greatest(now(), created_at)
+       WHERE run_id = $1 AND state = 'PENDING'`, [this.options.runId]);
+    return rowCount ?? 0;
+  }
+
+  private async write(index: number, signal: Signal): Promise<void> {
+    const action = ACTIONS.get(signal);
+    if (action === undefined) return;
+    const { pool, runId, series } = this.options;
+    const bar = series.time[index] as number;
+    const payload: PendingSignalPayload = {
+      action, instrument: this.options.instrument, bar, barTime: new Date(bar).toISOString(), closePaise: Math.round((series.close[index] as number) * 100),
+    };
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // One writer per run (its lease); the lock orders this run's writes with confirm_signal's.
+      const { rows } = await client.query<{ pending_signal_id: string; action: Action; state: string; bar: string }>(
+        `SELECT pending_signal_id, payload->>'action' AS action, state, payload->>'bar' AS bar FROM pending_signals WHERE run_id = $1 FOR UPDATE`, [runId]);
+      if (rows.some((row) => Number(row.bar) === bar)) {
+        await client.query('COMMIT');
+        return;
+      }
+      const pending = rows.filter((row) => row.state === 'PENDING');
+      if (pending.some((row) => row.action === action)) {
+        await client.query('COMMIT');
+        return;
+      }
+      if (pending.length > 0) {
+        await client.query(`UPDATE pending_signals SET state = 'PROCESSED', outcome = 'EXPIRED', processed_at = greatest(now(), created_at)
+                            WHERE pending_signal_id = ANY($1::uuid[])`, [pending.map((row) => row.pending_signal_id)]);
+      }
+      await client.query(
+        `INSERT INTO pending_signals (strategy_id, user_id, run_id, payload, expires_at)
+         VALUES ($1, $2, $3, $4, timestamptz 'epoch' + $5 * interval '1 millisecond')`,
+        [this.options.strategyId, this.options.userId, runId, JSON.stringify(payload), this.options.expiresAt]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
