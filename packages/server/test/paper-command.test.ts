@@ -71,7 +71,7 @@ describe('vyuha paper', () => {
   const database = useCommandDatabase({ seeded: true });
 
   beforeAll(async () => {
-    await storeSyntheticHistory(database().pool, { from: FROM, to: TO, instruments: ['NIFTY 50'], seed: 'paper-command' });
+    await storeSyntheticHistory(database().pool, { from: FROM, to: TO, instruments: ['NIFTY 50', 'INDIA VIX'], seed: 'paper-command' });
   }, 120_000);
 
   const SYMBOL = ['--symbol', 'NIFTY', '--from', FROM, '--to', TO, '--interval', '5', '--capital', '1000000'];
@@ -150,15 +150,27 @@ describe('vyuha paper', () => {
     expect(await paperDatabases()).toEqual(before);
   }, 120_000);
 
-  it('refuses --speed outside 0, 1, 10, 60, 600 and --options, naming the option and the reason', async () => {
+  it('--symbol --options: a short straddle with stops per leg, the same trades file and JSON as vyuha backtest', async () => {
+    const legsFile = join(folder, 'straddle.json');
+    const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 25 } });
+    writeFileSync(legsFile, JSON.stringify({ underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] }));
+    const json = await both('options', ['--symbol', 'NIFTY', '--from', FROM, '--to', TO, '--interval', '5', '--options', legsFile, '--entry', 'time() >= "09:20"', '--json']);
+    expect(json.paperTrades).toBe(json.backtestTrades);
+    expect(json.paper.stdout).toBe(json.backtest.stdout);
+    const printed = JSON.parse(json.paper.stdout) as JsonRun;
+    expect(printed.fills.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(printed.fills.map((fill) => fill.instrument.slice(-2)))).toEqual(new Set(['CE', 'PE']));
+    expect(new Set(printed.fills.map((fill) => fill.reason))).toContain('stop');
+  }, 300_000);
+
+  it('refuses --speed outside 0, 1, 10, 60, 600 and --options without --symbol, naming the option and the reason', async () => {
     const args = ['--data', WEEK_CSV, ...CROSS];
     await expect(paperCommand.run([...args, '--speed', '7'])).rejects.toThrow(UsageError);
     await expect(paperCommand.run([...args, '--speed', '7'])).rejects.toThrow(
       '--speed must be one of 0, 1, 10, 60, 600 (0 = as fast as possible), got "7"');
-    await expect(paperCommand.run([...SYMBOL, ...CROSS, '--options', join(folder, 'legs.json')])).rejects.toThrow(UsageError);
-    await expect(paperCommand.run([...SYMBOL, ...CROSS, '--options', join(folder, 'legs.json')])).rejects.toThrow(
-      '--options cannot run on paper: option legs are not run on paper yet: '
-      + 'their contracts are picked while the strategy runs, which the replay does not load');
+    await expect(paperCommand.run([...args, '--options', join(folder, 'legs.json')])).rejects.toThrow(UsageError);
+    await expect(paperCommand.run([...args, '--options', join(folder, 'legs.json')])).rejects.toThrow(
+      '--options needs --symbol: option legs replay the stored history of their index');
   });
 
   /** The throwaway databases on the test server. */

@@ -12,6 +12,8 @@ import { enqueueStrategyRun } from '../src/jobs/strategy-run-jobs';
 import { confirmSignal, deployStrategy, releaseLicenceSlot, stopStrategy } from '../src/trading/deployments';
 import type { DeployDeps, DeployIssue } from '../src/trading/deployments';
 import { continueNextSession } from '../src/trading/runner/strategy-runners';
+import { runtimeIssues } from '../src/trading/deploy-checks';
+import { parseOptionsLegsConfig } from '@vyuha/engine';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
 import { saveAlgorithm } from './graphql/actions-support';
@@ -129,6 +131,15 @@ describe('deployStrategy', () => {
     const without = await newTrader({ permissions: ['strategy:backtest', 'strategy:deploy'] });
     const refused = issuesOf(await deployStrategy(db.pool, { actorId: without.userId, userId: without.userId, strategyId: await newStrategy(without, { investment: 50_000_000, manual: true }), mode: 'PAPER' }, deps));
     expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'permission-missing']]);
+  });
+
+  it('option legs run on replays only, intraday, in the shapes paper runs', () => {
+    const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 30 } });
+    const legs = parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] });
+    expect(runtimeIssues({ type: 'intraday', legs, manual: false }, REPLAY)).toEqual([]);
+    expect(runtimeIssues({ type: 'intraday', legs, manual: false }, null).map((issue) => [issue.field, issue.message]))
+      .toEqual([['config.legs', 'config.legs: option legs run on replays of stored history for now, not on the simulated market: give replay.from, replay.to and replay.speed']]);
+    expect(runtimeIssues({ type: 'swing', legs, manual: false }, REPLAY)[0]?.message).toContain('swing option legs are not run on paper yet');
   });
 
   it('creates the strategy-run queue as stately, one waiting job per run', async () => {

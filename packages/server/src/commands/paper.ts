@@ -11,7 +11,9 @@
 //   from there, traded long-only with the command line's sizing, charges and fill. The runtime
 //   rebuilds bars from ticks on the NSE session's grid, so the file's bars must open inside NSE
 //   sessions on that grid; a file that does not is refused with the bar, not run differently.
-// - --options: refused; the runtime does not run option legs yet (replay-run.ts says why).
+// - --symbol with --options: option legs on the index, prepared as `vyuha backtest --options`
+//   prepares them, replayed through the legs' paper run (runner/legs-replay.ts); swing legs and
+//   the leg shapes paper cannot run yet are refused with the reason (legs-paper-levels.ts).
 import { basename, extname } from 'node:path';
 import { istDate, istEpochDay } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
@@ -27,7 +29,7 @@ import { writeCandles } from '../market-data/candle-store';
 import { UnknownInstrumentError } from '../market-data/instrument-lookup';
 import { REPLAY_SPEEDS } from '../trading/feeds/replay-request';
 import type { ReplaySpeed } from '../trading/feeds/replay-request';
-import { OPTION_LEGS_NOT_ON_PAPER, PaperRunFailure } from '../trading/runner/replay-run';
+import { PaperRunFailure } from '../trading/runner/replay-run';
 import { PaperDivergence } from '../trading/runner/paper-run';
 import { algorithmOf, BACKTEST_OPTIONS, configIssues, configOf, fail, readText, report, selectCandles, tradesCsv, type Values } from './backtest-cli';
 import { contractTradesCsv, intervalOf, prepareStoredCommand, storedCommandOf, withDatabase } from './backtest-stored';
@@ -203,7 +205,7 @@ async function runCsv(values: Values, speed: ReplaySpeed): Promise<number> {
 async function run(args: readonly string[]): Promise<number> {
   const { values } = parseOptions(args, OPTIONS);
   const speed = speedOf(values);
-  if (values.options !== undefined) throw new UsageError(`--options cannot run on paper: ${OPTION_LEGS_NOT_ON_PAPER}`);
+  if (values.options !== undefined && values.symbol === undefined) throw new UsageError('--options needs --symbol: option legs replay the stored history of their index');
   if (values.symbol !== undefined && values.data !== undefined) {
     throw new UsageError('give either --data FILE.csv or --symbol S (stored history), not both');
   }

@@ -5,6 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isIsoDate } from '@vyuha/core';
 import { parseDeployableConfig, serializeDeployableConfig } from '@vyuha/engine';
+import type { OptionsLegsConfig } from '@vyuha/engine';
+import { legsPaperRefusal } from './runner/legs-paper-levels';
 
 /** Why a deploy, stop or confirmation was refused; `field` names the request's or the configuration's field. */
 export interface DeployIssue {
@@ -55,7 +57,8 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 /**
  * What the paper runtime cannot run yet, each at its field: a swing strategy on the market
  * (without a replay range: a position carried overnight and the futures roll are not run live
- * yet), option legs, MANUAL confirmation on a replay (nobody confirms at replay speed). Refused
+ * yet), option legs on the market or of a shape paper cannot run (runner/legs-paper-levels.ts),
+ * MANUAL confirmation on a replay (nobody confirms at replay speed). Refused
  * before anything is written rather than started and failed. An intraday strategy without a
  * replay trades on the simulated market, MANUAL or not.
  * @example runtimeIssues({ type: 'swing', legs: null, manual: false }, null) // [{ field: 'replay', code: 'not-runnable', ... }]
@@ -67,8 +70,10 @@ export function runtimeIssues(config: { readonly type?: unknown; readonly legs?:
       message: 'swing strategies run on replays of stored history for now (on the market, a position carried overnight is not run yet): give replay.from, replay.to and replay.speed, or deploy it intraday' });
   }
   if (config.legs !== undefined && config.legs !== null) {
-    issues.push({ field: 'config.legs', code: 'not-runnable',
-      message: 'config.legs: option legs are not run on paper yet (their contracts are picked while the strategy runs); backtest them instead' });
+    const onMarket = replay === undefined || replay === null;
+    const refusal = onMarket ? 'option legs run on replays of stored history for now, not on the simulated market: give replay.from, replay.to and replay.speed'
+      : legsPaperRefusal(config.legs as OptionsLegsConfig, config.type === 'swing' ? 'swing' : 'intraday');
+    if (refusal !== undefined) issues.push({ field: 'config.legs', code: 'not-runnable', message: `config.legs: ${refusal}` });
   }
   if (config.manual === true && replay !== undefined && replay !== null) {
     issues.push({ field: 'config.manual', code: 'not-runnable',

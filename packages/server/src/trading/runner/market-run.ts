@@ -41,10 +41,7 @@ import { storedInstrumentOf } from '../../backtest/trade-plan';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
-import { KillSwitchWatch } from '../kill-switch-watch';
-import { recoverOms } from '../oms/oms-recovery';
-import { openOms } from '../oms/open-oms';
-import { PaperVenue } from '../paper/paper-venue';
+import { withPaperOms } from './paper-oms';
 import { PaperDivergence, PaperRun } from './paper-run';
 import { PendingSignalGate } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
@@ -182,18 +179,13 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   }
 
   const clock = new ManualScheduler(ownFrom);
-  const killSwitches = options.killSwitches ?? await KillSwitchWatch.open({ pool });
-  const venue = await PaperVenue.open({
-    pool, userId: run.user_id, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }),
-  });
-  const oms = openOms({ pool, userId: run.user_id, venue, scheduler: clock, killSwitches, ...(options.log === undefined ? {} : { log: options.log }) });
+  const orders = {
+    pool, runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
+    rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,
+  };
   const feed = options.feed();
   try {
-    oms.attachRun({
-      runId, userId: run.user_id, strategyId: run.strategy_id, userBrokerId: null, algoId: run.algo_id, charges: stepped.config.charges,
-      ...(prepared.config.dailyMaxLoss === undefined ? {} : { strategyMaxLossPaise: prepared.config.dailyMaxLoss }),
-    });
-    await recoverOms(oms);
+    return await withPaperOms(orders, async ({ oms, venue }) => {
     const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
     const paper = new PaperRun({
       runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId, oms, venue, clock,
@@ -268,10 +260,9 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     await paper.finish();
     await gate?.expire();
     return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true });
+    });
   } finally {
     feed.stop();
-    await oms.close();
-    if (options.killSwitches === undefined) await killSwitches.close();
   }
 }
 

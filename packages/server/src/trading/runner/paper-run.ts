@@ -34,6 +34,9 @@ import type { ManualScheduler } from '../feeds/scheduler';
 import type { Oms } from '../oms/oms';
 import type { OmsOrderView } from '../oms/oms-types';
 import type { PaperVenue } from '../paper/paper-venue';
+import { PauseBook } from './pause-book';
+import type { PauseInterval } from './pause-book';
+import { isFinalOrder, storedOrderFills } from './stored-orders';
 
 /** Why a bar ends what it ends, as the caller knows it (StepOptions of the engine). */
 export interface BarEndingHint {
@@ -41,21 +44,12 @@ export interface BarEndingHint {
   readonly endOfDay?: boolean;
 }
 
-export interface PaperRunOptions {
+/** What every paper run (this one, option legs' LegsPaperRun) is given. */
+export interface PaperRunBaseOptions {
   readonly runId: string;
-  /** The stepped kernel (engine `startSteppedRun`) over `series`; an underlying trader. */
+  /** The stepped kernel (engine `startSteppedRun`) over `series`. */
   readonly stepped: SteppedRun;
   readonly series: GrowingBarSeries;
-  /** The traded prices when they are not the series' own (an index's futures chain): same bar times. */
-  readonly tradedPrices?: BarSeries;
-  /** With `tradedPrices`: the contract in force at bar `index` (the futures chain's symbolAt). */
-  readonly contractAt?: (index: number) => string;
-  /**
-   * Live (many ticks a bar): the traded price, paise, of a signal tick at `price` paise in bar
-   * `index` (the live futures chain's tickPrice). Without it a traded price is the tick at the
-   * same place of the traded candle's four-tick path (a replay).
-   */
-  readonly tradedTickPrice?: (index: number, price: number) => number;
   readonly intervalMinutes: number;
   readonly exchange: SessionExchange;
   /** The instrument whose ticks drive the bars. */
@@ -74,6 +68,20 @@ export interface PaperRunOptions {
   readonly endingOf?: (index: number, barStart: number) => BarEndingHint;
   /** When the strategy was paused before (market time; `toMs` null: still paused), so a resumed run pauses where it did. */
   readonly pauses?: readonly PauseInterval[];
+}
+
+/** A run of an instrument or its futures: the stepped kernel's trader is an underlying trader. */
+export interface PaperRunOptions extends PaperRunBaseOptions {
+  /** The traded prices when they are not the series' own (an index's futures chain): same bar times. */
+  readonly tradedPrices?: BarSeries;
+  /** With `tradedPrices`: the contract in force at bar `index` (the futures chain's symbolAt). */
+  readonly contractAt?: (index: number) => string;
+  /**
+   * Live (many ticks a bar): the traded price, paise, of a signal tick at `price` paise in bar
+   * `index` (the live futures chain's tickPrice). Without it a traded price is the tick at the
+   * same place of the traded candle's four-tick path (a replay).
+   */
+  readonly tradedTickPrice?: (index: number, price: number) => number;
   /** MANUAL mode: the gate the kernel's program passes its signals through (pending-signals.ts), read before and written after each close. */
   readonly signalGate?: {
     beforeClose(index: number, barStart: number): Promise<void>;
@@ -81,11 +89,7 @@ export interface PaperRunOptions {
   };
 }
 
-/** A stretch of market time in which the strategy took no entries. */
-export interface PauseInterval {
-  readonly fromMs: number;
-  readonly toMs: number | null;
-}
+export type { PauseInterval } from './pause-book';
 
 /** A venue fill that is not the kernel's, or the other way round. */
 export class PaperDivergence extends Error {
@@ -146,7 +150,7 @@ export class PaperRun {
   private readonly lastPrices = new Map<string, number>();
   /** Fills made on paper so far (for the run's summary). */
   fills = 0;
-  private readonly pauses: PauseInterval[];
+  private readonly pauses: PauseBook;
   private haltedByKillSwitch = false;
 
   constructor(private readonly options: PaperRunOptions) {
@@ -155,7 +159,7 @@ export class PaperRun {
     this.trader = trader;
     this.builder = new CandleBuilder({ intervalMinutes: options.intervalMinutes, exchange: options.exchange });
     this.decision = options.firstDecision ?? 0;
-    this.pauses = [...(options.pauses ?? [])];
+    this.pauses = new PauseBook(options.pauses);
     this.unsubscribe = options.venue.subscribe((event) => this.events.push(event));
   }
 
@@ -236,22 +240,12 @@ export class PaperRun {
    * pauses at the same place), or undefined when nothing changed.
    */
   setPaused(paused: boolean): number | undefined {
-    const last = this.pauses.at(-1);
-    const open = last !== undefined && last.toMs === null;
-    if (paused === open) return undefined;
-    const at = this.options.clock.now();
-    if (paused) this.pauses.push({ fromMs: at, toMs: null });
-    else this.pauses[this.pauses.length - 1] = { fromMs: (last as PauseInterval).fromMs, toMs: at };
-    return at;
+    return this.pauses.set(paused, this.options.clock.now());
   }
 
   /** The pauses so far, as `pauses` takes them. */
   get pauseIntervals(): readonly PauseInterval[] {
-    return this.pauses;
-  }
-
-  private pausedAt(barStart: number): boolean {
-    return this.pauses.some((pause) => barStart >= pause.fromMs && (pause.toMs === null || barStart < pause.toMs));
+    return this.pauses.intervals;
   }
 
   /**
@@ -289,7 +283,7 @@ export class PaperRun {
     this.protectiveFills = [];
     await clock.advanceTo(Math.max(clock.now(), tick.time));
     const hint = this.options.endingOf?.(index, bar.start) ?? {};
-    stepped.kernel.kernel.entriesPaused = this.pausedAt(bar.start);
+    stepped.kernel.kernel.entriesPaused = this.pauses.pausedAt(bar.start);
     stepped.openBar({ time: bar.start, open: tick.price / 100 }, hint);
     // 2. Protective orders of a position the open closed (or changed) go before the tick reaches the venue.
     await this.cancelStaleProtection();
@@ -467,7 +461,7 @@ export class PaperRun {
       if (order === undefined) continue;
       const views = await oms.views([order.clientOrderId]);
       const view = views[0];
-      if (view === undefined || isFinal(view)) continue;
+      if (view === undefined || isFinalOrder(view)) continue;
       const cancelled = await oms.cancelOrder(order.clientOrderId);
       if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
     }
@@ -555,18 +549,12 @@ export class PaperRun {
    * holds the last level before the restart, which the replay has not reached yet).
    */
   private async resumed(order: PlacedOrder, view: OmsOrderView, request: { triggerPricePaise?: number }): Promise<void> {
-    const { rows } = await this.options.oms.pool.query<{ trade_id: string; quantity: number; price: string; ms: string; trigger: string | null }>(
-      `SELECT f.trade_id, f.quantity, f.price_paise::text AS price, (extract(epoch FROM f.ts) * 1000)::bigint::text AS ms, o.trigger_price_paise::text AS trigger
-       FROM orders o LEFT JOIN fills f ON f.order_id = o.order_id WHERE o.order_id = $1 ORDER BY f.ts, f.trade_id`, [view.orderId]);
-    order.storedFinal = isFinal(view);
-    for (const row of rows) {
-      if (row.trade_id === null) continue;
-      this.storedFills.push({ order, trade: { tradeId: row.trade_id, quantity: row.quantity, pricePaise: paise(Number(row.price)), atMs: Number(row.ms) } });
-    }
+    const stored = await storedOrderFills(this.options.oms.pool, view.orderId);
+    order.storedFinal = isFinalOrder(view);
+    for (const trade of stored.trades) this.storedFills.push({ order, trade });
     this.storedFills.sort((a, b) => a.trade.atMs - b.trade.atMs);
     this.deliverStoredFills(this.options.clock.now());
-    const stored = rows[0]?.trigger;
-    if (!isFinal(view) && request.triggerPricePaise !== undefined && stored !== null && stored !== undefined && Number(stored) !== request.triggerPricePaise) {
+    if (!isFinalOrder(view) && request.triggerPricePaise !== undefined && stored.triggerPricePaise !== undefined && stored.triggerPricePaise !== request.triggerPricePaise) {
       const reference = this.lastPrices.get(order.symbol);
       const modified = await this.options.oms.modifyOrder({
         clientOrderId: order.clientOrderId, triggerPricePaise: request.triggerPricePaise, ...(reference === undefined ? {} : { referencePricePaise: reference }),
@@ -582,10 +570,6 @@ export class PaperRun {
     this.instrumentIds.set(symbol, id);
     return id;
   }
-}
-
-function isFinal(view: OmsOrderView): boolean {
-  return view.status === 'FILLED' || view.status === 'CANCELLED' || view.status === 'REJECTED';
 }
 
 function issueText(error: unknown): string {

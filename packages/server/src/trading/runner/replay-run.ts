@@ -10,16 +10,18 @@
 // prepared as `vyuha backtest` prepares them). Both end in the same runtime, and return the
 // stepped kernel's result: with every venue fill checked against the kernel's, it is the run's.
 //
-// What a replay does not do yet: option legs (their contracts are picked while the strategy runs,
-// and the replay feed does not load contracts mid-run), and MANUAL confirmation (a replay at full
-// speed cannot wait for a person). Both are refused with the reason before anything is written.
+// Option legs go to their own paper run (legs-replay.ts): the same request, the legs' contracts
+// ticked from the prices the trader gives them. What a replay does not do: swing option legs and
+// some leg shapes (legs-paper-levels.ts says which), and MANUAL confirmation (a replay at full
+// speed cannot wait for a person); refused with the reason before anything is written.
 import { err, isoDate, istDate, istEpochDay, ok } from '@vyuha/core';
 import type { IsoDate, Paise, Result } from '@vyuha/core';
 import { compileAlgorithm, formatAlgorithmError, GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, DeployableConfig, FuturesChain, FuturesSizing, Sizing } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, DeployableConfig, FeedTick, FuturesChain, FuturesSizing, Sizing, TraderFactory } from '@vyuha/engine';
 import type pg from 'pg';
 import { prepareStoredRun, StoredRunError } from '../../backtest/stored-run';
 import type { PreparedRun } from '../../backtest/stored-run';
+import type { StoredLegCandles } from '../../backtest/stored-candles';
 import { storedInstrumentOf } from '../../backtest/trade-plan';
 import type { TradePlan } from '../../backtest/trade-plan';
 import { contractInstrumentId } from '../../jobs/backtest-results';
@@ -27,11 +29,11 @@ import { ManualScheduler, WallScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
 import { ReplayFeed } from '../feeds/replay-feed';
 import type { ReplaySpeed } from '../feeds/replay-request';
-import { KillSwitchWatch } from '../kill-switch-watch';
+import type { KillSwitchWatch } from '../kill-switch-watch';
 import type { Oms } from '../oms/oms';
-import { recoverOms } from '../oms/oms-recovery';
-import { openOms } from '../oms/open-oms';
-import { PaperVenue } from '../paper/paper-venue';
+import { legsPaperRefusal } from './legs-paper-levels';
+import { runLegsPaperReplay } from './legs-replay';
+import { withPaperOms } from './paper-oms';
 import { PaperRun } from './paper-run';
 import type { PauseInterval } from './paper-run';
 
@@ -44,8 +46,8 @@ export interface PaperRunParams {
   readonly pauses: readonly PauseInterval[];
 }
 
-/** Why option legs are refused on paper (the runner's run and `vyuha paper --options` say the same). */
-export const OPTION_LEGS_NOT_ON_PAPER = 'option legs are not run on paper yet: their contracts are picked while the strategy runs, which the replay does not load';
+/** What the runner does with a paper run while it runs (PaperRun, LegsPaperRun): pause and resume it, and keep its pauses. */
+export type PausableRun = Pick<PaperRun, 'setPaused' | 'pauseIntervals'>;
 
 /** A run that cannot go on, for its own reasons (not the infrastructure's): the run ends in ERROR with this. */
 export class PaperRunFailure extends Error {
@@ -100,7 +102,8 @@ export function sizingOf(config: DeployableConfig): { futuresSizing?: FuturesSiz
 export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams): Promise<PreparedRun> {
   const { config, replay } = params;
   if (replay === null) throw new PaperRunFailure('this run has no replay range; runs on the simulated market are not started by the replay runner');
-  if (config.legs !== null) throw new PaperRunFailure(OPTION_LEGS_NOT_ON_PAPER);
+  const legsRefusal = config.legs === null ? undefined : legsPaperRefusal(config.legs, config.type);
+  if (legsRefusal !== undefined) throw new PaperRunFailure(legsRefusal);
   if (config.manual) throw new PaperRunFailure('a replay cannot wait for manual confirmations; deploy it without manual mode');
   const { rows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
     'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [params.instrumentId]);
@@ -110,7 +113,7 @@ export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams):
   try {
     return await prepareStoredRun({
       pool, instrument, strategyType: config.type, dateRange: { from: replay.from, to: replay.to }, intervalMinutes: config.interval,
-      capital: config.investment as Paise, ...sizingOf(config),
+      capital: config.investment as Paise, ...sizingOf(config), ...(config.legs === null ? {} : { legs: config.legs }),
     });
   } catch (error) {
     if (error instanceof StoredRunError) throw new PaperRunFailure(error.message);
@@ -140,7 +143,7 @@ export interface PaperReplayControl {
   /** Pauses already recorded for the run (market time). */
   readonly pauses?: readonly PauseInterval[];
   /** Told the paper run once it exists (the runner pauses and resumes it). */
-  readonly onPaperRun?: (paper: PaperRun) => void;
+  readonly onPaperRun?: (paper: PausableRun) => void;
 }
 
 export interface PaperReplayOptions extends PaperReplayControl {
@@ -179,6 +182,9 @@ export interface PreparedPaperReplay {
   readonly series: BarSeries;
   readonly config: BacktestConfigInput;
   readonly contracts?: FuturesChain | undefined;
+  /** Option legs: `prepareStoredRun`'s trader and stored option candles. */
+  readonly trader?: TraderFactory | undefined;
+  readonly legCandles?: StoredLegCandles | undefined;
 }
 
 /** Everything `runPaperReplay` needs: the run row's ids, the prepared range and how to replay it. */
@@ -231,8 +237,8 @@ export async function replayPaperRun(options: PaperReplayOptions): Promise<Paper
  * @example (await runPaperReplay({ pool, runId, userId, strategyId: null, algoId: null, instrumentId, prepared, program, intervalMinutes: 5, replay })).result.fills
  */
 export async function runPaperReplay(request: PaperReplayRequest): Promise<PaperReplayOutcome> {
-  const { pool, runId, userId, prepared, replay, intervalMinutes, instrumentId } = request;
-  if (prepared.plan.kind === 'option-legs') throw new PaperRunFailure(OPTION_LEGS_NOT_ON_PAPER);
+  const { pool, runId, userId, prepared, intervalMinutes, instrumentId } = request;
+  if (prepared.plan.kind === 'option-legs') return runLegsPaperReplay(request);
   const stored = prepared.series;
   const series = prepared.contracts === undefined ? new GrowingBarSeries(stored.length) : GrowingBarSeries.over(stored);
   // The chain reads the stored columns the series grows in; keep a copy of the times for the day ends.
@@ -242,17 +248,11 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
     ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
   });
   const clock = new ManualScheduler(times[0] ?? 0);
-  const killSwitches = request.killSwitches ?? await KillSwitchWatch.open({ pool });
-  const venue = await PaperVenue.open({
-    pool, userId, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }),
-  });
-  const oms: Oms = openOms({ pool, userId, venue, scheduler: clock, killSwitches, ...(request.log === undefined ? {} : { log: request.log }) });
-  try {
-    oms.attachRun({
-      runId, userId, strategyId: request.strategyId, userBrokerId: null, algoId: request.algoId, charges: stepped.config.charges,
-      ...(prepared.config.dailyMaxLoss === undefined ? {} : { strategyMaxLossPaise: prepared.config.dailyMaxLoss }),
-    });
-    await recoverOms(oms);
+  const session = {
+    pool, runId, userId, strategyId: request.strategyId, algoId: request.algoId, clock, killSwitches: request.killSwitches, log: request.log,
+    rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,
+  };
+  return withPaperOms(session, async ({ oms, venue }) => {
     const last = times.length - 1;
     const { plan } = prepared;
     const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
@@ -270,40 +270,61 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
       ...(request.pauses === undefined ? {} : { pauses: request.pauses }),
     });
     request.onPaperRun?.(paper);
-    const feed = await ReplayFeed.load({
-      pool, scheduler: request.pacing ?? new WallScheduler(),
-      request: { instrumentIds: [instrumentId], from: replay.from, to: replay.to, intervalMinutes, speed: replay.speed },
-    });
-    if (!feed.ok) throw new PaperRunFailure(feed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
-    const stop = (): void => feed.value.stop();
-    request.signal?.addEventListener('abort', stop, { once: true });
-    const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });
-    request.signal?.removeEventListener('abort', stop);
-    const outcome = (summary: Omit<PaperReplaySummary, 'bars' | 'fills'>): PaperReplayOutcome => ({
-      bars: paper.barsProcessed, fills: paper.fills, ...summary, result: stepped.result(),
-    });
-    if (end.reason === 'failed') {
-      // The run cannot go on: nothing of it may stay working or open.
-      const failure = new PaperRunFailure(end.message);
-      // What the OMS is doing (a kill switch's square-off) finishes first: the run's own square-off reads the positions it leaves.
-      await oms.settled();
-      failure.squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
-      throw failure;
-    }
-    if (end.reason === 'stopped' && request.signal?.reason === RELEASE) {
-      // Handed over, not ended: what is open stays open for whoever resumes the run.
-      paper.detach();
-      return outcome({ stopped: false, released: true, squaredOff: 0 });
-    }
-    if (end.reason === 'stopped') {
-      const squareOff = (request.signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
-      const squaredOff = await paper.stop({ squareOff });
-      return outcome({ stopped: true, released: false, squaredOff });
-    }
-    await paper.finish();
-    return outcome({ stopped: false, released: false, squaredOff: 0 });
-  } finally {
-    await oms.close();
-    if (request.killSwitches === undefined) await killSwitches.close();
+    return playReplay(request, { paper, oms, result: () => stepped.result() });
+  });
+}
+
+/** What a replay drives of a paper run (PaperRun, or option legs' LegsPaperRun). */
+export interface ReplayedRun {
+  onTick(tick: FeedTick): Promise<void>;
+  finish(): Promise<void>;
+  stop(options: { readonly squareOff: boolean }): Promise<number>;
+  detach(): void;
+  readonly barsProcessed: number;
+  readonly fills: number;
+}
+
+/**
+ * Plays the request's range through a paper run: the replay feed at its speed, then the end as
+ * the run's owner must see it: finished, stopped (with or without the square-off), handed over
+ * (RELEASE: nothing closed), or failed (what it held closed, PaperRunFailure thrown).
+ */
+export async function playReplay(
+  request: Pick<PaperReplayRequest, 'pool' | 'pacing' | 'signal' | 'instrumentId' | 'intervalMinutes' | 'replay'>,
+  run: { readonly paper: ReplayedRun; readonly oms: Oms; readonly result: () => BacktestResult },
+): Promise<PaperReplayOutcome> {
+  const { pool, replay, instrumentId, intervalMinutes } = request;
+  const { paper, oms } = run;
+  const feed = await ReplayFeed.load({
+    pool, scheduler: request.pacing ?? new WallScheduler(),
+    request: { instrumentIds: [instrumentId], from: replay.from, to: replay.to, intervalMinutes, speed: replay.speed },
+  });
+  if (!feed.ok) throw new PaperRunFailure(feed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+  const stop = (): void => feed.value.stop();
+  request.signal?.addEventListener('abort', stop, { once: true });
+  const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });
+  request.signal?.removeEventListener('abort', stop);
+  const outcome = (summary: Omit<PaperReplaySummary, 'bars' | 'fills'>): PaperReplayOutcome => ({
+    bars: paper.barsProcessed, fills: paper.fills, ...summary, result: run.result(),
+  });
+  if (end.reason === 'failed') {
+    // The run cannot go on: nothing of it may stay working or open.
+    const failure = new PaperRunFailure(end.message);
+    // What the OMS is doing (a kill switch's square-off) finishes first: the run's own square-off reads the positions it leaves.
+    await oms.settled();
+    failure.squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
+    throw failure;
   }
+  if (end.reason === 'stopped' && request.signal?.reason === RELEASE) {
+    // Handed over, not ended: what is open stays open for whoever resumes the run.
+    paper.detach();
+    return outcome({ stopped: false, released: true, squaredOff: 0 });
+  }
+  if (end.reason === 'stopped') {
+    const squareOff = (request.signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
+    const squaredOff = await paper.stop({ squareOff });
+    return outcome({ stopped: true, released: false, squaredOff });
+  }
+  await paper.finish();
+  return outcome({ stopped: false, released: false, squaredOff: 0 });
 }

@@ -40,10 +40,9 @@ import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
 import { inTransaction } from '../oms/order-rows';
 import { PaperDivergence } from './paper-run';
-import type { PaperRun } from './paper-run';
 import { runMarketSession } from './market-run';
 import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
-import type { PaperReplaySummary } from './replay-run';
+import type { PaperReplaySummary, PausableRun } from './replay-run';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -130,7 +129,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
   const hold = async (request: { runId: string; lease: pg.Client; abort: AbortController }): Promise<void> => {
     const { runId, lease, abort } = request;
     let stopAsked: { squareOff: boolean } | undefined;
-    let paper: PaperRun | undefined;
+    let paper: PausableRun | undefined;
     const beat = setInterval(() => {
       void pool.query<{ stop_requested_at: Date | null; stop_square_off: boolean; status: string; strategy_status: string | null }>(
         `UPDATE strategy_runs r SET heartbeat_at = now() WHERE run_id = $1 AND lease_owner = $2
@@ -155,7 +154,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     try {
       const control = {
         pool, runId, killSwitches, signal: abort.signal, log: (message: string) => log(message, { runId }),
-        onPaperRun: (run: PaperRun) => {
+        onPaperRun: (run: PausableRun) => {
           paper = run;
         },
       };
