@@ -183,8 +183,11 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     }
     try {
       const next = outcome.status === 'COMPLETE' && sessionEnded ? await continueNextSession(pool, { runId, queue }) : undefined;
-      if (next !== undefined && outcome.status === 'COMPLETE') outcome = { ...outcome, nextRunId: next };
-      else if (outcome.status !== 'released') await endRun(pool, { runId, status: outcome.status, reason: 'reason' in outcome ? outcome.reason : null });
+      if (next !== undefined && 'nextRunId' in next && outcome.status === 'COMPLETE') outcome = { ...outcome, nextRunId: next.nextRunId };
+      else if (outcome.status !== 'released') {
+        const reason = next !== undefined && 'stopReason' in next ? next.stopReason : 'reason' in outcome ? outcome.reason : null;
+        await endRun(pool, { runId, status: outcome.status, reason });
+      }
       else await pool.query(`UPDATE strategy_runs SET lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1 AND lease_owner = $2`, [runId, workerId]);
     } finally {
       await lease.end().catch(() => undefined);
@@ -243,16 +246,24 @@ async function onTheMarket(pool: pg.Pool, runId: string): Promise<boolean> {
  * A market run whose session closed while its strategy is still ACTIVE or PAUSED (and no stop was
  * asked for): the run ends COMPLETE and the strategy goes on in a new run for the next session,
  * which takes over the licence slot (not given back, not taken again) and is queued at once (it
- * waits, leased, for the session). Returns the new run's id; undefined (nothing changed) when the
- * strategy is not to go on: the caller ends the run as any other.
+ * waits, leased, for the session). Returns the new run's id; or why the strategy stops (its
+ * licence has expired), or undefined when it is not to go on (stopped or paused by its user, or
+ * the run ended already): then nothing changed and the caller ends the run as any other.
  */
-export async function continueNextSession(pool: pg.Pool, request: { runId: string; queue: JobQueue }): Promise<string | undefined> {
+export async function continueNextSession(pool: pg.Pool, request: { runId: string; queue: JobQueue }): Promise<{ nextRunId: string } | { stopReason: string } | undefined> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ strategy_id: string | null; user_id: string; params: Record<string, unknown>; licence_id: string | null; strategy_status: string | null; stop_requested_at: Date | null }>(
-      `SELECT r.strategy_id, r.user_id, r.params, r.licence_id, r.stop_requested_at, s.status AS strategy_status
+    const { rows } = await client.query<{
+      strategy_id: string | null; user_id: string; params: Record<string, unknown>; licence_id: string | null; strategy_status: string | null;
+      stop_requested_at: Date | null; licence_expired: string | null;
+    }>(
+      `SELECT r.strategy_id, r.user_id, r.params, r.licence_id, r.stop_requested_at, s.status AS strategy_status,
+              (SELECT d.expiry::text FROM deployed_strategies d WHERE d.id = r.licence_id AND d.expiry < (now() AT TIME ZONE 'Asia/Kolkata')::date) AS licence_expired
        FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.status = 'IN PROGRESS' FOR UPDATE OF r`, [request.runId]);
     const ended = rows[0];
     if (ended?.strategy_id == null || ended.stop_requested_at !== null || !['ACTIVE', 'PAUSED'].includes(ended.strategy_status ?? '')) return undefined;
+    if (ended.licence_expired !== null) {
+      return { stopReason: `the STRATEGIES/DEPLOYED licence expired on ${ended.licence_expired}: the strategy stops after this session (renew it and deploy again)` };
+    }
     await client.query(
       `UPDATE strategy_runs SET status = 'COMPLETE', status_reason = NULL, error = NULL, progress = 100, licence_id = NULL,
          finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1`, [request.runId]);
@@ -263,7 +274,7 @@ export async function continueNextSession(pool: pg.Pool, request: { runId: strin
       [ended.strategy_id, ended.user_id, JSON.stringify({ ...ended.params, pauses }), ended.licence_id]);
     const next = (created[0] as { run_id: string }).run_id;
     await enqueueStrategyRun(request.queue, { client, runId: next });
-    return next;
+    return { nextRunId: next };
   });
 }
 
