@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobQueue, STRATEGY_RUN_QUEUE } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { enqueueStrategyRun } from '../src/jobs/strategy-run-jobs';
-import { confirmSignal, deployStrategy, releaseLicenceSlot, stopStrategy } from '../src/trading/deployments';
+import { confirmSignal, deployStrategy, releaseLicenceSlot, stopStrategy, strategyFromBacktest } from '../src/trading/deployments';
 import type { DeployDeps, DeployIssue } from '../src/trading/deployments';
 import { continueNextSession } from '../src/trading/runner/strategy-runners';
 import { runtimeIssues } from '../src/trading/deploy-checks';
 import { parseOptionsLegsConfig } from '@vyuha/engine';
+import { BACKTEST_PARAMS_FORMAT } from '../src/jobs/backtest-params';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
 import { saveAlgorithm } from './graphql/actions-support';
@@ -108,7 +109,8 @@ describe('deployStrategy', () => {
     if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
     expect(await one(`SELECT params->'replay' AS replay FROM strategy_runs WHERE run_id = $1`, [deployed.value.runId])).toEqual({ replay: null });
     expect(await utilized(trader.licenceId)).toBe(1);
-    const next = await continueNextSession(db.pool, { runId: deployed.value.runId, queue });
+    const continued = await continueNextSession(db.pool, { runId: deployed.value.runId, queue });
+    const next = continued !== undefined && 'nextRunId' in continued ? continued.nextRunId : undefined;
     expect(next).toBeDefined();
     expect(await one('SELECT status, licence_id FROM strategy_runs WHERE run_id = $1', [deployed.value.runId])).toEqual({ status: 'COMPLETE', licence_id: null });
     expect(await one(`SELECT status, licence_id, params->'replay' AS replay, params->'pauses' AS pauses FROM strategy_runs WHERE run_id = $1`, [next]))
@@ -121,6 +123,19 @@ describe('deployStrategy', () => {
     expect(await continueNextSession(db.pool, { runId: next!, queue })).toBeUndefined();
     expect(await utilized(trader.licenceId)).toBe(0);
     expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 2 });
+  });
+
+  it('a market strategy whose licence has expired does not go on to the next session, and says why', async () => {
+    const trader = await newTrader();
+    const strategyId = await newStrategy(trader);
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps);
+    if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
+    await db.pool.query(`UPDATE deployed_strategies SET expiry = DATE '2026-01-31' WHERE id = $1`, [trader.licenceId]);
+    expect(await continueNextSession(db.pool, { runId: deployed.value.runId, queue })).toEqual({
+      stopReason: 'the STRATEGIES/DEPLOYED licence expired on 2026-01-31: the strategy stops after this session (renew it and deploy again)',
+    });
+    expect(await one('SELECT status FROM strategy_runs WHERE run_id = $1', [deployed.value.runId])).toEqual({ status: 'IN PROGRESS' });
+    expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 1 });
   });
 
   it('deploys a MANUAL intraday strategy on the market (no replay), with the strategy:manual permission only', async () => {
@@ -226,6 +241,39 @@ describe('deployStrategy', () => {
     const stranger = await newTrader();
     expect(issuesOf(await deployStrategy(db.pool, { actorId: stranger.userId, userId: trader.userId, strategyId: await newStrategy(trader), mode: 'PAPER', replay: REPLAY }, deps)))
       .toEqual([{ code: 'not-managed', message: `you do not manage user ${trader.userId}` }]);
+  });
+});
+
+describe('strategyFromBacktest', () => {
+  /** A COMPLETE backtest run of the trader's algorithm on NIFTY 50 at 15 minutes, swing, 3 to 7 June 2024. */
+  async function finishedBacktest(trader: Trader): Promise<string> {
+    const params = {
+      format: BACKTEST_PARAMS_FORMAT, key: 'race', strategyType: 'swing', instrument: { instrumentId: niftyId, exchange: 'NSE', tradingSymbol: 'NIFTY', name: 'NIFTY 50' },
+      algorithm: { algorithmId: trader.algorithmId, version: 1, name: 'sma cross' }, dateRange: { from: '2024-06-03', to: '2024-06-07' }, interval: 15,
+      window: 15, investmentPaise: 50_000_000, tradeInstrumentsConfig: null, estimatedCandles: 125, actorId: trader.userId,
+    };
+    return (await one<{ run_id: string }>(`INSERT INTO strategy_runs (user_id, kind, status, progress, params, finished_at)
+      VALUES ($1, 'BACKTEST', 'COMPLETE', 100, $2, now()) RETURNING run_id`, [trader.userId, JSON.stringify(params)])).run_id;
+  }
+
+  it('gives four creations racing for the default name four names, numbered in turn', async () => {
+    const trader = await newTrader();
+    const backtestRunId = await finishedBacktest(trader);
+    const results = await Promise.all([1, 2, 3, 4].map(() => strategyFromBacktest(db.pool, { actorId: trader.userId, userId: trader.userId, backtestRunId })));
+    expect(results.every((result) => result.ok)).toBe(true);
+    const { rows } = await db.pool.query<{ name: string; interval_minutes: number; strategy_type: string }>(
+      'SELECT name, interval_minutes, strategy_type FROM strategies WHERE user_id = $1 ORDER BY name', [trader.userId]);
+    const base = 'sma cross on NIFTY, 15-minute, swing (from the backtest of 2024-06-03 to 2024-06-07)';
+    expect(rows).toEqual([base, `${base} (2)`, `${base} (3)`, `${base} (4)`].map((name) => ({ name, interval_minutes: 15, strategy_type: 'swing' })));
+  });
+
+  it('refuses a manager who does not manage the user, and writes nothing', async () => {
+    const trader = await newTrader();
+    const stranger = await newTrader();
+    const backtestRunId = await finishedBacktest(trader);
+    const refused = issuesOf(await strategyFromBacktest(db.pool, { actorId: stranger.userId, userId: trader.userId, backtestRunId }));
+    expect(codes(refused)).toEqual(['not-managed']);
+    expect(await one('SELECT count(*)::int AS n FROM strategies WHERE user_id = $1', [trader.userId])).toEqual({ n: 0 });
   });
 });
 

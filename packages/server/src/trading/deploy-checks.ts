@@ -18,7 +18,7 @@ export interface DeployIssue {
 export type DeployIssueCode =
   | 'not-found' | 'not-managed' | 'not-deployable' | 'invalid-status' | 'invalid-mode' | 'live-unavailable'
   | 'permission-missing' | 'invalid-config' | 'invalid-replay' | 'not-runnable' | 'no-licence-slot' | 'run-in-progress' | 'resume-differs'
-  | 'signal-processed' | 'signal-expired' | 'run-ended';
+  | 'signal-processed' | 'signal-expired' | 'run-ended' | 'name-taken';
 
 /** Replay speeds: 1x, 10x, 60x, 600x, and 0 = as fast as the runtime goes. */
 export const REPLAY_SPEEDS: readonly number[] = [0, 1, 10, 60, 600];

@@ -1,6 +1,7 @@
-// Deploying, stopping and confirming strategies: what the API (deploy_strategy, stop_strategy,
-// confirm_signal) asks of the trading runtime, as rows. The runner (a worker holding the run's
-// lease) does the trading; this file only decides and records.
+// Deploying, stopping and confirming strategies, and making one from a finished backtest: what
+// the API (deploy_strategy, stop_strategy, confirm_signal, create_strategy_from_backtest) asks of
+// the trading runtime, as rows. The runner (a worker holding the run's lease) does the trading;
+// this file only decides and records.
 //
 // Invariants:
 // - Each call is one transaction with the rows it decides on locked (the strategy, its runs, the
@@ -10,11 +11,17 @@
 // - A strategy becomes ACTIVE only here (`SET LOCAL vyuha.deploying`, checked by migration
 //   0019's trigger). A deployment takes one STRATEGIES/DEPLOYED licence slot and records its row
 //   on the run (`licence_id`); stopping gives it back once (`releaseLicenceSlot`).
+// - Making a strategy from a backtest holds the account's strategy-name lock (advisory, for the
+//   transaction), so two creations never pick one default name.
 // - Every change writes an audit row: the actor (a manager acting for a user, or the user) and
 //   the account (`user_id` in `after`).
 import { err, ok } from '@vyuha/core';
 import type { Result } from '@vyuha/core';
+import { parseDeployableConfig, serializeDeployableConfig } from '@vyuha/engine';
+import type { DeployableConfig } from '@vyuha/engine';
 import type pg from 'pg';
+import { BacktestParamsError, readBacktestRunParams } from '../jobs/backtest-params';
+import type { BacktestRunParams } from '../jobs/backtest-params';
 import { inTransaction } from './oms/order-rows';
 import { deployableConfigOf, modeIssues, replayIssues, runtimeIssues } from './deploy-checks';
 import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
@@ -366,5 +373,104 @@ export function confirmSignal(pool: pg.Pool, request: ConfirmRequest): Promise<R
       entityId: request.pendingSignalId, before: { state: 'PENDING' },
       after: { state: 'PROCESSED', outcome, user_id: request.userId, run_id: signal.run_id } });
     return ok({ pendingSignalId: request.pendingSignalId, state: 'PROCESSED', outcome, runId: signal.run_id });
+  });
+}
+
+export interface FromBacktestRequest extends Acting {
+  readonly backtestRunId: string;
+  /** Non-blank (the API checks). Omitted: a default naming what runs, numbered " (2)", " (3)" ... while taken. */
+  readonly name?: string | null;
+}
+
+/** The deployable configuration of a backtest run's params, and the names the default strategy name uses. */
+async function configOfBacktest(client: pg.PoolClient, request: FromBacktestRequest, stored: unknown): Promise<{ config: DeployableConfig; instrumentId: number; defaultName: string }> {
+  const field = 'backtest_run_id';
+  let params: BacktestRunParams;
+  try {
+    params = readBacktestRunParams(stored);
+  } catch (error) {
+    if (!(error instanceof BacktestParamsError)) throw error;
+    throw new Refusal([{ field, code: 'invalid-config', message: `the backtest's parameters cannot be read: ${error.message}` }]);
+  }
+  const { rows } = await client.query<{ instrument_name: string; trading_symbol: string; algorithm_name: string | null; usable: boolean | null }>(
+    `SELECT i.name AS instrument_name, i.trading_symbol, a.name AS algorithm_name, a.user_id = $3 OR a.published AS usable
+       FROM instruments i LEFT JOIN algorithms a ON a.algorithm_id = $2::uuid WHERE i.instrument_id = $1`,
+    [params.instrument.instrumentId, params.algorithm.algorithmId, request.userId]);
+  const names = rows[0];
+  if (names === undefined) {
+    throw new Refusal([{ field, code: 'invalid-config', message: `the backtest's instrument ${params.instrument.tradingSymbol} is no longer listed` }]);
+  }
+  // As insert_strategies_one's check: a strategy runs an algorithm of the account's own or a published one.
+  if (names.usable !== true) {
+    const message = `the backtest ran algorithm ${names.algorithm_name ?? params.algorithm.algorithmId}, which is neither this account's nor published any more`;
+    throw new Refusal([{ field, code: 'not-deployable', message }]);
+  }
+  // The instrument as the strategy row's columns name it (deploy checks config.instrument against instruments.name).
+  const parsed = parseDeployableConfig({
+    algorithm: { id: params.algorithm.algorithmId, version: params.algorithm.version }, legs: params.tradeInstrumentsConfig ?? null,
+    instrument: names.instrument_name, interval: params.interval, type: params.strategyType, investment: params.investmentPaise,
+    sizing: { kind: 'all-in' }, manual: false,
+  });
+  if (!parsed.ok) {
+    throw new Refusal(parsed.error.map((issue) => ({ field, code: 'invalid-config' as const,
+      message: `the backtest's configuration cannot be deployed: config.${issue.field} ${issue.message}` })));
+  }
+  const { from, to } = params.dateRange;
+  const defaultName = `${names.algorithm_name ?? 'algorithm'} on ${names.trading_symbol}, ${params.interval}-minute, ${params.strategyType} `
+    + `(from the backtest of ${from} to ${to})`;
+  return { config: parsed.value, instrumentId: params.instrument.instrumentId, defaultName };
+}
+
+/** The name the new strategy takes: the one asked for unless the account uses it, else the default or its first free " (n)". */
+async function strategyName(client: pg.PoolClient, request: FromBacktestRequest, defaultName: string): Promise<string> {
+  // One creation per account at a time, so two cannot both find a name free.
+  await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('vyuha.strategy-name:' || $1, 0))`, [request.userId]);
+  const wanted = request.name?.trim();
+  const base = wanted ?? defaultName;
+  const { rows } = await client.query<{ name: string }>('SELECT name FROM strategies WHERE user_id = $1 AND left(name, length($2)) = $2', [request.userId, base]);
+  const taken = new Set(rows.map((row) => row.name));
+  if (wanted !== undefined) {
+    if (taken.has(wanted)) {
+      throw new Refusal([{ field: 'name', code: 'name-taken', message: `this account already has a strategy named ${JSON.stringify(wanted)}: choose another name` }]);
+    }
+    return wanted;
+  }
+  let name = defaultName;
+  for (let copy = 2; taken.has(name); copy += 1) name = `${defaultName} (${copy})`;
+  return name;
+}
+
+/**
+ * "Deploy this": a DRAFT PAPER algo strategy of the account that runs what one of its COMPLETE
+ * backtest runs ran (algorithm version, option legs or the instrument, interval, type, investment;
+ * all-in sizing, not MANUAL), its configuration checked by the engine as deploy will check it.
+ * Another account's run is not found; a run not COMPLETE, not a backtest, or whose configuration
+ * cannot be deployed is refused at `backtest_run_id`; a name the account uses at `name`.
+ * @example await strategyFromBacktest(pool, { actorId, userId, backtestRunId }) // ok({ strategyId })
+ */
+export function strategyFromBacktest(pool: pg.Pool, request: FromBacktestRequest): Promise<Result<{ strategyId: string }, DeployIssue[]>> {
+  return transaction(pool, async (client) => {
+    await requireActing(client, request);
+    const field = 'backtest_run_id';
+    const id = request.backtestRunId;
+    const { rows } = await client.query<{ kind: string; status: string; params: unknown }>(
+      'SELECT kind, status, params FROM strategy_runs WHERE run_id = $1 AND user_id = $2', [id, request.userId]);
+    const run = rows[0];
+    if (run === undefined) throw new Refusal([{ field, code: 'not-found', message: `no backtest run ${id} in this account` }]);
+    if (run.kind !== 'BACKTEST') throw new Refusal([{ field, code: 'not-deployable', message: `run ${id} is a ${run.kind} run, not a backtest` }]);
+    if (run.status !== 'COMPLETE') {
+      throw new Refusal([{ field, code: 'invalid-status', message: `the backtest run ${id} is ${run.status}: only a COMPLETE backtest becomes a strategy` }]);
+    }
+    const { config, instrumentId, defaultName } = await configOfBacktest(client, request, run.params);
+    const name = await strategyName(client, request, defaultName);
+    const stored = serializeDeployableConfig(config);
+    const inserted = await client.query<{ strategy_id: string }>(
+      `INSERT INTO strategies (user_id, name, strategy_type, mode, status, kind, algorithm_id, algorithm_version, instrument_id, interval_minutes, config)
+       VALUES ($1, $2, $3, 'PAPER', 'DRAFT', 'algo', $4, $5, $6, $7, $8) RETURNING strategy_id`,
+      [request.userId, name, config.type, config.algorithm.id, config.algorithm.version, instrumentId, config.interval, JSON.stringify(stored)]);
+    const strategyId = (inserted.rows[0] as { strategy_id: string }).strategy_id;
+    await audit(client, { actorId: request.actorId, action: 'strategy.created', entity: 'strategies', entityId: strategyId, before: null,
+      after: { status: 'DRAFT', user_id: request.userId, name, backtest_run_id: id, config: stored } });
+    return ok({ strategyId });
   });
 }

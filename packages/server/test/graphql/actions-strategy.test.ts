@@ -1,4 +1,4 @@
-// deploy_strategy, stop_strategy and confirm_signal as a client meets them: the platform on a
+// deploy_strategy, stop_strategy, confirm_signal and create_strategy_from_backtest as a client meets them: the platform on a
 // seeded database (spec-server.ts, the actions of start.ts), demo users signed in over HTTP,
 // POST /v1/graphql; the rows, jobs and audit rows read back with SQL. The advanced demo user
 // holds a STRATEGIES/DEPLOYED licence of 5 slots with 2 used (the seed) and every permission;
@@ -6,6 +6,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoRole } from '../../src/db/seed/demo-users';
+import { parseOptionsLegsConfig } from '@vyuha/engine';
+import { BACKTEST_PARAMS_FORMAT } from '../../src/jobs/backtest-params';
 import { STRATEGY_RUN_QUEUE } from '../../src/jobs/job-queue';
 import { LIVE_UNAVAILABLE_MESSAGE } from '../../src/trading/deployments';
 import { saveAlgorithm } from './actions-support';
@@ -366,5 +368,157 @@ describe('confirm_signal', () => {
     const answer = dataOf(await call({ manager: 'manager', as: 'advanced' }, CONFIRM, { id, accept: false })).confirm_signal;
     expect(answer).toEqual({ pending_signal_id: id, state: 'PROCESSED', outcome: 'REJECTED' });
     expect(await sql(`SELECT actor_user_id FROM audit_log WHERE entity = 'pending_signals' AND entity_id = $1`, [id])).toEqual([{ actor_user_id: userOf('manager') }]);
+  });
+});
+
+describe('create_strategy_from_backtest', () => {
+  const CREATE = `mutation ($run: uuid!, $name: String) {
+    create_strategy_from_backtest(backtest_run_id: $run, name: $name) { strategy_id } }`;
+  let niftySymbol: string;
+
+  beforeAll(async () => {
+    niftySymbol = (await sql<{ trading_symbol: string }>('SELECT trading_symbol FROM instruments WHERE instrument_id = $1', [niftyId]))[0]?.trading_symbol as string;
+  });
+
+  /**
+   * A backtest run row of `role` as run_backtest writes one and the worker finishes it: NIFTY 50 at
+   * 5 minutes, intraday, 5 lakh rupees, 6 to 31 May 2024, COMPLETE unless `shape` says otherwise.
+   */
+  async function backtestRun(role: DemoRole, shape: { status?: string; kind?: string; params?: Record<string, unknown> } = {}): Promise<string> {
+    const params = {
+      format: BACKTEST_PARAMS_FORMAT, key: 'deploy-this', strategyType: 'intraday',
+      instrument: { instrumentId: niftyId, exchange: 'NSE', tradingSymbol: niftySymbol, name: 'NIFTY 50' },
+      algorithm: { algorithmId: algorithms[role], version: 1, name: `deploy test ${role}` },
+      dateRange: { from: '2024-05-06', to: '2024-05-31' }, interval: 5, window: 5, investmentPaise: 50_000_000,
+      tradeInstrumentsConfig: null, estimatedCandles: 7_500, actorId: userOf(role), ...shape.params,
+    };
+    const status = shape.status ?? 'COMPLETE';
+    const [row] = await sql<{ run_id: string }>(
+      `INSERT INTO strategy_runs (user_id, kind, status, progress, params, finished_at)
+       VALUES ($1, $2, $3, $4, $5, CASE WHEN $3 = 'IN PROGRESS' THEN NULL ELSE now() END) RETURNING run_id`,
+      [userOf(role), shape.kind ?? 'BACKTEST', status, status === 'IN PROGRESS' ? 40 : 100, JSON.stringify(params)]);
+    return (row as { run_id: string }).run_id;
+  }
+
+  const created = async (role: Parameters<typeof call>[0], variables: Record<string, unknown>): Promise<string> =>
+    (dataOf(await call(role, CREATE, variables)).create_strategy_from_backtest as { strategy_id: string }).strategy_id;
+
+  const strategyRow = async (strategyId: string): Promise<Record<string, unknown> | undefined> => (await sql(
+    `SELECT user_id, name, kind, mode, status, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config
+       FROM strategies WHERE strategy_id = $1`, [strategyId]))[0];
+
+  it('makes a DRAFT strategy of what the backtest ran, with an audit row naming the run, that deploy_strategy deploys as built', async () => {
+    const runId = await backtestRun('advanced');
+    const strategyId = await created('advanced', { run: runId });
+    const config: Record<string, unknown> = {
+      algorithm: { id: algorithms.advanced, version: 1 }, legs: null, instrument: 'NIFTY 50', interval: 5, type: 'intraday',
+      investment: 50_000_000, sizing: { kind: 'all-in' }, manual: false,
+    };
+    const name = `deploy test advanced on ${niftySymbol}, 5-minute, intraday (from the backtest of 2024-05-06 to 2024-05-31)`;
+    expect(await strategyRow(strategyId)).toEqual({
+      user_id: userOf('advanced'), name, kind: 'algo', mode: 'PAPER', status: 'DRAFT', algorithm_id: algorithms.advanced, algorithm_version: 1,
+      instrument_id: niftyId, interval_minutes: 5, strategy_type: 'intraday', config,
+    });
+    expect(await sql(`SELECT actor_user_id, action, before, after FROM audit_log WHERE entity = 'strategies' AND entity_id = $1`, [strategyId]))
+      .toEqual([{ actor_user_id: userOf('advanced'), action: 'strategy.created', before: null,
+        after: { status: 'DRAFT', user_id: userOf('advanced'), name, backtest_run_id: runId, config } }]);
+
+    // Deployed on a replay, the run starts with exactly that configuration.
+    const deployedRun = await deployed('advanced', strategyId);
+    expect(await sql(`SELECT params->'config' AS config, params->'instrumentId' AS instrument FROM strategy_runs WHERE run_id = $1`, [deployedRun]))
+      .toEqual([{ config, instrument: niftyId }]);
+    dataOf(await call('advanced', STOP, { id: strategyId, squareOff: false }));
+
+    // The default name is the account's once: the same backtest again is numbered.
+    const second = await created('advanced', { run: runId });
+    const third = await created('advanced', { run: runId });
+    expect((await strategyRow(second))?.name).toBe(`${name} (2)`);
+    expect((await strategyRow(third))?.name).toBe(`${name} (3)`);
+  });
+
+  it('carries option legs, parsed as deploy reads them', async () => {
+    const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 30 } });
+    const legs = { underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] };
+    const strategyId = await created('advanced', { run: await backtestRun('advanced', { params: { tradeInstrumentsConfig: legs } }), name: 'short straddle' });
+    const row = await strategyRow(strategyId);
+    expect(row?.name).toBe('short straddle');
+    const stored = row?.config as Record<string, unknown>;
+    expect(stored.legs).toEqual(JSON.parse(JSON.stringify(parseOptionsLegsConfig(legs))));
+    expect(stored.legs).not.toBeNull();
+    const runId = await deployed('advanced', strategyId);
+    expect(await sql(`SELECT params->'config' AS config FROM strategy_runs WHERE run_id = $1`, [runId])).toEqual([{ config: stored }]);
+    dataOf(await call('advanced', STOP, { id: strategyId, squareOff: false }));
+  });
+
+  it('refuses a run in progress, one ended in ERROR and a paper run at backtest_run_id, saying why, and changes nothing', async () => {
+    const running = await backtestRun('advanced', { status: 'IN PROGRESS' });
+    const failed = await backtestRun('advanced', { status: 'ERROR' });
+    const paper = await backtestRun('advanced', { kind: 'PAPER' });
+    const state = await snapshot();
+    const path = '$.selectionSet.create_strategy_from_backtest.args.backtest_run_id';
+    expect(refusalOf(await call('advanced', CREATE, { run: running }))).toEqual({
+      code: 'invalid-status', path, message: `the backtest run ${running} is IN PROGRESS: only a COMPLETE backtest becomes a strategy`,
+      issues: [{ field: 'backtest_run_id', code: 'invalid-status', message: `the backtest run ${running} is IN PROGRESS: only a COMPLETE backtest becomes a strategy` }],
+    });
+    expect(refusalOf(await call('advanced', CREATE, { run: failed })))
+      .toMatchObject({ code: 'invalid-status', path, message: `the backtest run ${failed} is ERROR: only a COMPLETE backtest becomes a strategy` });
+    expect(refusalOf(await call('advanced', CREATE, { run: paper })))
+      .toMatchObject({ code: 'not-deployable', path, message: `run ${paper} is a PAPER run, not a backtest` });
+    expect(await snapshot()).toBe(state);
+  });
+
+  it('refuses a backtest whose configuration cannot be deployed or read, or whose algorithm is not usable, at backtest_run_id', async () => {
+    const sevenMinutes = await backtestRun('advanced', { params: { interval: 7 } });
+    const unreadable = await backtestRun('advanced', { params: { format: 'something else' } });
+    // demo's algorithm is not published: advanced may not write a strategy running it.
+    const foreignAlgorithm = await backtestRun('advanced', { params: { algorithm: { algorithmId: algorithms.demo, version: 1, name: 'deploy test demo' } } });
+    const state = await snapshot();
+    expect(refusalOf(await call('advanced', CREATE, { run: foreignAlgorithm }))).toMatchObject({
+      code: 'not-deployable', path: '$.selectionSet.create_strategy_from_backtest.args.backtest_run_id',
+      message: "the backtest ran algorithm deploy test demo, which is neither this account's nor published any more",
+    });
+    const seven = refusalOf(await call('advanced', CREATE, { run: sevenMinutes }));
+    expect(seven).toMatchObject({ code: 'validation-failed', path: '$.selectionSet.create_strategy_from_backtest.args.backtest_run_id' });
+    expect(seven.issues).toEqual([{ field: 'backtest_run_id', code: 'invalid-config',
+      message: "the backtest's configuration cannot be deployed: config.interval must be one of 1, 2, 3, 5, 10, 15, 30, 60, 120, 180, 1440 minutes, got 7" }]);
+    expect(refusalOf(await call('advanced', CREATE, { run: unreadable })).message)
+      .toBe("the backtest's parameters cannot be read: strategy_runs.params.format is missing or malformed");
+    expect(await snapshot()).toBe(state);
+  });
+
+  it('refuses a name the account uses at name, and a blank one', async () => {
+    const runId = await backtestRun('advanced');
+    await created('advanced', { run: runId, name: 'my nifty trend' });
+    const state = await snapshot();
+    expect(refusalOf(await call('advanced', CREATE, { run: runId, name: 'my nifty trend' }))).toEqual({
+      code: 'name-taken', path: '$.selectionSet.create_strategy_from_backtest.args.name',
+      message: 'this account already has a strategy named "my nifty trend": choose another name',
+      issues: [{ field: 'name', code: 'name-taken', message: 'this account already has a strategy named "my nifty trend": choose another name' }],
+    });
+    expect(refusalOf(await call('advanced', CREATE, { run: runId, name: '   ' })))
+      .toMatchObject({ code: 'validation-failed', path: '$.selectionSet.create_strategy_from_backtest.args.name', message: 'name must be a non-blank string, got "   "' });
+    expect(await snapshot()).toBe(state);
+    // Another account may use the name.
+    const other = await created('demo', { run: await backtestRun('demo'), name: 'my nifty trend' });
+    expect((await strategyRow(other))?.user_id).toBe(userOf('demo'));
+  });
+
+  it("refuses another user's run as not found, and lets a manager create one for a managed user", async () => {
+    const runId = await backtestRun('advanced');
+    const state = await snapshot();
+    for (const role of ['demo', 'manager'] as const) {
+      expect(refusalOf(await call(role, CREATE, { run: runId }))).toMatchObject({ code: 'not-found', message: `no backtest run ${runId} in this account` });
+    }
+    expect(await snapshot()).toBe(state);
+    const strategyId = await created({ manager: 'manager', as: 'advanced' }, { run: runId, name: 'made by the manager' });
+    expect((await strategyRow(strategyId))?.user_id).toBe(userOf('advanced'));
+    expect(await sql(`SELECT actor_user_id, after->>'user_id' AS user_id FROM audit_log WHERE entity = 'strategies' AND entity_id = $1`, [strategyId]))
+      .toEqual([{ actor_user_id: userOf('manager'), user_id: userOf('advanced') }]);
+  });
+
+  it('is not in the schema of a tier that builds no strategies', async () => {
+    const runId = await backtestRun('trial');
+    const refused = refusalOf(await call('trial', CREATE, { run: runId }));
+    expect(refused).toMatchObject({ code: 'validation-failed', message: "field 'create_strategy_from_backtest' not found in type: 'mutation_root'" });
   });
 });

@@ -1,6 +1,6 @@
-// `deploy_strategy`, `stop_strategy` and `confirm_signal`: the API over the trading runtime's
-// deployments (../../trading/deployments.ts). The handlers read the session and the arguments;
-// every rule about strategies, runs, licences and signals is the runtime's.
+// `deploy_strategy`, `stop_strategy`, `confirm_signal` and `create_strategy_from_backtest`: the API
+// over the trading runtime's deployments (../../trading/deployments.ts). The handlers read the
+// session and the arguments; every rule about strategies, runs, licences and signals is the runtime's.
 //
 // - Whose account: the session's user, or the managed user when a manager acts for one
 //   (`x-hasura-managed-user-id`); the audit rows name the signed-in person as the actor.
@@ -10,7 +10,7 @@
 import type pg from 'pg';
 import { enqueueStrategyRun } from '../../jobs/strategy-run-jobs';
 import type { JobQueue } from '../../jobs/job-queue';
-import { confirmSignal, deployStrategy, stopStrategy } from '../../trading/deployments';
+import { confirmSignal, deployStrategy, stopStrategy, strategyFromBacktest } from '../../trading/deployments';
 import type { DeployIssue, ReplayRequest } from '../../trading/deployments';
 import type { ActionInvocation } from '../metadata/types';
 import { BUILDER_ROLES, OWN_ROW_WRITER_ROLES } from '../metadata/roles';
@@ -21,8 +21,9 @@ import { actorId, isUuid, requireRole, targetUserId } from './session-access';
 export const DEPLOY_STRATEGY = 'deploy_strategy';
 export const STOP_STRATEGY = 'stop_strategy';
 export const CONFIRM_SIGNAL = 'confirm_signal';
+export const CREATE_STRATEGY_FROM_BACKTEST = 'create_strategy_from_backtest';
 
-/** Deploying and stopping: the tiers that build strategies (demo and backtest on paper, which is all there is yet). */
+/** Deploying, stopping and "deploy this": the tiers that build strategies (demo and backtest on paper, which is all there is yet). */
 export const DEPLOY_ROLES: readonly string[] = BUILDER_ROLES;
 
 /** Confirming: every role that may answer its own pending signals (the same roles that may update pending_signals). */
@@ -60,6 +61,13 @@ type confirm_signal_result {
   state: String!
   """ACCEPTED (the runner places its order) or REJECTED."""
   outcome: String!
+}
+`;
+
+export const CREATE_STRATEGY_FROM_BACKTEST_TYPES = `
+type create_strategy_from_backtest_result {
+  """The new DRAFT strategy, ready for deploy_strategy."""
+  strategy_id: uuid!
 }
 `;
 
@@ -162,4 +170,29 @@ export async function confirmSignalAction(
   const result = await confirmSignal(context.pool, { actorId: actorId(session), userId: targetUserId(session), pendingSignalId, accept });
   if (!result.ok) throw new StrategyActionRefusal(CONFIRM_SIGNAL, result.error);
   return { pending_signal_id: pendingSignalId, state: result.value.state, outcome: result.value.outcome };
+}
+
+/** Absent or null: the default name; otherwise a name with something besides spaces. */
+function nameArgument(action: string, args: Readonly<Record<string, unknown>>): string | null {
+  const value = args.name;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new GraphqlFailure('validation-failed', `name must be a non-blank string, got ${JSON.stringify(value)}`, `$.selectionSet.${action}.args.name`);
+  }
+  return value.trim();
+}
+
+/**
+ * The `create_strategy_from_backtest` handler ("deploy this").
+ * @example await createStrategyFromBacktestAction(context, { args: { backtest_run_id }, session }) // { strategy_id }
+ */
+export async function createStrategyFromBacktestAction(context: StrategyActionContext, invocation: ActionInvocation): Promise<{ strategy_id: string }> {
+  const { session, args } = invocation;
+  const action = CREATE_STRATEGY_FROM_BACKTEST;
+  requireRole(session, DEPLOY_ROLES, action);
+  const backtestRunId = uuidArgument(action, args, 'backtest_run_id');
+  const name = nameArgument(action, args);
+  const result = await strategyFromBacktest(context.pool, { actorId: actorId(session), userId: targetUserId(session), backtestRunId, name });
+  if (!result.ok) throw new StrategyActionRefusal(action, result.error);
+  return { strategy_id: result.value.strategyId };
 }

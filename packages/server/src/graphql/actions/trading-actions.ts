@@ -1,7 +1,8 @@
 // The trading actions of the GraphQL schema (Hasura actions over ../../trading/): the kill
 // switches, a user's own (set_kill_switch) and the administrators' over everyone
 // (set_global_kill_switch), both answering the switch as stored after the call; and the
-// deployments (strategy-actions.ts): deploy_strategy, stop_strategy, confirm_signal.
+// deployments (strategy-actions.ts): create_strategy_from_backtest, deploy_strategy, stop_strategy,
+// confirm_signal.
 import type pg from 'pg';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { ActionDeclaration } from '../metadata/types';
@@ -10,8 +11,9 @@ import {
   setGlobalKillSwitchAction, setKillSwitchAction,
 } from './kill-switch-action';
 import {
-  CONFIRM_ROLES, CONFIRM_SIGNAL, CONFIRM_SIGNAL_TYPES, confirmSignalAction, DEPLOY_ROLES, DEPLOY_STRATEGY, DEPLOY_STRATEGY_TYPES,
-  deployStrategyAction, STOP_STRATEGY, STOP_STRATEGY_TYPES, stopStrategyAction,
+  CONFIRM_ROLES, CONFIRM_SIGNAL, CONFIRM_SIGNAL_TYPES, confirmSignalAction, CREATE_STRATEGY_FROM_BACKTEST, CREATE_STRATEGY_FROM_BACKTEST_TYPES,
+  createStrategyFromBacktestAction, DEPLOY_ROLES, DEPLOY_STRATEGY, DEPLOY_STRATEGY_TYPES, deployStrategyAction, STOP_STRATEGY,
+  STOP_STRATEGY_TYPES, stopStrategyAction,
 } from './strategy-actions';
 
 export interface TradingActionsOptions {
@@ -49,6 +51,16 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
       description: "Turns the administrators' kill switch over every account on or off (square_off: close every open position).",
       roles: GLOBAL_KILL_SWITCH_ROLES,
       handler: (invocation) => setGlobalKillSwitchAction(context, invocation),
+    },
+    {
+      name: CREATE_STRATEGY_FROM_BACKTEST,
+      kind: 'mutation',
+      field: `${CREATE_STRATEGY_FROM_BACKTEST}(backtest_run_id: uuid!, name: String): create_strategy_from_backtest_result!`,
+      types: CREATE_STRATEGY_FROM_BACKTEST_TYPES,
+      description: '"Deploy this": a DRAFT PAPER algo strategy running what a COMPLETE backtest run of the account ran (algorithm version, '
+        + 'option legs or instrument, interval, type, investment; all-in sizing), named `name` or after what it runs; deploy it with deploy_strategy.',
+      roles: DEPLOY_ROLES,
+      handler: (invocation) => createStrategyFromBacktestAction(deployments, invocation),
     },
     {
       name: DEPLOY_STRATEGY,
