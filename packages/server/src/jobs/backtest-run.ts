@@ -11,7 +11,7 @@
 // retried; an infrastructure error (the database went away) is thrown to pg-boss, which retries
 // the job and finally dead-letters it (see backtest-workers.ts).
 import type { Paise } from '@vyuha/core';
-import { BacktestConfigError, compileAlgorithm, formatAlgorithmError, OptionsLegsConfigError, parseOptionsLegsConfig } from '@vyuha/engine';
+import { BacktestConfigError, OptionsLegsConfigError, parseOptionsLegsConfig } from '@vyuha/engine';
 import type { BacktestResult, CompiledAlgorithm } from '@vyuha/engine';
 import type pg from 'pg';
 import { metricsOf } from '../backtest/run-metrics';
@@ -23,6 +23,7 @@ import type { BacktestRunParams } from './backtest-params';
 import { failBacktestRun, writeBacktestResults } from './backtest-results';
 import { backtestRows, resultDocument } from './backtest-rows';
 import { RunNoLongerInProgress, RunProgress } from './run-progress';
+import { compiledVersion } from '../backtest/algorithm-version';
 
 /** A problem with the run's own inputs: the run ends in ERROR with this message, no retry. */
 export class BacktestRunFailure extends Error {
@@ -49,10 +50,8 @@ interface RunRow {
 
 async function compiledAlgorithmOf(pool: pg.Pool, params: BacktestRunParams): Promise<CompiledAlgorithm> {
   const { algorithmId, version, name } = params.algorithm;
-  const { rows } = await pool.query<{ graph: unknown }>('SELECT graph FROM algorithm_versions WHERE algorithm_id = $1 AND version = $2', [algorithmId, version]);
-  if (rows[0] === undefined) throw new BacktestRunFailure(`algorithm ${name} version ${version} no longer exists`);
-  const compiled = compileAlgorithm(rows[0].graph);
-  if (!compiled.ok) throw new BacktestRunFailure(`algorithm ${name} version ${version} does not compile: ${compiled.error.map(formatAlgorithmError).join('; ')}`);
+  const compiled = await compiledVersion(pool, { id: algorithmId, version, label: name });
+  if (!compiled.ok) throw new BacktestRunFailure(compiled.error);
   return compiled.value;
 }
 

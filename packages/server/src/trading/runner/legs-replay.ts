@@ -22,8 +22,8 @@ import { LegPremiumTicks } from './leg-premium-ticks';
 import { legsPaperRefusal } from './legs-paper-levels';
 import { LegsPaperRun } from './legs-paper-run';
 import { withPaperOms } from './paper-oms';
-import { PaperRunFailure, playReplay } from './replay-run';
-import type { PaperReplayOutcome, PaperReplayRequest, PreparedPaperReplay } from './replay-run';
+import { PaperRunFailure, playReplay } from './replay-common';
+import type { PaperReplayOutcome, PaperReplayRequest, PreparedPaperReplay } from './replay-common';
 
 /** The legs' fills meet premiums without slippage: `prepareStoredRun` builds the option-legs trader so, and the venue must match alike. */
 const LEG_SLIPPAGE: SlippageModel = { kind: 'none' };

@@ -16,26 +16,28 @@
 // speed cannot wait for a person); refused with the reason before anything is written.
 import { err, isoDate, istDate, istEpochDay, ok } from '@vyuha/core';
 import type { IsoDate, Paise, Result } from '@vyuha/core';
-import { compileAlgorithm, formatAlgorithmError, GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, DeployableConfig, FeedTick, FuturesChain, FuturesSizing, Sizing, TraderFactory } from '@vyuha/engine';
+import { GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
+import type { BacktestConfigInput, CompiledAlgorithm, DeployableConfig, FuturesSizing, Sizing } from '@vyuha/engine';
 import type pg from 'pg';
+import { compiledVersion } from '../../backtest/algorithm-version';
 import { prepareStoredRun, StoredRunError } from '../../backtest/stored-run';
 import type { PreparedRun } from '../../backtest/stored-run';
-import type { StoredLegCandles } from '../../backtest/stored-candles';
 import { storedInstrumentOf } from '../../backtest/trade-plan';
-import type { TradePlan } from '../../backtest/trade-plan';
 import { contractInstrumentId } from '../../jobs/backtest-results';
-import { ManualScheduler, WallScheduler } from '../feeds/scheduler';
-import type { Scheduler } from '../feeds/scheduler';
-import { ReplayFeed } from '../feeds/replay-feed';
+import { ManualScheduler } from '../feeds/scheduler';
 import type { ReplaySpeed } from '../feeds/replay-request';
-import type { KillSwitchWatch } from '../kill-switch-watch';
-import type { Oms } from '../oms/oms';
 import { legsPaperRefusal } from './legs-paper-levels';
 import { runLegsPaperReplay } from './legs-replay';
 import { withPaperOms } from './paper-oms';
+import { PaperRunFailure, playReplay } from './replay-common';
+import type { PaperReplayControl, PaperReplayOutcome, PaperReplayRequest } from './replay-common';
 import { PaperRun } from './paper-run';
 import type { PauseInterval } from './paper-run';
+
+export { PaperRunFailure, playReplay, RELEASE } from './replay-common';
+export type {
+  PaperReplayControl, PaperReplayOutcome, PaperReplayRequest, PaperReplaySummary, PausableRun, PreparedPaperReplay, ReplayedRun, StopReason,
+} from './replay-common';
 
 /** What a PAPER run's params hold (written by deploy_strategy: trading/deployments.ts). */
 export interface PaperRunParams {
@@ -44,16 +46,6 @@ export interface PaperRunParams {
   readonly replay: { readonly from: IsoDate; readonly to: IsoDate; readonly speed: ReplaySpeed } | null;
   /** When the strategy was paused, in market time (written by the runner: strategy-runners.ts), so a resumed run pauses where it did. */
   readonly pauses: readonly PauseInterval[];
-}
-
-/** What the runner does with a paper run while it runs (PaperRun, LegsPaperRun): pause and resume it, and keep its pauses. */
-export type PausableRun = Pick<PaperRun, 'setPaused' | 'pauseIntervals'>;
-
-/** A run that cannot go on, for its own reasons (not the infrastructure's): the run ends in ERROR with this. */
-export class PaperRunFailure extends Error {
-  override readonly name = 'PaperRunFailure';
-  /** Units the failing run squared off on its way out (ERROR: SQUARED OFF when above 0). */
-  squaredOff = 0;
 }
 
 /** Reads a run's params; every problem named. */
@@ -124,85 +116,14 @@ export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams):
 /** The run's algorithm version, compiled; PaperRunFailure when it is gone or no longer compiles. */
 export async function compiledAlgorithmOf(pool: pg.Pool, config: DeployableConfig): Promise<CompiledAlgorithm> {
   const { id, version } = config.algorithm;
-  const { rows } = await pool.query<{ graph: unknown }>('SELECT graph FROM algorithm_versions WHERE algorithm_id = $1 AND version = $2', [id, version]);
-  if (rows[0] === undefined) throw new PaperRunFailure(`algorithm ${id} version ${version} no longer exists`);
-  const compiled = compileAlgorithm(rows[0].graph);
-  if (!compiled.ok) throw new PaperRunFailure(`algorithm ${id} version ${version} does not compile: ${compiled.error.map(formatAlgorithmError).join('; ')}`);
+  const compiled = await compiledVersion(pool, { id, version, label: id });
+  if (!compiled.ok) throw new PaperRunFailure(compiled.error);
   return compiled.value;
-}
-
-/** How a replay is run and paced, whoever prepared it. */
-export interface PaperReplayControl {
-  /** Shared by every OMS of the process (one LISTEN connection); opened here when absent. */
-  readonly killSwitches?: KillSwitchWatch;
-  /** Paces the replay at speeds above 0 (default the wall clock). */
-  readonly pacing?: Scheduler;
-  /** Ends the replay early: aborted with a StopReason, a stop (with or without the square-off); with RELEASE, a hand-over (nothing is closed). */
-  readonly signal?: AbortSignal;
-  readonly log?: (message: string) => void;
-  /** Pauses already recorded for the run (market time). */
-  readonly pauses?: readonly PauseInterval[];
-  /** Told the paper run once it exists (the runner pauses and resumes it). */
-  readonly onPaperRun?: (paper: PausableRun) => void;
 }
 
 export interface PaperReplayOptions extends PaperReplayControl {
   readonly pool: pg.Pool;
   readonly runId: string;
-}
-
-/** What a finished replay did. */
-export interface PaperReplaySummary {
-  readonly bars: number;
-  readonly fills: number;
-  /** A stop ended it early (what was open was closed at the last bar's close). */
-  readonly stopped: boolean;
-  /** The process let go of it (`signal` aborted with RELEASE): nothing was closed; it resumes elsewhere. */
-  readonly released: boolean;
-  /** Units closed at once by a stop that asked for the square-off. */
-  readonly squaredOff: number;
-}
-
-/** A replay's summary and the stepped kernel's result over the bars it processed (its fills are the paper venue's). */
-export interface PaperReplayOutcome extends PaperReplaySummary {
-  readonly result: BacktestResult;
-}
-
-/** The abort reason of a stop: `squareOff` closes what is open at once (the last traded price). */
-export interface StopReason {
-  readonly squareOff: boolean;
-}
-
-/** The abort reason that hands a run over instead of stopping it. */
-export const RELEASE = 'release';
-
-/** A range prepared as the backtest prepares it: what is traded, the stored bars at the interval, the kernel's config, an index's futures chain. */
-export interface PreparedPaperReplay {
-  readonly plan: TradePlan;
-  readonly series: BarSeries;
-  readonly config: BacktestConfigInput;
-  readonly contracts?: FuturesChain | undefined;
-  /** Option legs: `prepareStoredRun`'s trader and stored option candles. */
-  readonly trader?: TraderFactory | undefined;
-  readonly legCandles?: StoredLegCandles | undefined;
-}
-
-/** Everything `runPaperReplay` needs: the run row's ids, the prepared range and how to replay it. */
-export interface PaperReplayRequest extends PaperReplayControl {
-  readonly pool: pg.Pool;
-  /** A PAPER strategy_runs row of `userId` (IN PROGRESS): its orders, fills and positions are written under it. */
-  readonly runId: string;
-  readonly userId: string;
-  readonly strategyId: string | null;
-  /** Written on every order (the strategy's algo id), or null. */
-  readonly algoId: string | null;
-  /** The instrument whose stored candles are replayed (the signal instrument; the traded one too unless `prepared.contracts`). */
-  readonly instrumentId: number;
-  readonly prepared: PreparedPaperReplay;
-  readonly program: CompiledAlgorithm;
-  readonly intervalMinutes: number;
-  /** IST dates, both included: the range `prepared` covers. */
-  readonly replay: { readonly from: IsoDate; readonly to: IsoDate; readonly speed: ReplaySpeed };
 }
 
 /**
@@ -274,57 +195,3 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
   });
 }
 
-/** What a replay drives of a paper run (PaperRun, or option legs' LegsPaperRun). */
-export interface ReplayedRun {
-  onTick(tick: FeedTick): Promise<void>;
-  finish(): Promise<void>;
-  stop(options: { readonly squareOff: boolean }): Promise<number>;
-  detach(): void;
-  readonly barsProcessed: number;
-  readonly fills: number;
-}
-
-/**
- * Plays the request's range through a paper run: the replay feed at its speed, then the end as
- * the run's owner must see it: finished, stopped (with or without the square-off), handed over
- * (RELEASE: nothing closed), or failed (what it held closed, PaperRunFailure thrown).
- */
-export async function playReplay(
-  request: Pick<PaperReplayRequest, 'pool' | 'pacing' | 'signal' | 'instrumentId' | 'intervalMinutes' | 'replay'>,
-  run: { readonly paper: ReplayedRun; readonly oms: Oms; readonly result: () => BacktestResult },
-): Promise<PaperReplayOutcome> {
-  const { pool, replay, instrumentId, intervalMinutes } = request;
-  const { paper, oms } = run;
-  const feed = await ReplayFeed.load({
-    pool, scheduler: request.pacing ?? new WallScheduler(),
-    request: { instrumentIds: [instrumentId], from: replay.from, to: replay.to, intervalMinutes, speed: replay.speed },
-  });
-  if (!feed.ok) throw new PaperRunFailure(feed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
-  const stop = (): void => feed.value.stop();
-  request.signal?.addEventListener('abort', stop, { once: true });
-  const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });
-  request.signal?.removeEventListener('abort', stop);
-  const outcome = (summary: Omit<PaperReplaySummary, 'bars' | 'fills'>): PaperReplayOutcome => ({
-    bars: paper.barsProcessed, fills: paper.fills, ...summary, result: run.result(),
-  });
-  if (end.reason === 'failed') {
-    // The run cannot go on: nothing of it may stay working or open.
-    const failure = new PaperRunFailure(end.message);
-    // What the OMS is doing (a kill switch's square-off) finishes first: the run's own square-off reads the positions it leaves.
-    await oms.settled();
-    failure.squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
-    throw failure;
-  }
-  if (end.reason === 'stopped' && request.signal?.reason === RELEASE) {
-    // Handed over, not ended: what is open stays open for whoever resumes the run.
-    paper.detach();
-    return outcome({ stopped: false, released: true, squaredOff: 0 });
-  }
-  if (end.reason === 'stopped') {
-    const squareOff = (request.signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
-    const squaredOff = await paper.stop({ squareOff });
-    return outcome({ stopped: true, released: false, squaredOff });
-  }
-  await paper.finish();
-  return outcome({ stopped: false, released: false, squaredOff: 0 });
-}
