@@ -192,21 +192,24 @@ describe('a stepped run', () => {
     expect(seen.rolls).toBeGreaterThan(0);
   }, 120_000);
 
-  it('gives exactly runBacktest\'s results for an intraday index whose futures chain is priced bar by bar (live), across an expiry', () => {
+  it('gives exactly runBacktest\'s results for an index whose futures chain is priced bar by bar (live), across a roll', () => {
     startCounting();
     const futuresCharges = { kind: 'schedule', exchange: 'NSE', instrument: 'future' } as const;
     fc.assert(fc.property(
-      fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES), fill: fc.constantFrom('next-open' as const, 'close' as const) }),
-      ({ seed, rules, fill }) => {
-        const stored = sessionWalk({ seed, first: '2024-12-19', days: 10, intervalMinutes: 15, price: 24_000 });
-        const config = { type: 'intraday' as const, fill, direction: 'both' as const, reverse: true, capital: 300_000_000 as Paise, charges: futuresCharges, instrument: 'NIFTY' };
+      fc.record({
+        seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES, HOLD), fill: fc.constantFrom('next-open' as const, 'close' as const),
+        type: fc.constantFrom('intraday' as const, 'swing' as const), interval: fc.constantFrom(15, 75),
+      }),
+      ({ seed, rules, fill, type, interval }) => {
+        const stored = sessionWalk({ seed, first: '2024-12-19', days: 10, intervalMinutes: interval, price: 24_000 });
+        const config = { type, fill, direction: 'both' as const, reverse: true, capital: 300_000_000 as Paise, charges: futuresCharges, instrument: 'NIFTY' };
         const algorithm = compiled(rules);
-        const reference = new FuturesChain({ underlying: 'NIFTY', index: stored, type: 'intraday', rollTime: '15:15' });
+        const reference = new FuturesChain({ underlying: 'NIFTY', index: stored, type, rollTime: '15:15' });
         const expected = runBacktest({ series: stored, program: algorithm, contracts: reference, config });
         // Live: an empty series of the range's capacity, the chain knowing nothing ahead of each bar.
         const series = new GrowingBarSeries(stored.length);
-        const live = new FuturesChain({ underlying: 'NIFTY', index: series, type: 'intraday', rollTime: '15:15', live: true });
-        const actual = stepped({ stored, series, program: algorithm, contracts: live, config, intervalMinutes: 15 });
+        const live = new FuturesChain({ underlying: 'NIFTY', index: series, type, rollTime: '15:15', live: true, intervalMinutes: interval });
+        const actual = stepped({ stored, series, program: algorithm, contracts: live, config, intervalMinutes: interval });
         expectSameRun(actual, expected);
         expect(live.runs.map(({ tradingSymbol, from, to }) => ({ tradingSymbol, from, to })))
           .toEqual(reference.runs.map(({ tradingSymbol, from, to }) => ({ tradingSymbol, from, to })));
@@ -214,12 +217,13 @@ describe('a stepped run', () => {
         const last = stored.length - 1;
         expect(live.tickPrice(last, Math.round((stored.close[last] as number) * 100)) / 100).toBe(reference.prices.close[last]);
       },
-    ), { numRuns: 15 });
+    ), { numRuns: 30 });
     expect(seen.trades).toBeGreaterThan(0);
+    expect(seen.rolls).toBeGreaterThan(0);
   }, 120_000);
 
-  it('refuses a live futures chain for a swing strategy (its roll needs bars that have not come)', () => {
-    expect(() => new FuturesChain({ underlying: 'NIFTY', index: new GrowingBarSeries(10), type: 'swing', rollTime: '15:15', live: true })).toThrow(/intraday strategies only/);
+  it('refuses a live swing futures chain without the bar interval (an expiry day\'s last bar rolls it)', () => {
+    expect(() => new FuturesChain({ underlying: 'NIFTY', index: new GrowingBarSeries(10), type: 'swing', rollTime: '15:15', live: true })).toThrow(/needs the bar interval/);
   });
 
   it('gives exactly runBacktest\'s results for a short straddle with per-leg stops on option legs', () => {

@@ -12,13 +12,15 @@
 // - Slices: an entry above the freeze quantity goes out as several orders (market sliceOrder),
 //   at most MAX_ORDER_SLICES of them, so an entry is capped at 10 full slices; before the freeze
 //   schedule starts (1-Aug-2024) an entry is one order, as option legs do.
-import { istDate, paise, paiseToRupees, rupeesToPaise } from '@vyuha/core';
+import { addDays, istDate, istEpochMs, istMinuteOfDay, minuteOfDay, paise, paiseToRupees, rupeesToPaise } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { buildTradingSymbol, freezeQuantity, lotSize, MAX_ORDER_SLICES, maxOrderQuantity, nextExpiry, sliceOrder } from '@vyuha/market';
+import { buildTradingSymbol, freezeQuantity, lotSize, MAX_ORDER_SLICES, maxOrderQuantity, nextExpiry, nextTradingDay, sessionOf, sliceOrder } from '@vyuha/market';
 import type { OptionUnderlying } from '@vyuha/market';
 import type { BarSeries } from '../algorithm/program';
 import type { ChargeModel } from '../kernel/charges-model';
 import type { ContractChain, ContractSizingRequest } from '../kernel/contract-chain';
+import { barWindowOf } from '../feeds/bar-window';
+import { endsSession } from '../kernel/incremental-kernel';
 import { positionsRequirement } from '../metrics/capital-requirement';
 import type { OptionCandleSource } from '../options-legs/leg-pricing';
 import { futuresContractRuns, FuturesPlanError, nearMonthly } from './contract-schedule';
@@ -39,12 +41,34 @@ export interface FuturesChainOptions {
   readonly sizing?: FuturesSizing | undefined;
   /**
    * Priced bar by bar as the runtime's series grows (`priceBar`), instead of over a stored range:
-   * `index` is then the growing series (its columns at their capacity), intraday only, model prices.
+   * `index` is then the growing series (its columns at their capacity); model prices.
    */
   readonly live?: boolean;
+  /** Live, swing: the bar interval, minutes (the session calendar's last bar of an expiry day rolls). */
+  readonly intervalMinutes?: number;
   readonly candles?: OptionCandleSource | undefined;
   /** The model's rate; FUTURES_MODEL_RATE when left out. */
   readonly rate?: number | undefined;
+}
+
+/** A live chain's pricing state. */
+interface LivePricing {
+  readonly index: BarSeries;
+  readonly rate: number;
+  /** The near monthly expiry of each date seen. */
+  readonly nearByDate: Map<IsoDate, IsoDate>;
+  readonly swing: boolean;
+  readonly rollMinute: number;
+  readonly intervalMinutes: number;
+}
+
+/** Where the bar after the one starting at `start` starts: when it ends, or at the next session's open. */
+function nextBarStart(start: number, intervalMinutes: number): number {
+  const window = barWindowOf({ start, intervalMinutes, exchange: 'NSE' });
+  if (!endsSession({ start, intervalMinutes, exchange: 'NSE' })) return window.end;
+  const next = nextTradingDay('NSE', istDate(start));
+  const session = sessionOf('NSE', next);
+  return istEpochMs(next, '00:00') + (session?.open ?? 555) * 60_000;
 }
 
 /** What one lot costs to open at a bar: paise. */
@@ -94,7 +118,7 @@ export class FuturesChain implements ContractChain {
   private readonly sizing: FuturesSizing;
   private readonly runList: PricedContractRun[];
   /** Live: the signal series whose bars `priceBar` prices as they open and close. */
-  private readonly live: { readonly index: BarSeries; readonly rate: number; readonly nearByDate: Map<IsoDate, IsoDate> } | undefined;
+  private readonly live: LivePricing | undefined;
 
   /**
    * A chain over a stored range: every bar's contract and price at once. Throws FuturesPlanError
@@ -105,14 +129,17 @@ export class FuturesChain implements ContractChain {
     this.sizing = options.sizing ?? { kind: 'margin', percent: 100 };
     checkSizing(this.sizing);
     if (options.live === true) {
-      if (options.type !== 'intraday') throw new FuturesPlanError('type', 'a futures chain priced bar by bar serves intraday strategies only: a swing roll is decided by bars that have not come yet');
       if (options.candles !== undefined) throw new FuturesPlanError('candles', 'a futures chain priced bar by bar uses the model: leave candles out');
+      if (options.type === 'swing' && options.intervalMinutes === undefined) throw new FuturesPlanError('intervalMinutes', 'a swing chain priced bar by bar needs the bar interval: an expiry day\'s last bar rolls it');
       const { index } = options;
       const capacity = index.time.length;
       const column = (): Float64Array => new Float64Array(capacity).fill(Number.NaN);
       this.prices = { length: capacity, time: index.time, open: column(), high: column(), low: column(), close: column(), volume: index.volume, oi: index.oi };
       this.runList = [];
-      this.live = { index, rate: options.rate ?? FUTURES_MODEL_RATE, nearByDate: new Map() };
+      this.live = {
+        index, rate: options.rate ?? FUTURES_MODEL_RATE, nearByDate: new Map(), swing: options.type === 'swing',
+        rollMinute: minuteOfDay(options.rollTime), intervalMinutes: options.intervalMinutes ?? 1,
+      };
       return;
     }
     const runs = futuresContractRuns({ underlying: options.underlying, time: options.index.time, length: options.index.length, type: options.type, rollTime: options.rollTime });
@@ -130,34 +157,34 @@ export class FuturesChain implements ContractChain {
   symbolAt(index: number): string {
     const live = this.live;
     const last = this.runList[this.runList.length - 1];
-    // Live, an order placed at a close for the next open names the contract in force now: an
-    // intraday chain changes contract only between sessions, where no entry is placed.
-    if (live !== undefined && last !== undefined && index >= last.to) return last.tradingSymbol;
+    // Live, an order placed at a close for the next open names the contract of the bar expected
+    // next: the one starting when this one ends, or the next session's first.
+    if (live !== undefined && last !== undefined && index >= last.to) {
+      const next = nextBarStart(live.index.time[last.to - 1] as number, live.intervalMinutes);
+      return buildTradingSymbol({ kind: 'future', underlying: this.underlying, expiry: this.liveExpiry(live, next) });
+    }
     return this.runAt(index).tradingSymbol;
   }
 
   endOf(index: number): number {
     const run = this.runAt(index);
-    // Live, the last run goes on until a bar of the next contract comes; an intraday chain never rolls inside a session.
+    // Live, the last run goes on until a bar of the next contract comes (the trader then rolls: see ContractChain.endOf).
     return this.live !== undefined && run === this.runList[this.runList.length - 1] ? Number.POSITIVE_INFINITY : run.to;
   }
 
   /**
    * Live: prices bar `index` of the signal series from what it holds now (its open when it has
-   * just opened, all four prices once it closed), by the model, and names its contract: the near
-   * month of its date, as `futuresContractRuns` names it for an intraday strategy. Bars are priced
-   * in order; pricing a bar again (at its close) keeps its contract.
+   * just opened, all four prices once it closed), by the model, and names its contract as
+   * `futuresContractRuns` names it: the near month of its date; for a swing strategy on the
+   * expiry day, the next month from the first bar at or after the roll time, or from the day's
+   * last bar by the session calendar when none is. Bars are priced in order; pricing a bar again
+   * (at its close) keeps its contract.
    */
   priceBar(index: number): void {
     const live = this.live;
     if (live === undefined) return;
     const time = live.index.time[index] as number;
-    const date = istDate(time);
-    let expiry = live.nearByDate.get(date);
-    if (expiry === undefined) {
-      expiry = nearMonthly(this.underlying, date);
-      live.nearByDate.set(date, expiry);
-    }
+    const expiry = this.liveExpiry(live, time);
     const growth = futuresModelGrowth(expiry, time, live.rate);
     const { open, high, low, close } = this.prices as { open: Float64Array; high: Float64Array; low: Float64Array; close: Float64Array };
     open[index] = futuresModelPrice(live.index.open[index] as number, growth);
@@ -180,6 +207,19 @@ export class FuturesChain implements ContractChain {
   tickPrice(index: number, signalPaise: number): number {
     const run = this.runAt(index);
     return rupeesToPaise(futuresModelPrice(signalPaise / 100, futuresModelGrowth(run.expiry, this.prices.time[index] as number, this.live?.rate)));
+  }
+
+  /** Live: the expiry of the contract a bar starting at `time` trades. */
+  private liveExpiry(live: LivePricing, time: number): IsoDate {
+    const date = istDate(time);
+    let near = live.nearByDate.get(date);
+    if (near === undefined) {
+      near = nearMonthly(this.underlying, date);
+      live.nearByDate.set(date, near);
+    }
+    if (!live.swing || near !== date) return near;
+    const rolled = istMinuteOfDay(time) >= live.rollMinute || endsSession({ start: time, intervalMinutes: live.intervalMinutes, exchange: 'NSE' });
+    return rolled ? nearMonthly(this.underlying, addDays(near, 1)) : near;
   }
 
   /** Units per lot of bar `index`'s contract traded on `date`. */

@@ -33,7 +33,11 @@ export interface ContractChain {
   readonly prices: BarSeries;
   /** The trading symbol (the orders' and fills' instrument) of the contract in force at bar `index`. */
   symbolAt(index: number): string;
-  /** The first bar after the run of bars of bar `index`'s contract (the bar a held position is rolled at), or the series length. */
+  /**
+   * The first bar after the run of bars of bar `index`'s contract (the bar a held position is
+   * rolled at), or the series length; Infinity while a chain priced bar by bar has not seen the
+   * run end (the trader then rolls at the first bar `symbolAt` names another contract).
+   */
   endOf(index: number): number;
   /** Units of an entry at bar `index`: whole lots, 0 when not one lot fits. */
   entryQuantity(request: ContractSizingRequest): number;

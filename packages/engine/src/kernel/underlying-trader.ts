@@ -118,7 +118,7 @@ export class UnderlyingTrader implements Trader {
   }
 
   onBarOpen(index: number): void {
-    if (index >= this.heldUntil && this.position.position !== 0) this.roll(index);
+    if (this.position.position !== 0 && this.contracts !== undefined && this.rollsAt(index)) this.roll(index);
     if (this.pendingExit !== undefined) {
       const order = this.pendingExit;
       this.pendingExit = undefined;
@@ -363,6 +363,15 @@ export class UnderlyingTrader implements Trader {
     this.position.entryPrice = Number.NaN;
     this.position.barsSinceEntry = Number.NaN;
     this.levels.close();
+  }
+
+  /**
+   * Whether bar `index` is past the held contract's run: its known end, or, for a chain priced bar
+   * by bar whose run's end is not known yet (endOf: Infinity), a bar naming another contract.
+   */
+  private rollsAt(index: number): boolean {
+    if (index >= this.heldUntil) return true;
+    return this.heldUntil === Number.POSITIVE_INFINITY && (this.contracts as ContractChain).symbolAt(index) !== this.held;
   }
 
   /**
