@@ -88,14 +88,9 @@ afterAll(async () => {
 describe('deployStrategy', () => {
   it('refuses what the paper runtime cannot run yet, each at its field, and writes nothing', async () => {
     const trader = await newTrader();
-    // A swing strategy on the market, and MANUAL on a replay.
-    const strategyId = await newStrategy(trader, { investment: 50_000_000 }, { type: 'swing' });
-    const refused = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER' }, deps));
-    expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['replay', 'not-runnable']]);
-    expect(refused[0]?.message).toContain('give replay.from, replay.to and replay.speed, or deploy it intraday');
-    expect(await statusOf(strategyId)).toBe('DRAFT');
-    const manual = await newStrategy(trader, { investment: 50_000_000, manual: true });
-    const onReplay = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId: manual, mode: 'PAPER', replay: REPLAY }, deps));
+    // MANUAL on a replay: nobody confirms at replay speed.
+    const strategyId = await newStrategy(trader, { investment: 50_000_000, manual: true });
+    const onReplay = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps));
     expect(onReplay.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'not-runnable']]);
     expect(onReplay[0]?.message).toContain('a replay cannot wait for a person');
     expect(await utilized(trader.licenceId)).toBe(0);

@@ -55,20 +55,14 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 }
 
 /**
- * What the paper runtime cannot run yet, each at its field: a swing strategy on the market
- * (without a replay range: a position carried overnight and the futures roll are not run live
- * yet), option legs on the market or of a shape paper cannot run (runner/legs-paper-levels.ts),
- * MANUAL confirmation on a replay (nobody confirms at replay speed). Refused
- * before anything is written rather than started and failed. An intraday strategy without a
- * replay trades on the simulated market, MANUAL or not.
- * @example runtimeIssues({ type: 'swing', legs: null, manual: false }, null) // [{ field: 'replay', code: 'not-runnable', ... }]
+ * What the paper runtime cannot run yet, each at its field: option legs on the market or of a
+ * shape paper cannot run (runner/legs-paper-levels.ts), MANUAL confirmation on a replay (nobody
+ * confirms at replay speed). Refused before anything is written rather than started and failed.
+ * Without a replay a strategy trades on the simulated market, MANUAL or not.
+ * @example runtimeIssues({ type: 'intraday', legs: null, manual: true }, { from: '2024-06-03', to: '2024-06-07', speed: 0 }) // [{ field: 'config.manual', code: 'not-runnable', ... }]
  */
 export function runtimeIssues(config: { readonly type?: unknown; readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
   const issues: DeployIssue[] = [];
-  if ((replay === undefined || replay === null) && config.type !== 'intraday') {
-    issues.push({ field: 'replay', code: 'not-runnable',
-      message: 'swing strategies run on replays of stored history for now (on the market, a position carried overnight is not run yet): give replay.from, replay.to and replay.speed, or deploy it intraday' });
-  }
   if (config.legs !== undefined && config.legs !== null) {
     const onMarket = replay === undefined || replay === null;
     const refusal = onMarket ? 'option legs run on replays of stored history for now, not on the simulated market: give replay.from, replay.to and replay.speed'

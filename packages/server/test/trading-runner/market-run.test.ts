@@ -7,6 +7,7 @@
 //   between the four of the bar's path), the kernel's ledger holds exactly the fills the
 //   database holds, and the positions are the sum of the fills.
 import { isoDate, istEpochMs } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
 import { FuturesChain, GrowingBarSeries, serializeDeployableConfig, startSteppedRun } from '@vyuha/engine';
 import type { BacktestResult, DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
 import type pg from 'pg';
@@ -20,7 +21,7 @@ import { runMarketSession, warmUpFrom } from '../../src/trading/runner/market-ru
 import type { MarketRunOutcome } from '../../src/trading/runner/market-run';
 import { startStrategyRunners } from '../../src/trading/runner/strategy-runners';
 import type { RunOutcome } from '../../src/trading/runner/strategy-runners';
-import { compiledAlgorithmOf, paperConfigOf, preparePaperReplay, readPaperRunParams, sizingOf } from '../../src/trading/runner/replay-run';
+import { compiledAlgorithmOf, paperConfigOf, preparePaperReplay, readPaperRunParams, RELEASE, sizingOf } from '../../src/trading/runner/replay-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
 import { algorithm, createTrader, deployable, storedFills, strategyOf } from './runner-test-support';
@@ -30,6 +31,8 @@ import type { FillRow } from './runner-test-support';
 const TODAY = isoDate('2026-11-25');
 const HISTORY_FROM = isoDate('2026-11-09');
 const LAST_SESSION = isoDate('2026-11-23');
+/** Thursday, the session after TODAY. */
+const NEXT_SESSION = isoDate('2026-11-26');
 
 let db: TestDatabase;
 let nifty: number;
@@ -63,60 +66,87 @@ async function marketRunRow(config: DeployableConfig, startedAt: number): Promis
  */
 async function playSession(runId: string, everyMinute?: (time: number) => Promise<void>): Promise<MarketRunOutcome> {
   const session = await openSession();
-  const running = runMarketSession({ pool: db.pool, runId, feed: session.feed, scheduler: session.scheduler });
+  const running = runMarketSession({ pool: db.pool, runId, market: { feed: session.feed }, scheduler: session.scheduler });
   await session.play(everyMinute);
   const outcome = await running;
   await session.market.stop();
   return outcome;
 }
 
-/** The simulated market of TODAY on a manual clock at 09:14, a feed factory that tells when its consumer took a tick, and the session played out. */
-async function openSession(): Promise<{ scheduler: ManualScheduler; market: SimulatedMarket; feed: () => FeedPort; play: (everyMinute?: (time: number) => Promise<void>) => Promise<void> }> {
+interface OpenMarket {
+  readonly scheduler: ManualScheduler;
+  readonly market: SimulatedMarket;
+  /** A feed factory that tells when its consumer took a tick. */
+  readonly feed: () => FeedPort;
+  /**
+   * Plays `date`'s session (default TODAY) to its close, or to `until`, once `consumers` runs
+   * (default 1) take its ticks, so every tick reaches them live.
+   */
+  play(everyMinute?: (time: number) => Promise<void>, session?: { date?: IsoDate; until?: number; consumers?: number }): Promise<void>;
+}
+
+/** The simulated market from TODAY 09:14 on a manual clock. */
+async function openSession(): Promise<OpenMarket> {
   const scheduler = new ManualScheduler(istEpochMs(TODAY, '09:14'));
   const market = new SimulatedMarket({ pool: db.pool, scheduler, log: () => undefined, instruments: ['NIFTY 50'] });
   await market.start();
-  let taken = 0;
+  // The last tick each running consumer took: the clock moves on once every one has taken it.
+  const running = new Set<{ taken: number }>();
   const feed = (): FeedPort => {
     const inner = market.feed();
     return {
       kind: inner.kind, subscribe: (ids) => inner.subscribe(ids), unsubscribe: (ids) => inner.unsubscribe(ids), stop: () => inner.stop(),
-      run: (sink) => inner.run({
-        onTick: async (tick: FeedTick) => {
-          await sink.onTick(tick);
-          taken = tick.time;
-        },
-      }),
+      run: async (sink) => {
+        const consumer = { taken: 0 };
+        running.add(consumer);
+        try {
+          return await inner.run({
+            onTick: async (tick: FeedTick) => {
+              await sink.onTick(tick);
+              consumer.taken = tick.time;
+            },
+          });
+        } finally {
+          running.delete(consumer);
+        }
+      },
     };
   };
-  const play = async (everyMinute?: (time: number) => Promise<void>): Promise<void> => {
-    const open = istEpochMs(TODAY, '09:15');
-    const close = istEpochMs(TODAY, '15:30');
-    for (let time = scheduler.now() + 1_000; time <= close + 5_000; time += 1_000) {
+  const behind = (time: number): boolean => [...running].some((consumer) => consumer.taken < time);
+  const play = async (everyMinute?: (time: number) => Promise<void>, session: { date?: IsoDate; until?: number; consumers?: number } = {}): Promise<void> => {
+    const date = session.date ?? TODAY;
+    const open = istEpochMs(date, '09:15');
+    const close = istEpochMs(date, '15:30');
+    if (scheduler.now() < open - 60_000) await scheduler.advanceTo(open - 60_000);
+    const waitUntil = Date.now() + 60_000;
+    while (running.size < (session.consumers ?? 1) && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(running.size).toBeGreaterThanOrEqual(session.consumers ?? 1);
+    for (let time = scheduler.now() + 1_000; time <= Math.min(close + 5_000, session.until ?? Number.POSITIVE_INFINITY); time += 1_000) {
       await scheduler.advanceTo(time);
       if (time < open || time >= close) continue;
       const deadline = Date.now() + 10_000;
-      while (taken < time && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      while (behind(time) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
       if (time % 60_000 === 0) await everyMinute?.(time);
     }
   };
   return { scheduler, market, feed, play };
 }
 
-/** The backtest kernel over the stored candles of the warm-up sessions and the session, trading only the session. */
-async function referenceOf(runId: string): Promise<BacktestResult> {
+/** The backtest kernel over the stored candles of the warm-up sessions and the run's sessions (TODAY to `last`), trading only the run's. */
+async function referenceOf(runId: string, last: IsoDate = TODAY): Promise<BacktestResult> {
   const { rows } = await db.pool.query<{ params: { config: unknown } }>('SELECT params FROM strategy_runs WHERE run_id = $1', [runId]);
   const params = readPaperRunParams(rows[0]!.params);
   if (!params.ok) throw new Error(params.error);
   const { config } = params.value;
   const from = istEpochMs(TODAY, '00:00');
-  const prepared = await preparePaperReplay(db.pool, { ...params.value, replay: { from: warmUpFrom(TODAY), to: TODAY, speed: 0 } });
+  const prepared = await preparePaperReplay(db.pool, { ...params.value, replay: { from: warmUpFrom(TODAY), to: last, speed: 0 } });
   const stored = prepared.series;
   let warmUp = 0;
   while ((stored.time[warmUp] as number) < from) warmUp += 1;
   const series = GrowingBarSeries.over(stored);
   const plan = prepared.plan;
   if (plan.kind !== 'index-futures') throw new Error('NIFTY 50 trades as its futures');
-  const chain = new FuturesChain({ underlying: plan.underlying, index: stored, type: 'intraday', rollTime: '15:15', sizing: sizingOf(config).futuresSizing });
+  const chain = new FuturesChain({ underlying: plan.underlying, index: stored, type: config.type, rollTime: '15:15', sizing: sizingOf(config).futuresSizing });
   const stepped = startSteppedRun({
     series, program: await compiledAlgorithmOf(db.pool, config), intervalMinutes: config.interval, config: paperConfigOf(prepared, config), signalsFrom: warmUp, contracts: chain,
   });
@@ -263,4 +293,62 @@ describe('a paper run on the simulated market', () => {
     for (const fill of signalled) expect(takenOpens).toContain(fill.time);
     expect(ledgerRows(outcome.result!)).toEqual(await storedFills(db.pool, runId));
   }, 240_000);
+
+  it('swing: holds a position overnight from one session\'s run to the same run\'s next session, with the backtest kernel\'s fills over both', async () => {
+    const ref = await algorithm(db.pool, userId, { buy: 'time() >= "15:00"', sell: 'time() >= "09:30" and time() < "09:45"' });
+    const runId = await marketRunRow(deployable(ref, { interval: 5, type: 'swing' }), istEpochMs(TODAY, '08:00'));
+    const open = await openSession();
+    const market = { feed: open.feed, pastTicks: (id: number, from: number, to: number) => open.market.pastTicks(id, from, to) };
+    const first = runMarketSession({ pool: db.pool, runId, market, scheduler: open.scheduler });
+    await open.play();
+    const day1 = await first;
+    expect(day1).toMatchObject({ session: TODAY, sessionEnded: true, continues: true });
+    const { rows: overnight } = await db.pool.query<{ net_quantity: number }>('SELECT net_quantity FROM positions WHERE run_id = $1 AND net_quantity <> 0', [runId]);
+    expect(overnight.length).toBe(1);
+    // The next session: the same run, its first session played again from the market's own ticks, then live.
+    const second = runMarketSession({ pool: db.pool, runId, market, scheduler: open.scheduler });
+    await open.play(undefined, { date: NEXT_SESSION });
+    const day2 = await second;
+    await open.market.stop();
+    expect(day2).toMatchObject({ session: NEXT_SESSION, sessionEnded: true, continues: true });
+    const expected = ledgerRows(await referenceOf(runId, NEXT_SESSION));
+    const actual = await storedFills(db.pool, runId);
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    expect(actual).toEqual(expected);
+    expect(ledgerRows(day2.result!)).toEqual(actual);
+    const { rows: orders } = await db.pool.query<{ product: string }>('SELECT DISTINCT product FROM orders WHERE run_id = $1', [runId]);
+    expect(orders).toEqual([{ product: 'NRML' }]);
+    await positionsMatchFills(runId);
+  }, 300_000);
+
+  it('resumed mid-session (another worker took it over) plays the market\'s own ticks again and ends with the fills of a run never interrupted', async () => {
+    const ref = await algorithm(db.pool, userId, { buy: 'crossover(ema(close, 3), ema(close, 8))', sell: 'crossunder(ema(close, 3), ema(close, 8))' });
+    const config = deployable(ref, {
+      interval: 3, stopLoss: { kind: 'percent', percent: 0.05 }, target: { kind: 'percent', percent: 0.08 }, trailingStop: { kind: 'percent', percent: 0.04 },
+    });
+    const straight = await marketRunRow(config, istEpochMs(TODAY, '08:00'));
+    const resumed = await marketRunRow(config, istEpochMs(TODAY, '08:00'));
+    const open = await openSession();
+    const market = { feed: open.feed, pastTicks: (id: number, from: number, to: number) => open.market.pastTicks(id, from, to) };
+    const release = new AbortController();
+    const whole = runMarketSession({ pool: db.pool, runId: straight, market, scheduler: open.scheduler });
+    const firstPart = runMarketSession({ pool: db.pool, runId: resumed, market, scheduler: open.scheduler, signal: release.signal });
+    const noon = istEpochMs(TODAY, '12:00:30');
+    await open.play(undefined, { until: noon, consumers: 2 });
+    release.abort(RELEASE);
+    expect(await firstPart).toMatchObject({ released: true });
+    const before = (await storedFills(db.pool, resumed)).length;
+    expect(before).toBeGreaterThan(0);
+    const rest = runMarketSession({ pool: db.pool, runId: resumed, market, scheduler: open.scheduler });
+    await open.play(undefined, { consumers: 2 });
+    const [straightOutcome, resumedOutcome] = await Promise.all([whole, rest]);
+    await open.market.stop();
+    expect(straightOutcome.sessionEnded && resumedOutcome.sessionEnded).toBe(true);
+    const expected = await storedFills(db.pool, straight);
+    expect(expected.some((fill) => fill.time % 15_000 !== 0)).toBe(true);
+    expect(await storedFills(db.pool, resumed)).toEqual(expected);
+    expect(ledgerRows(resumedOutcome.result!)).toEqual(expected);
+    const { rows } = await db.pool.query<{ dup: number }>('SELECT count(*)::int - count(DISTINCT client_order_id)::int AS dup FROM orders WHERE run_id = $1', [resumed]);
+    expect(rows[0]!.dup).toBe(0);
+  }, 300_000);
 });

@@ -14,7 +14,7 @@
 // - Consumers: `feed()` gives each consumer its own queued feed (queued-feed.ts); the market never
 //   waits for a consumer. Database writes go through one queue in order; `flushed()` waits for it.
 // - Time comes from a Scheduler: the wall clock in production, a manual clock in tests.
-import { addDays, formatIstDateTime, istEpochMs, istParts } from '@vyuha/core';
+import { addDays, formatIstDateTime, istDate, istEpochMs, istParts } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import type { FeedPort, FeedTick } from '@vyuha/engine';
 import { nextTradingDay, sessionOf, SYNTHETIC_INSTRUMENTS, SYNTHETIC_SOURCE, tradingDaysBetween } from '@vyuha/market';
@@ -100,6 +100,27 @@ export class SimulatedMarket {
     for (const feed of this.feeds) feed.stop();
     this.statusNow = { state: 'stopped' };
     await this.flushed();
+  }
+
+  /**
+   * The ticks this market made for `instrumentId` from `fromMs` until before `toMs`, regenerated
+   * exactly as they were made live (each session is decided by the seed, its date and the closes
+   * stored before it), a session at a time: what a strategy run resumed mid-session plays to
+   * rebuild its state tick for tick. Nothing for a session without stored history to continue.
+   * @example for await (const tick of market.pastTicks(niftyId, istEpochMs(date, '09:15'), Date.now())) ...
+   */
+  async *pastTicks(instrumentId: number, fromMs: number, toMs: number): AsyncGenerator<FeedTick> {
+    if (toMs <= fromMs) return;
+    for (const date of tradingDaysBetween('NSE', istDate(fromMs), istDate(toMs - 1))) {
+      const session = sessionOf('NSE', date);
+      const day = session === undefined ? undefined : await this.prepare(date, session);
+      if (day === undefined) continue;
+      const first = Math.max(day.openMs, Math.ceil(fromMs / MS_PER_SECOND) * MS_PER_SECOND);
+      const last = Math.min(day.closeMs, toMs);
+      for (let time = first; time < last; time += MS_PER_SECOND) {
+        for (const tick of day.ticksAt(time)) if (tick.instrumentId === instrumentId) yield tick;
+      }
+    }
   }
 
   /** A feed of this market's ticks for one consumer (subscribe, after `start`, to the instruments it needs). */

@@ -31,9 +31,9 @@
 // sees after its start (the minute before it is stored, not ticked).
 import { istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { barStartOf, barWindowOf, candleTickColumns, candleTicks, ConfirmedSignals, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
+import { barStartOf, barWindowOf, candleTickColumns, candleTicks, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
 import type { BacktestResult, FeedPort, FeedTick } from '@vyuha/engine';
-import { previousTradingDay, sessionOf } from '@vyuha/market';
+import { previousTradingDay, sessionOf, tradingDaysBetween } from '@vyuha/market';
 import type pg from 'pg';
 import { prepareStoredRun, StoredRunError } from '../../backtest/stored-run';
 import { loadRunCandles } from '../../backtest/stored-candles';
@@ -55,11 +55,22 @@ export const CLOSE_GRACE_MS = 1_500;
 const WAKE_BEFORE_OPEN_MS = 60_000;
 const MS_PER_MINUTE = 60_000;
 
+/** The market a run trades on: its live feed, and the ticks it made before (when it can say). */
+export interface MarketSource {
+  /** A new feed of the market (one per run: the simulated market's `feed()`). */
+  feed(): FeedPort;
+  /**
+   * The ticks of `instrumentId` the market made from `fromMs` until before `toMs`, exactly as it
+   * made them live (the simulated market regenerates its sessions); undefined when it cannot
+   * (then a resume plays the stored 1-minute candles instead).
+   */
+  pastTicks?(instrumentId: number, fromMs: number, toMs: number): AsyncIterable<FeedTick>;
+}
+
 export interface MarketRunOptions extends Omit<PaperReplayControl, 'pacing'> {
   readonly pool: pg.Pool;
   readonly runId: string;
-  /** A new feed of the market (one per run: the simulated market's `feed()`). */
-  readonly feed: () => FeedPort;
+  readonly market: MarketSource;
   /** The wall clock (a manual one in tests): when sessions open and bars end. */
   readonly scheduler: Scheduler;
 }
@@ -71,6 +82,8 @@ export interface MarketRunOutcome extends PaperReplaySummary {
   readonly session: IsoDate | undefined;
   /** True when the session closed with the run still going: the strategy goes on with the next session's run. */
   readonly sessionEnded: boolean;
+  /** With `sessionEnded`: the same run goes on with the next session (a swing strategy holds across sessions). */
+  readonly continues: boolean;
 }
 
 /** Epoch ms of an IST date's minute of day. */
@@ -113,12 +126,15 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   if (!params.ok) throw new PaperRunFailure(params.error);
   const { config, instrumentId } = params.value;
   if (params.value.replay !== null) throw new PaperRunFailure('this run replays stored history; the replay runner runs it');
-  if (config.type !== 'intraday') throw new PaperRunFailure('swing strategies run on replays for now: on the market, a position carried overnight and a futures roll are not run yet');
-  if (config.legs !== null) throw new PaperRunFailure('option legs are not run on paper yet');
+  if (config.legs !== null) throw new PaperRunFailure('option legs are not run on the market yet');
+  const swing = config.type === 'swing';
 
-  const session = sessionFor(Number(run.started_ms));
+  // An intraday run is one session; a swing run goes on from session to session (the runner calls
+  // this again after each close) and plays its earlier sessions again to rebuild its state.
+  const first = sessionFor(Number(run.started_ms));
+  const session = swing ? sessionFor(Math.max(scheduler.now(), first.open)) : first;
   const nothing = (released: boolean, at: IsoDate | undefined): MarketRunOutcome => ({
-    bars: 0, fills: 0, stopped: !released, released, squaredOff: 0, session: at, sessionEnded: false, result: undefined,
+    bars: 0, fills: 0, stopped: !released, released, squaredOff: 0, session: at, sessionEnded: false, continues: false, result: undefined,
   });
   // Wait, leased, for the session (a run deployed in the evening trades tomorrow).
   // Read through a function: TypeScript would keep the first check's narrowing across the awaits.
@@ -134,12 +150,12 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   const program = await compiledAlgorithmOf(pool, config);
   const intervalMinutes = config.interval;
   // Bars from the start of the bar the run started in are the run's own: played as ticks (a resume) or live.
-  const runStart = Math.max(Number(run.started_ms), session.open);
+  const runStart = Math.max(Number(run.started_ms), first.open);
   const ownFrom = barStartOf(runStart, intervalMinutes);
   let prepared;
   try {
     prepared = await prepareStoredRun({
-      pool, instrument, strategyType: config.type, dateRange: { from: warmUpFrom(session.date), to: session.date },
+      pool, instrument, strategyType: config.type, dateRange: { from: warmUpFrom(first.date), to: session.date },
       intervalMinutes, capital: config.investment, ...sizingOf(config),
     });
   } catch (error) {
@@ -149,11 +165,12 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   const stored = prepared.series;
   let warmUp = 0;
   while (warmUp < stored.length && (stored.time[warmUp] as number) < ownFrom) warmUp += 1;
-  const sessionBars = Math.ceil((session.close - ownFrom) / (intervalMinutes * MS_PER_MINUTE)) + 1;
-  const series = new GrowingBarSeries(warmUp + sessionBars);
+  const series = new GrowingBarSeries(warmUp + barsBetween({ from: ownFrom, first, last: session, intervalMinutes }));
   const { plan } = prepared;
   const chain = plan.kind === 'index-futures'
-    ? new FuturesChain({ underlying: plan.underlying, index: series, type: 'intraday', rollTime: '15:15', live: true, sizing: sizingOf(config).futuresSizing })
+    ? new FuturesChain({
+      underlying: plan.underlying, index: series, type: config.type, rollTime: DEFAULT_BACKTEST_CONFIG.squareOff, live: true, intervalMinutes, sizing: sizingOf(config).futuresSizing,
+    })
     : undefined;
   // MANUAL: the program's signals wait for the user's confirmation (pending-signals.ts).
   const gate = config.manual && run.strategy_id !== null
@@ -183,13 +200,13 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     pool, runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
     rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,
   };
-  const feed = options.feed();
+  const feed = options.market.feed();
   try {
     return await withPaperOms(orders, async ({ oms, venue }) => {
     const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
     const paper = new PaperRun({
       runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId, oms, venue, clock,
-      product: 'MIS',
+      product: !swing ? 'MIS' : plan.kind === 'index-futures' ? 'NRML' : 'CNC',
       ...(chain === undefined ? {} : {
         tradedPrices: chain.prices, contractAt: (index: number) => chain.symbolAt(index),
         tradedTickPrice: (index: number, price: number) => chain.tickPrice(index, price),
@@ -203,7 +220,11 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     // Subscribed before the stored minutes are read: a minute stored meanwhile is in the queue.
     const subscribed = feed.subscribe([instrumentId]);
     if (!subscribed.ok) throw new PaperRunFailure(subscribed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
-    const liveFrom = await playStoredMinutes({ pool, paper, instrumentId, session, from: ownFrom, until: scheduler.now() });
+    const until = scheduler.now();
+    const past = options.market.pastTicks?.(instrumentId, ownFrom, until);
+    const liveFrom = past === undefined
+      ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
+      : await playPastTicks(paper, past, { from: ownFrom, until });
 
     // Ticks and bar closes on time, one at a time.
     let work: Promise<unknown> = Promise.resolve();
@@ -235,7 +256,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     signal?.removeEventListener('abort', stop);
     await closer;
     await work;
-    const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean }): MarketRunOutcome => ({
+    const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean; continues: boolean }): MarketRunOutcome => ({
       bars: paper.barsProcessed, fills: paper.fills, ...summary, session: session.date, result: stepped.result(),
     });
     if (failure !== undefined || end.reason === 'failed') {
@@ -249,17 +270,17 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     }
     if (aborted() && signal?.reason === RELEASE) {
       paper.detach();
-      return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false });
+      return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false, continues: false });
     }
     if (aborted()) {
       const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
       const squaredOff = await paper.stop({ squareOff });
       await gate?.expire();
-      return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false });
+      return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false, continues: false });
     }
     await paper.finish();
     await gate?.expire();
-    return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true });
+    return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true, continues: swing });
     });
   } finally {
     feed.stop();
@@ -273,11 +294,11 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
  * `from`).
  */
 async function playStoredMinutes(request: {
-  pool: pg.Pool; paper: PaperRun; instrumentId: number; session: { date: IsoDate; open: number; close: number }; from: number; until: number;
+  pool: pg.Pool; paper: PaperRun; instrumentId: number; dates: { from: IsoDate; to: IsoDate }; from: number; until: number;
 }): Promise<number> {
   const { paper, from, until } = request;
   if (until <= from) return from;
-  const candles = await loadRunCandles({ pool: request.pool, instrumentId: request.instrumentId, dateRange: { from: request.session.date, to: request.session.date }, intervalMinutes: 1 });
+  const candles = await loadRunCandles({ pool: request.pool, instrumentId: request.instrumentId, dateRange: request.dates, intervalMinutes: 1 });
   const ticks = candleTickColumns();
   let liveFrom = from;
   for (let index = 0; index < candles.length; index += 1) {
@@ -295,4 +316,29 @@ async function playStoredMinutes(request: {
     liveFrom = window.end;
   }
   return liveFrom;
+}
+
+/** Plays the market's own past ticks from `from` until before `until` through the paper run; returns `until` (live ticks take over there). */
+async function playPastTicks(paper: PaperRun, ticks: AsyncIterable<FeedTick>, span: { from: number; until: number }): Promise<number> {
+  for await (const tick of ticks) {
+    if (tick.time >= span.from && tick.time < span.until) await paper.onTick(tick);
+  }
+  return Math.max(span.from, span.until);
+}
+
+/**
+ * Bars of `intervalMinutes` a run may hold from `from` (a bar start in session `first`) to the
+ * close of session `last`: each trading day's session split into bars, so the series never
+ * outgrows its columns.
+ */
+function barsBetween(request: { from: number; first: { date: IsoDate; close: number }; last: { date: IsoDate }; intervalMinutes: number }): number {
+  const { from, first, last, intervalMinutes } = request;
+  const width = intervalMinutes * MS_PER_MINUTE;
+  let bars = Math.ceil((first.close - from) / width) + 1;
+  for (const date of tradingDaysBetween('NSE', first.date, last.date)) {
+    if (date === first.date) continue;
+    const day = sessionOf('NSE', date);
+    if (day !== undefined) bars += Math.ceil(((day.close - day.open) * MS_PER_MINUTE) / width) + 1;
+  }
+  return bars;
 }

@@ -33,7 +33,6 @@ import pg from 'pg';
 import { STRATEGY_RUN_QUEUE } from '../../jobs/job-queue';
 import { enqueueStrategyRun } from '../../jobs/strategy-run-jobs';
 import type { JobLog, JobQueue } from '../../jobs/job-queue';
-import type { FeedPort } from '@vyuha/engine';
 import { WallScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
 import { releaseLicenceSlot } from '../deployments';
@@ -41,6 +40,7 @@ import { KillSwitchWatch } from '../kill-switch-watch';
 import { inTransaction } from '../oms/order-rows';
 import { PaperDivergence } from './paper-run';
 import { runMarketSession } from './market-run';
+import type { MarketSource } from './market-run';
 import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
 import type { PaperReplaySummary, PausableRun } from './replay-run';
 
@@ -67,7 +67,7 @@ export interface StrategyRunnersOptions {
    * The market runs without a replay range trade on (the simulated market: its `feed()`); without
    * it such runs end in ERROR saying so. `marketClock` is its clock (default the wall clock).
    */
-  readonly market?: { feed(): FeedPort };
+  readonly market?: MarketSource;
   readonly marketClock?: Scheduler;
   /** Called when a run this process ran has ended (tests, metrics). */
   readonly onRunEnded?: (runId: string, outcome: RunOutcome) => void;
@@ -162,8 +162,10 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       if (await onTheMarket(pool, runId)) {
         if (options.market === undefined) throw new PaperRunFailure('no simulated market runs on this server (the demo world\'s history is off): deploy with a replay range');
         const market = options.market;
-        const session = await runMarketSession({ ...control, feed: () => market.feed(), scheduler: options.marketClock ?? new WallScheduler() });
-        sessionEnded = session.sessionEnded;
+        let session = await runMarketSession({ ...control, market, scheduler: options.marketClock ?? new WallScheduler() });
+        // A swing strategy's run goes on with the next session; its state is rebuilt from what it stored.
+        while (session.continues && !abort.signal.aborted) session = await runMarketSession({ ...control, market, scheduler: options.marketClock ?? new WallScheduler() });
+        sessionEnded = session.sessionEnded && !session.continues;
         summary = session;
       } else {
         summary = await replayPaperRun({ ...control, ...(options.pacing === undefined ? {} : { pacing: options.pacing }) });
