@@ -9,13 +9,15 @@
 //   price is the model on its bar's carry, so a bar's futures prices are its ticks').
 // - Bars close on time. The session's last bar (and any bar of a quiet market) closes when its
 //   window ends, without waiting for a next tick.
-// - A session is a run. An intraday strategy ACTIVE on the market gets one run per session: it
-//   waits (leased, heartbeating) for the session, warms its indicators up on the stored bars of
-//   the sessions before (WARM_UP_SESSIONS) and of the session's minutes before the run started, and
-//   ends COMPLETE after the close; the runner then opens the next session's run for the strategy
-//   (strategy-runners.ts). Swing strategies are refused on the market for now: a futures roll is
-//   decided at the expiry day's roll time, and a position carried overnight would have to move
-//   from one session's run to the next (deploy-checks.ts says so at `config.type`).
+// - A session is a run, for an intraday strategy: it waits (leased, heartbeating) for the
+//   session, warms its indicators up on the stored bars of the sessions before (WARM_UP_SESSIONS)
+//   and of the session's minutes before the run started, and ends COMPLETE after the close; the
+//   runner then opens the next session's run for the strategy (strategy-runners.ts).
+// - A swing strategy's run goes on from session to session: after each close the runner calls
+//   this again for the same run, which plays the run's earlier sessions again (as a restart does)
+//   and then the new one live. A position held overnight stays in the run, the futures roll on the
+//   expiry day as the backtest rolls them (engine FuturesChain, live), and the catch-up grows with
+//   the run's age (a session of one index is 22,500 ticks, played in about a second).
 //
 // MANUAL. With `config.manual` the program's signals wait for the user (pending-signals.ts and
 // engine kernel/confirmed-signals.ts): each becomes a pending signal, and the kernel acts on one
@@ -23,12 +25,13 @@
 // What is still pending when the session ends expires.
 //
 // Restarts. A run resumed mid-session (another worker took it over, the server restarted) plays
-// the stored 1-minute candles from the start of the bar the run started in up to the last stored
-// minute (four ticks each, the documented path) through the same paper run before it goes live:
-// decisions stored before the restart are answered from their rows (never sent twice), and what it
-// missed while down is decided and filled on paper at the prices of that time, as it would have
-// been. A run started or resumed in the middle of a minute builds that minute from the ticks it
-// sees after its start (the minute before it is stored, not ticked).
+// what the market made since the start of the bar the run started in through the same paper run
+// before it goes live: the simulated market's own ticks, regenerated exactly (`pastTicks`), or,
+// from a market that cannot regenerate them, its stored 1-minute candles as four ticks each (the
+// documented path: then a trailing stop may meet the levels in another order than it did live).
+// Decisions stored before the restart are answered from their rows (never sent twice), and what
+// it missed while down is decided and filled on paper at the prices of that time, as it would have
+// been.
 import { istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { barStartOf, barWindowOf, candleTickColumns, candleTicks, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
@@ -51,8 +54,10 @@ import type { PaperReplayControl, PaperReplaySummary } from './replay-run';
 export const WARM_UP_SESSIONS = 5;
 /** After a bar's window ends, how long the run waits for late ticks before closing it on time. */
 export const CLOSE_GRACE_MS = 1_500;
-/** A run wakes this long before its session opens, to load its warm-up. */
+/** A run wakes this long before its session opens, to load its warm-up ... */
 const WAKE_BEFORE_OPEN_MS = 60_000;
+/** ... and a swing run this long, to play its earlier sessions again first. */
+const SWING_WAKE_BEFORE_OPEN_MS = 20 * 60_000;
 const MS_PER_MINUTE = 60_000;
 
 /** The market a run trades on: its live feed, and the ticks it made before (when it can say). */
@@ -139,7 +144,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   // Wait, leased, for the session (a run deployed in the evening trades tomorrow).
   // Read through a function: TypeScript would keep the first check's narrowing across the awaits.
   const aborted = (): boolean => signal?.aborted === true;
-  await scheduler.sleepUntil(session.open - WAKE_BEFORE_OPEN_MS, signal);
+  await scheduler.sleepUntil(session.open - (swing ? SWING_WAKE_BEFORE_OPEN_MS : WAKE_BEFORE_OPEN_MS), signal);
   if (aborted()) return nothing(signal?.reason === RELEASE, undefined);
 
   const { rows: instrumentRows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
