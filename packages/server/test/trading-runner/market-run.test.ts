@@ -303,8 +303,15 @@ describe('a paper run on the simulated market', () => {
     await open.play();
     const day1 = await first;
     expect(day1).toMatchObject({ session: TODAY, sessionEnded: true, continues: true });
-    const { rows: overnight } = await db.pool.query<{ net_quantity: number }>('SELECT net_quantity FROM positions WHERE run_id = $1 AND net_quantity <> 0', [runId]);
+    const { rows: overnight } = await db.pool.query<{ net_quantity: number; mark: string; cost: string; unrealised: string }>(
+      `SELECT net_quantity, mark_price_paise::text AS mark, open_cost_paise::text AS cost, unrealised_pnl_paise::text AS unrealised
+       FROM positions WHERE run_id = $1 AND net_quantity <> 0`, [runId]);
     expect(overnight.length).toBe(1);
+    // Held overnight, valued at the session's last mark: long units x mark less their cost.
+    const held = overnight[0]!;
+    expect(held.net_quantity).toBeGreaterThan(0);
+    expect(Number(held.unrealised)).toBe(held.net_quantity * Number(held.mark) - Number(held.cost));
+    expect(Number(held.unrealised)).not.toBe(0);
     // The next session: the same run, its first session played again from the market's own ticks, then live.
     const second = runMarketSession({ pool: db.pool, runId, market, scheduler: open.scheduler });
     await open.play(undefined, { date: NEXT_SESSION });
