@@ -208,84 +208,84 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   const feed = options.market.feed();
   try {
     return await withPaperOms(orders, async ({ oms, venue }) => {
-    const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
-    const paper = new PaperRun({
-      runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId, oms, venue, clock,
-      product: !swing ? 'MIS' : plan.kind === 'index-futures' ? 'NRML' : 'CNC',
-      ...(chain === undefined ? {} : {
-        tradedPrices: chain.prices, contractAt: (index: number) => chain.symbolAt(index),
-        tradedTickPrice: (index: number, price: number) => chain.tickPrice(index, price),
-      }),
-      instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? instrumentId
-        : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
-      ...(options.pauses === undefined ? {} : { pauses: options.pauses }),
-      ...(gate === undefined ? {} : { signalGate: gate }),
-    });
-    options.onPaperRun?.(paper);
-    // Subscribed before the stored minutes are read: a minute stored meanwhile is in the queue.
-    const subscribed = feed.subscribe([instrumentId]);
-    if (!subscribed.ok) throw new PaperRunFailure(subscribed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
-    const until = scheduler.now();
-    const past = options.market.pastTicks?.(instrumentId, ownFrom, until);
-    const liveFrom = past === undefined
-      ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
-      : await playPastTicks(paper, past, { from: ownFrom, until });
+      const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
+      const paper = new PaperRun({
+        runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId, oms, venue, clock,
+        product: !swing ? 'MIS' : plan.kind === 'index-futures' ? 'NRML' : 'CNC',
+        ...(chain === undefined ? {} : {
+          tradedPrices: chain.prices, contractAt: (index: number) => chain.symbolAt(index),
+          tradedTickPrice: (index: number, price: number) => chain.tickPrice(index, price),
+        }),
+        instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? instrumentId
+          : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
+        ...(options.pauses === undefined ? {} : { pauses: options.pauses }),
+        ...(gate === undefined ? {} : { signalGate: gate }),
+      });
+      options.onPaperRun?.(paper);
+      // Subscribed before the stored minutes are read: a minute stored meanwhile is in the queue.
+      const subscribed = feed.subscribe([instrumentId]);
+      if (!subscribed.ok) throw new PaperRunFailure(subscribed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+      const until = scheduler.now();
+      const past = options.market.pastTicks?.(instrumentId, ownFrom, until);
+      const liveFrom = past === undefined
+        ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
+        : await playPastTicks(paper, past, { from: ownFrom, until });
 
-    // Ticks and bar closes on time, one at a time.
-    let work: Promise<unknown> = Promise.resolve();
-    const serially = <T>(step: () => Promise<T>): Promise<T> => {
-      const next = work.then(step);
-      work = next.catch(() => undefined);
-      return next;
-    };
-    let failure: unknown;
-    const closer = (async () => {
-      let barEnd = barWindowOf({ start: barStartOf(Math.max(scheduler.now(), session.open), intervalMinutes), intervalMinutes, exchange: 'NSE' }).end;
-      while (!aborted() && failure === undefined) {
-        await scheduler.sleepUntil(barEnd + CLOSE_GRACE_MS, signal);
-        if (aborted()) break;
-        await serially(() => paper.closeDue(barEnd));
-        if (barEnd >= session.close) break;
-        barEnd = barWindowOf({ start: barEnd, intervalMinutes, exchange: 'NSE' }).end;
+      // Ticks and bar closes on time, one at a time.
+      let work: Promise<unknown> = Promise.resolve();
+      const serially = <T>(step: () => Promise<T>): Promise<T> => {
+        const next = work.then(step);
+        work = next.catch(() => undefined);
+        return next;
+      };
+      let failure: unknown;
+      const closer = (async () => {
+        let barEnd = barWindowOf({ start: barStartOf(Math.max(scheduler.now(), session.open), intervalMinutes), intervalMinutes, exchange: 'NSE' }).end;
+        while (!aborted() && failure === undefined) {
+          await scheduler.sleepUntil(barEnd + CLOSE_GRACE_MS, signal);
+          if (aborted()) break;
+          await serially(() => paper.closeDue(barEnd));
+          if (barEnd >= session.close) break;
+          barEnd = barWindowOf({ start: barEnd, intervalMinutes, exchange: 'NSE' }).end;
+        }
+        feed.stop();
+      })().catch((error: unknown) => {
+        failure ??= error;
+        feed.stop();
+      });
+      const stop = (): void => feed.stop();
+      signal?.addEventListener('abort', stop, { once: true });
+      const end = await feed.run({
+        onTick: (tick: FeedTick) => (tick.time < liveFrom || tick.time >= session.close ? undefined : serially(() => paper.onTick(tick))),
+      });
+      signal?.removeEventListener('abort', stop);
+      await closer;
+      await work;
+      const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean; continues: boolean }): MarketRunOutcome => ({
+        bars: paper.barsProcessed, fills: paper.fills, ...summary, session: session.date, result: stepped.result(),
+      });
+      if (failure !== undefined || end.reason === 'failed') {
+        const reason = failure !== undefined ? failure : new PaperRunFailure(end.reason === 'failed' ? end.message : 'the feed failed');
+        if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
+        await oms.settled();
+        const squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
+        await gate?.expire().catch(() => 0);
+        if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
+        throw reason;
       }
-      feed.stop();
-    })().catch((error: unknown) => {
-      failure ??= error;
-      feed.stop();
-    });
-    const stop = (): void => feed.stop();
-    signal?.addEventListener('abort', stop, { once: true });
-    const end = await feed.run({
-      onTick: (tick: FeedTick) => (tick.time < liveFrom || tick.time >= session.close ? undefined : serially(() => paper.onTick(tick))),
-    });
-    signal?.removeEventListener('abort', stop);
-    await closer;
-    await work;
-    const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean; continues: boolean }): MarketRunOutcome => ({
-      bars: paper.barsProcessed, fills: paper.fills, ...summary, session: session.date, result: stepped.result(),
-    });
-    if (failure !== undefined || end.reason === 'failed') {
-      const reason = failure !== undefined ? failure : new PaperRunFailure(end.reason === 'failed' ? end.message : 'the feed failed');
-      if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
-      await oms.settled();
-      const squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
-      await gate?.expire().catch(() => 0);
-      if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
-      throw reason;
-    }
-    if (aborted() && signal?.reason === RELEASE) {
-      paper.detach();
-      return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false, continues: false });
-    }
-    if (aborted()) {
-      const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
-      const squaredOff = await paper.stop({ squareOff });
+      if (aborted() && signal?.reason === RELEASE) {
+        paper.detach();
+        return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false, continues: false });
+      }
+      if (aborted()) {
+        const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
+        const squaredOff = await paper.stop({ squareOff });
+        await gate?.expire();
+        return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false, continues: false });
+      }
+      await paper.finish();
       await gate?.expire();
-      return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false, continues: false });
-    }
-    await paper.finish();
-    await gate?.expire();
-    return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true, continues: swing });
+      return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true, continues: swing });
     });
   } finally {
     feed.stop();
