@@ -234,13 +234,16 @@ describe('a paper run on the simulated market', () => {
       await session.play();
       while (!ended.has(runId) && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 50));
       const outcome = ended.get(runId);
-      expect(outcome).toMatchObject({ status: 'COMPLETE' });
       const next = outcome !== undefined && 'nextRunId' in outcome ? outcome.nextRunId : undefined;
       expect(next).toBeDefined();
-      expect((await storedFills(db.pool, runId)).length).toBeGreaterThan(2);
+      const fills = await storedFills(db.pool, runId);
+      expect(fills.length).toBeGreaterThan(2);
+      // The day's status: squared off when the 15:15 square-off (a fill at that bar's open) closed a position.
+      const status = fills.some((fill) => fill.time === istEpochMs(TODAY, '15:15')) ? 'COMPLETE: SQUARED OFF' : 'COMPLETE';
+      expect(outcome).toMatchObject({ status });
       const { rows } = await db.pool.query<{ run_id: string; status: string; licence_id: string | null }>(
         'SELECT run_id, status, licence_id FROM strategy_runs WHERE strategy_id = $1 ORDER BY started_at', [strategyId]);
-      expect(rows).toEqual([{ run_id: runId, status: 'COMPLETE', licence_id: null }, { run_id: next, status: 'IN PROGRESS', licence_id: licence[0]!.id }]);
+      expect(rows).toEqual([{ run_id: runId, status, licence_id: null }, { run_id: next, status: 'IN PROGRESS', licence_id: licence[0]!.id }]);
       const { rows: strategy } = await db.pool.query<{ status: string }>('SELECT status FROM strategies WHERE strategy_id = $1', [strategyId]);
       expect(strategy[0]!.status).toBe('ACTIVE');
       // The next session's run is leased at once and waits for its session.

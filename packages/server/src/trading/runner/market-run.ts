@@ -285,7 +285,11 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
       }
       await paper.finish();
       await gate?.expire();
-      return outcome({ stopped: false, released: false, squaredOff: 0, sessionEnded: true, continues: swing });
+      // The day ends "squared off" when the intraday square-off closed what was open.
+      const sessionDay = istDate(session.open);
+      const squaredOff = stepped.result().fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === sessionDay)
+        .reduce((units, fill) => units + fill.quantity, 0);
+      return outcome({ stopped: false, released: false, squaredOff, sessionEnded: true, continues: swing });
     });
   } finally {
     feed.stop();

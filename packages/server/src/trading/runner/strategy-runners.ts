@@ -171,7 +171,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
         summary = await replayPaperRun({ ...control, ...(options.pacing === undefined ? {} : { pacing: options.pacing }) });
       }
       if (summary.released) outcome = { status: 'released', reason: stopping ? 'the worker is stopping' : 'the run is no longer this worker\'s' };
-      else outcome = { status: stopAsked?.squareOff === true ? 'COMPLETE: SQUARED OFF' : 'COMPLETE', summary };
+      else outcome = { status: stopAsked?.squareOff === true || summary.squaredOff > 0 ? 'COMPLETE: SQUARED OFF' : 'COMPLETE', summary };
     } catch (error) {
       if (!(error instanceof PaperRunFailure || error instanceof PaperDivergence)) {
         // Infrastructure (the database went away): leave the run to be taken over and resumed.
@@ -184,8 +184,10 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       clearInterval(beat);
     }
     try {
-      const next = outcome.status === 'COMPLETE' && sessionEnded ? await continueNextSession(pool, { runId, queue }) : undefined;
-      if (next !== undefined && 'nextRunId' in next && outcome.status === 'COMPLETE') outcome = { ...outcome, nextRunId: next.nextRunId };
+      const ended = outcome;
+      const complete = ended.status === 'COMPLETE' || ended.status === 'COMPLETE: SQUARED OFF' ? ended : undefined;
+      const next = complete !== undefined && sessionEnded ? await continueNextSession(pool, { runId, status: complete.status, queue }) : undefined;
+      if (next !== undefined && 'nextRunId' in next && complete !== undefined) outcome = { ...complete, nextRunId: next.nextRunId };
       else if (outcome.status !== 'released') {
         const reason = next !== undefined && 'stopReason' in next ? next.stopReason : 'reason' in outcome ? outcome.reason : null;
         await endRun(pool, { runId, status: outcome.status, reason });
@@ -252,7 +254,10 @@ async function onTheMarket(pool: pg.Pool, runId: string): Promise<boolean> {
  * licence has expired), or undefined when it is not to go on (stopped or paused by its user, or
  * the run ended already): then nothing changed and the caller ends the run as any other.
  */
-export async function continueNextSession(pool: pg.Pool, request: { runId: string; queue: JobQueue }): Promise<{ nextRunId: string } | { stopReason: string } | undefined> {
+export async function continueNextSession(
+  pool: pg.Pool,
+  request: { runId: string; queue: JobQueue; status?: 'COMPLETE' | 'COMPLETE: SQUARED OFF' },
+): Promise<{ nextRunId: string } | { stopReason: string } | undefined> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{
       strategy_id: string | null; user_id: string; params: Record<string, unknown>; licence_id: string | null; strategy_status: string | null;
@@ -267,8 +272,8 @@ export async function continueNextSession(pool: pg.Pool, request: { runId: strin
       return { stopReason: `the STRATEGIES/DEPLOYED licence expired on ${ended.licence_expired}: the strategy stops after this session (renew it and deploy again)` };
     }
     await client.query(
-      `UPDATE strategy_runs SET status = 'COMPLETE', status_reason = NULL, error = NULL, progress = 100, licence_id = NULL,
-         finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1`, [request.runId]);
+      `UPDATE strategy_runs SET status = $2, status_reason = NULL, error = NULL, progress = 100, licence_id = NULL,
+         finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1`, [request.runId, request.status ?? 'COMPLETE']);
     // A paused strategy stays paused from the next session's first bar.
     const pauses = ended.strategy_status === 'PAUSED' ? [{ fromMs: 0, toMs: null }] : [];
     const { rows: created } = await client.query<{ run_id: string }>(
