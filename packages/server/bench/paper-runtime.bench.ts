@@ -8,6 +8,8 @@
 //    projection is printed instead. BENCH_YEAR=0 skips the year, BENCH_YEAR=1 forces it.
 // 2. 100 paper strategies at once on the simulated market, live-paced (paper-runtime-support.ts):
 //    tick-to-order latency (p50/p95/p99/max), CPU, event-loop delay.
+// BENCH_PART=1 or 2 runs one part; BENCH_STRATEGIES, BENCH_LIVE_MINUTES size part 2; BENCH_POOL_MAX (10),
+// BENCH_POOL_IDLE_MS and BENCH_POOL_WARM set the pool (below).
 //   cd packages/server && npm run bench paper-runtime
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -60,10 +62,11 @@ async function withDatabase(work: (pool: pg.Pool, queries: QueryCounter) => Prom
     await createDatabaseIfMissing(adminUrl, name);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? 10), ...poolIdleOption() });
     const queries = new QueryCounter(pool);
     pool.on('error', (error) => console.log(`  pool: an idle connection failed: ${error.message}`));
     try {
+      await warmPool(pool);
       const started = performance.now();
       await migrate(pool, await loadMigrations(migrationsDir));
       await seedDemoWorld(pool, { dataDir: marketDataDir });
@@ -80,6 +83,22 @@ async function withDatabase(work: (pool: pg.Pool, queries: QueryCounter) => Prom
   } finally {
     await stopServer();
   }
+}
+
+/**
+ * BENCH_POOL_IDLE_MS: how long an idle connection stays open (pg's default 10 s closes them
+ * between part 2's once-a-minute bursts, which then wait for new connections; 0 keeps them).
+ */
+function poolIdleOption(): { idleTimeoutMillis?: number } {
+  const idle = process.env.BENCH_POOL_IDLE_MS;
+  return idle === undefined || idle === '' ? {} : { idleTimeoutMillis: Number(idle) };
+}
+
+/** BENCH_POOL_WARM=n opens n connections before the bench (kept only with BENCH_POOL_IDLE_MS=0 or long). */
+async function warmPool(pool: pg.Pool): Promise<void> {
+  const count = Number(process.env.BENCH_POOL_WARM ?? 0);
+  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
+  for (const client of clients) client.release();
 }
 
 interface ReplayFigures {

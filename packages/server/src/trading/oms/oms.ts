@@ -23,10 +23,10 @@ import { chaosPoint } from '../chaos';
 import type { KillSwitchWatch } from '../kill-switch-watch';
 import { markPosition, recordFill } from './fill-ledger';
 import { KeyedLock } from './keyed-lock';
-import { decisionIds, mismatchOf, requestIssues, viewOf, writeDecision } from './order-intake';
+import { decisionIds, mismatchOf, requestIssues, viewOf, writeDecisionRows } from './order-intake';
 import { modifyWorkingOrder } from './order-modify';
 import { auditOrder, auditView, clientOrderIdForVenue, inTransaction, lockOrder, selectOrders, writeOrder } from './order-rows';
-import type { StoredOrder } from './order-rows';
+import type { OrderAuditEntry, StoredOrder } from './order-rows';
 import { KILL_SWITCH_WITHDRAWN, QUEUED_MESSAGE } from './oms-types';
 import type { ModifyOrderRequest, OmsIssue, OmsModifyIssue, OmsOrderView, PlacedDecision, PlaceOrderRequest, RunContext } from './oms-types';
 import { checkRisk, readInstrument } from './risk-inputs';
@@ -111,10 +111,14 @@ export class Oms {
     const instrument = await this.instrument(request.instrumentId);
     if (instrument === undefined) return err([{ field: 'instrumentId', code: 'unknown-instrument', message: `no instrument has id ${request.instrumentId}` }]);
     const ids = decisionIds(request);
-    const found = await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]);
-    if (found.length > 0) return this.continueDecision(request, found);
     const now = this.scheduler.now();
-    const risk = await checkRisk(this.pool, { run, request, instrument, nowMs: now, killSwitch: this.killSwitches.stateFor(run.userId) });
+    // The risk reads go with the look for the decision's rows, not after it: they only read, and a
+    // decision asked again (rare: a restart) discards them. One round trip less before the venue.
+    const [found, risk] = await Promise.all([
+      selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]),
+      checkRisk(this.pool, { run, request, instrument, nowMs: now, killSwitch: this.killSwitches.stateFor(run.userId) }),
+    ]);
+    if (found.length > 0) return this.continueDecision(request, found);
     if (!risk.ok) {
       await inTransaction(this.pool, (client) => auditOrder(client, {
         action: 'order.refused', clientOrderId: ids[0] as string, actorUserId: run.userId, after: { request, refusals: risk.error },
@@ -122,11 +126,10 @@ export class Oms {
       return err(risk.error.map((refusal) => ({ code: refusal.code, message: refusal.message })));
     }
     chaosPoint('before-write');
-    const written = await writeDecision(this.pool, { run, order: request, slices: risk.value.slices, nowMs: now });
-    if (written && request.squareOff === true) chaosPoint('mid-square-off');
-    const stored = await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]);
-    if (!written) return this.continueDecision(request, stored);
-    await this.enqueue(stored, instrument);
+    const written = await writeDecisionRows(this.pool, { run, order: request, slices: risk.value.slices, nowMs: now });
+    if (written !== undefined && request.squareOff === true) chaosPoint('mid-square-off');
+    if (written === undefined) return this.continueDecision(request, await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]));
+    await this.enqueue(written, instrument);
     return ok({ existing: false, orders: await this.views(ids) });
   }
 
@@ -212,7 +215,8 @@ export class Oms {
     const leaving = this.release(now);
     const stillWaiting = waiting.filter((id) => !leaving.includes(id));
     if (stillWaiting.length > 0) await this.markQueued(stillWaiting);
-    await this.sendInOrder(leaving);
+    const known = new Map(rows.map((row) => [row.order.clientOrderId as string, row]));
+    await this.sendInOrder(leaving, known);
     this.armTimer();
   }
 
@@ -291,40 +295,28 @@ export class Oms {
    * Sends orders in queue order: each `venue.place` is called after the previous one was called
    * (not answered), so the venue receives them first-in-first-out; resolves when all are answered.
    */
-  private async sendInOrder(ids: readonly string[]): Promise<void> {
+  private async sendInOrder(ids: readonly string[], known?: ReadonlyMap<string, StoredOrder>): Promise<void> {
     const sending: Promise<void>[] = [];
     for (const id of ids) {
       let markCalled: () => void = () => undefined;
       const called = new Promise<void>((resolve) => {
         markCalled = resolve;
       });
-      const one = this.track(this.send(id, markCalled));
+      const one = this.track(this.send(id, markCalled, known?.get(id)));
       sending.push(one);
       await Promise.race([called, one.catch(() => undefined)]);
     }
     await Promise.all(sending);
   }
 
-  /** Sends one order: `submitted_at` written, then `venue.place`, then its answer through the state machine. */
-  private send(clientOrderId: string, called: () => void): Promise<void> {
+  /**
+   * Sends one order: `submitted_at` written, then `venue.place`, then its answer through the state
+   * machine. `known` is the row as this OMS just wrote or read it: then `submitted_at` is written by
+   * one compare-and-set statement instead of a transaction on the locked row.
+   */
+  private send(clientOrderId: string, called: () => void, known?: StoredOrder): Promise<void> {
     return this.locks.run(clientOrderId, async () => {
-      const started = await inTransaction(this.pool, async (client) => {
-        const stored = await lockOrder(client, clientOrderId);
-        // Sent already, or ended: never sent twice.
-        if (stored === undefined || stored.order.status !== 'PENDING_SUBMIT' || stored.order.submittedAtMs !== undefined) return undefined;
-        const { statusMessage: _queued, ...order } = stored.order;
-        const kill = this.killSwitches.stateFor(stored.userId);
-        if ((kill.user || kill.global) && !stored.squareOff) {
-          const withdrawn = applyOrderEvent(order, { type: 'cancel-requested' });
-          if (!withdrawn.ok) throw new Error(withdrawn.error.message);
-          await this.writeEvent(client, stored, { order: { ...withdrawn.value.order, statusMessage: KILL_SWITCH_WITHDRAWN }, action: 'order.withdrawn' });
-          return undefined;
-        }
-        const result = applyOrderEvent(order, { type: 'send-started', atMs: this.scheduler.now() });
-        if (!result.ok) throw new Error(result.error.message);
-        await this.writeEvent(client, stored, { order: result.value.order, action: 'order.send-started' });
-        return { stored, order: result.value.order };
-      });
+      const started = (known === undefined ? undefined : await this.startKnownSend(known)) ?? await this.startLockedSend(clientOrderId);
       if (started === undefined) return;
       chaosPoint('after-write-before-send');
       const outcome = await this.placeWithTimeout(started.stored, started.order, called);
@@ -333,6 +325,46 @@ export class Oms {
         : outcome.kind === 'rejected' ? { type: 'rejected', reason: outcome.reason }
           : outcome.kind === 'timeout' ? { type: 'send-timeout' } : { type: 'send-failed-unknown', reason: outcome.reason };
       await this.applyLocked(clientOrderId, event);
+    });
+  }
+
+  /**
+   * `submitted_at` of an order whose row this OMS holds, written only while the row is still
+   * unsent (PENDING_SUBMIT, no `submitted_at`): the guard in the UPDATE is what the row lock gives
+   * the locked path, so an order is still sent at most once. Undefined when that path must decide
+   * instead: the row moved meanwhile (sent, cancelled), or a kill switch is on.
+   */
+  private async startKnownSend(known: StoredOrder): Promise<{ stored: StoredOrder; order: OmsOrder } | undefined> {
+    if (known.order.status !== 'PENDING_SUBMIT' || known.order.submittedAtMs !== undefined) return undefined;
+    const kill = this.killSwitches.stateFor(known.userId);
+    if ((kill.user || kill.global) && !known.squareOff) return undefined;
+    const { statusMessage: _queued, ...order } = known.order;
+    const result = applyOrderEvent(order, { type: 'send-started', atMs: this.scheduler.now() });
+    if (!result.ok) return undefined;
+    const written = await writeOrder(this.pool, {
+      orderId: known.orderId, order: result.value.order, onlyIfUnsent: true, audit: this.auditOf(known, result.value.order, 'order.send-started'),
+    });
+    return written ? { stored: known, order: result.value.order } : undefined;
+  }
+
+  /** `submitted_at` written on the locked row, or the order withdrawn when a kill switch holds it; undefined when it must not leave. */
+  private startLockedSend(clientOrderId: string): Promise<{ stored: StoredOrder; order: OmsOrder } | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      const stored = await lockOrder(client, clientOrderId);
+      // Sent already, or ended: never sent twice.
+      if (stored === undefined || stored.order.status !== 'PENDING_SUBMIT' || stored.order.submittedAtMs !== undefined) return undefined;
+      const { statusMessage: _queued, ...order } = stored.order;
+      const kill = this.killSwitches.stateFor(stored.userId);
+      if ((kill.user || kill.global) && !stored.squareOff) {
+        const withdrawn = applyOrderEvent(order, { type: 'cancel-requested' });
+        if (!withdrawn.ok) throw new Error(withdrawn.error.message);
+        await this.writeEvent(client, stored, { order: { ...withdrawn.value.order, statusMessage: KILL_SWITCH_WITHDRAWN }, action: 'order.withdrawn' });
+        return undefined;
+      }
+      const result = applyOrderEvent(order, { type: 'send-started', atMs: this.scheduler.now() });
+      if (!result.ok) throw new Error(result.error.message);
+      await this.writeEvent(client, stored, { order: result.value.order, action: 'order.send-started' });
+      return { stored, order: result.value.order };
     });
   }
 
@@ -385,11 +417,15 @@ export class Oms {
   }
 
   private async writeEvent(client: pg.PoolClient, stored: StoredOrder, change: { readonly order: OmsOrder; readonly action: string }): Promise<void> {
-    await writeOrder(client, { orderId: stored.orderId, order: change.order });
-    await auditOrder(client, {
-      action: change.action, clientOrderId: stored.order.clientOrderId, actorUserId: null,
-      before: auditView(stored.order), after: { ...auditView(change.order), fills: change.order.fills.length },
-    });
+    await writeOrder(client, { orderId: stored.orderId, order: change.order, audit: this.auditOf(stored, change.order, change.action) });
+  }
+
+  /** The audit row of an order's change. */
+  private auditOf(stored: StoredOrder, next: OmsOrder, action: string): OrderAuditEntry {
+    return {
+      action, clientOrderId: stored.order.clientOrderId, actorUserId: null,
+      before: auditView(stored.order), after: { ...auditView(next), fills: next.fills.length },
+    };
   }
 
   /** The effects that reach outside the transaction: looking an UNKNOWN order up, cancelling at the venue. */

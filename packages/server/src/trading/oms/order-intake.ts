@@ -6,9 +6,8 @@ import { istDate } from '@vyuha/core';
 import { brokerTagFor, clientOrderIdFor, createOrder, OMS_ORDER_TYPES } from '@vyuha/engine';
 import type { ClientOrderId } from '@vyuha/engine';
 import type pg from 'pg';
-import { countOrders } from './fill-ledger';
-import { auditOrder, auditView, inTransaction } from './order-rows';
-import type { StoredOrder } from './order-rows';
+import { auditView, inTransaction, ORDER_COLUMNS, storedNewOrder } from './order-rows';
+import type { OrderDbRow, StoredOrder } from './order-rows';
 import { SLICES_PER_DECISION } from './oms-types';
 import type { OmsIssue, OmsOrderView, PlaceOrderRequest, RunContext } from './oms-types';
 
@@ -90,40 +89,74 @@ export function viewOf(stored: StoredOrder): OmsOrderView {
  * broker account and algo id, counts them in today's daily_pnl row and audits each; returns false
  * when another writer had already written the decision (nothing is written then).
  */
-export async function writeDecision(pool: pg.Pool, request: {
-  readonly run: RunContext; readonly order: PlaceOrderRequest; readonly slices: readonly number[]; readonly nowMs: number;
-}): Promise<boolean> {
-  const { run, order } = request;
+export async function writeDecision(pool: pg.Pool, request: DecisionToWrite): Promise<boolean> {
+  return (await writeDecisionRows(pool, request)) !== undefined;
+}
+
+export interface DecisionToWrite {
+  readonly run: RunContext;
+  readonly order: PlaceOrderRequest;
+  readonly slices: readonly number[];
+  readonly nowMs: number;
+}
+
+/**
+ * `writeDecision`, returning the rows as written (undefined when another writer had written the
+ * decision). Each slice is one statement: its row, its audit row and its count in today's
+ * daily_pnl, the row coming back from it. A decision of one slice (most) is that statement alone,
+ * atomic without BEGIN and COMMIT: one round trip where there were six, on the way to the venue.
+ */
+export async function writeDecisionRows(pool: pg.Pool, request: DecisionToWrite): Promise<StoredOrder[] | undefined> {
+  if (request.slices.length === 1) {
+    const row = await insertSlice(pool, { ...request, slice: 0, quantity: request.slices[0] as number, parentId: null });
+    return row === undefined ? undefined : [storedNewOrder(row)];
+  }
   return inTransaction(pool, async (client) => {
     let parentId: string | null = null;
+    const written: StoredOrder[] = [];
     for (const [slice, quantity] of request.slices.entries()) {
-      const ids = sliceIds({ runId: run.runId, decision: order.decision, slice });
-      const created = createOrder({
-        clientOrderId: ids.clientOrderId, tag: ids.tag, instrumentKey: String(order.instrumentId), side: order.side, quantity, orderType: order.orderType,
-        ...(order.pricePaise === undefined ? {} : { pricePaise: order.pricePaise }),
-        ...(order.triggerPricePaise === undefined ? {} : { triggerPricePaise: order.triggerPricePaise }),
-      });
-      if (!created.ok) throw new RangeError(`${created.error.field}: ${created.error.message}`);
-      const inserted: pg.QueryResult<{ order_id: string }> = await client.query<{ order_id: string }>(
-        `INSERT INTO orders (client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, order_type, product,
-           price_paise, trigger_price_paise, status, algo_id, tag, parent_order_id, square_off, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING_SUBMIT', $13, $14, $15, $16, to_timestamp($17::float8 / 1000))
-         ON CONFLICT (client_order_id) DO NOTHING RETURNING order_id`,
-        [ids.clientOrderId, run.runId, run.strategyId, run.userId, run.userBrokerId, order.instrumentId, order.side, quantity, order.orderType,
-          order.product, order.pricePaise ?? null, order.triggerPricePaise ?? null, run.algoId, ids.tag, parentId, order.squareOff === true, request.nowMs]);
-      const orderId: string | undefined = inserted.rows[0]?.order_id;
-      if (orderId === undefined) {
+      const row = await insertSlice(client, { ...request, slice, quantity, parentId });
+      if (row === undefined) {
         await client.query('ROLLBACK');
         await client.query('BEGIN');
-        return false;
+        return undefined;
       }
-      if (slice === 0 && request.slices.length > 1) parentId = orderId;
-      await auditOrder(client, {
-        action: 'order.created', clientOrderId: ids.clientOrderId, actorUserId: run.userId,
-        after: { ...auditView(created.value), runId: run.runId, algoId: run.algoId, squareOff: order.squareOff === true },
-      });
+      if (slice === 0) parentId = row.order_id;
+      written.push(storedNewOrder(row));
     }
-    await countOrders(client, { runId: run.runId, date: istDate(request.nowMs), count: request.slices.length });
-    return true;
+    return written;
   });
+}
+
+/** One slice's order row, audited and counted, in one statement; undefined when its client order id was taken. */
+async function insertSlice(db: pg.Pool | pg.ClientBase, request: DecisionToWrite & {
+  readonly slice: number; readonly quantity: number; readonly parentId: string | null;
+}): Promise<OrderDbRow | undefined> {
+  const { run, order, quantity } = request;
+  const ids = sliceIds({ runId: run.runId, decision: order.decision, slice: request.slice });
+  const created = createOrder({
+    clientOrderId: ids.clientOrderId, tag: ids.tag, instrumentKey: String(order.instrumentId), side: order.side, quantity, orderType: order.orderType,
+    ...(order.pricePaise === undefined ? {} : { pricePaise: order.pricePaise }),
+    ...(order.triggerPricePaise === undefined ? {} : { triggerPricePaise: order.triggerPricePaise }),
+  });
+  if (!created.ok) throw new RangeError(`${created.error.field}: ${created.error.message}`);
+  const audit = { ...auditView(created.value), runId: run.runId, algoId: run.algoId, squareOff: order.squareOff === true };
+  // The audit row and the count come FROM inserted: a client order id another writer took writes nothing here.
+  const { rows } = await db.query<OrderDbRow>(
+    `WITH inserted AS (
+       INSERT INTO orders AS o (client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, order_type, product,
+         price_paise, trigger_price_paise, status, algo_id, tag, parent_order_id, square_off, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING_SUBMIT', $13, $14, $15, $16, to_timestamp($17::float8 / 1000))
+       ON CONFLICT (client_order_id) DO NOTHING RETURNING ${ORDER_COLUMNS}),
+     audited AS (
+       INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after)
+       SELECT $4, 'order.created', 'orders', $1, NULL, $18::jsonb FROM inserted),
+     counted AS (
+       INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) SELECT $2, $19::date, 0, 1 FROM inserted
+       ON CONFLICT (run_id, date) DO UPDATE SET orders_count = daily_pnl.orders_count + EXCLUDED.orders_count)
+     SELECT * FROM inserted`,
+    [ids.clientOrderId, run.runId, run.strategyId, run.userId, run.userBrokerId, order.instrumentId, order.side, quantity, order.orderType,
+      order.product, order.pricePaise ?? null, order.triggerPricePaise ?? null, run.algoId, ids.tag, request.parentId, order.squareOff === true, request.nowMs,
+      JSON.stringify(audit), istDate(request.nowMs)]);
+  return rows[0];
 }

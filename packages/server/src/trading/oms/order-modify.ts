@@ -84,11 +84,11 @@ async function recordModified(context: ModifyContext, clientOrderId: string, lev
     // The levels were checked on this order a moment ago and nothing returns to an unanswered status.
     if (!result.ok) throw new Error(result.error.message);
     if (!result.value.changed) return locked;
-    await writeOrder(client, { orderId: locked.orderId, order: result.value.order });
-    await client.query('UPDATE orders SET modify_count = modify_count + 1 WHERE order_id = $1', [locked.orderId]);
-    await auditOrder(client, {
-      action: 'order.modified', clientOrderId, actorUserId: locked.userId, before: auditView(locked.order), after: auditView(result.value.order),
+    await writeOrder(client, {
+      orderId: locked.orderId, order: result.value.order,
+      audit: { action: 'order.modified', clientOrderId, actorUserId: locked.userId, before: auditView(locked.order), after: auditView(result.value.order) },
     });
+    await client.query('UPDATE orders SET modify_count = modify_count + 1 WHERE order_id = $1', [locked.orderId]);
     return { ...locked, order: result.value.order };
   });
 }

@@ -129,19 +129,25 @@ export class PaperVenue implements VenuePort {
     if (rules === undefined) return { kind: 'rejected', reason: `the paper venue has no matching rules for instrument ${intent.instrumentKey}` };
     const working = workingOrderOf(intent);
     if (working === undefined) return { kind: 'rejected', reason: `a ${intent.orderType} order needs its price` };
-    const { rows } = await this.options.pool.query<{ id: string }>(`SELECT 'PAPER-' || nextval('paper_order_seq') AS id`);
-    const brokerOrderId = rows[0]?.id;
-    if (brokerOrderId === undefined) throw new Error('paper_order_seq gave no value');
     const core = new MatchingCore({ slippage: rules.slippage, tickSize: rules.tickSizePaise });
     const last = this.lastTicks.get(instrumentId);
     // A MARKET order's fill is decided now and written with the broker order id: a crash before the OMS records it loses nothing.
-    const trade: VenueTrade | undefined = last !== undefined && working.type === 'market'
-      ? { tradeId: `${brokerOrderId}-1`, quantity: intent.quantity, pricePaise: paise(Math.round(core.marketPrice(working.side, last.price))), atMs: Math.max(last.time, this.options.clock.now()) }
+    const fill = last !== undefined && working.type === 'market'
+      ? { quantity: intent.quantity, pricePaise: paise(Math.round(core.marketPrice(working.side, last.price))), atMs: Math.max(last.time, this.options.clock.now()) }
       : undefined;
-    const written = await this.options.pool.query(
-      `UPDATE orders SET broker_order_id = $1, paper_trade = $4 WHERE tag = $2 AND user_id = $3 AND broker_order_id IS NULL AND submitted_at IS NOT NULL`,
-      [brokerOrderId, intent.tag, this.options.userId, trade === undefined ? null : JSON.stringify(trade)]);
-    if (written.rowCount !== 1) return { kind: 'rejected', reason: `the paper venue keeps its book on the order rows, and no sent order has tag ${intent.tag}` };
+    // The id from the sequence and the row in one statement (one round trip): the trade id is the id's, so SQL adds it.
+    const { rows } = await this.options.pool.query<{ broker_order_id: string }>(
+      `WITH next AS (SELECT 'PAPER-' || nextval('paper_order_seq') AS id)
+       UPDATE orders SET broker_order_id = next.id,
+         paper_trade = CASE WHEN $3::jsonb IS NULL THEN NULL ELSE jsonb_build_object('tradeId', next.id || '-1') || $3::jsonb END
+       FROM next WHERE tag = $1 AND user_id = $2 AND broker_order_id IS NULL AND submitted_at IS NOT NULL
+       RETURNING orders.broker_order_id`,
+      [intent.tag, this.options.userId, fill === undefined ? null : JSON.stringify(fill)]);
+    const brokerOrderId = rows[0]?.broker_order_id;
+    if (rows.length !== 1 || brokerOrderId === undefined) {
+      return { kind: 'rejected', reason: `the paper venue keeps its book on the order rows, and no sent order has tag ${intent.tag}` };
+    }
+    const trade: VenueTrade | undefined = fill === undefined ? undefined : { tradeId: `${brokerOrderId}-1`, ...fill };
     const order: PaperOrder = {
       brokerOrderId, tag: intent.tag, instrumentId, orderType: intent.orderType, side: intent.side, quantity: intent.quantity, working,
       core, status: 'OPEN', trades: [], activeFromMs: Number.NEGATIVE_INFINITY,
