@@ -457,14 +457,15 @@ export class PaperRun {
     this.protection = undefined;
     if (protection === undefined) return;
     const { oms } = this.options;
-    for (const order of [protection.stop, protection.target]) {
-      if (order === undefined) continue;
-      const views = await oms.views([order.clientOrderId]);
-      const view = views[0];
-      if (view === undefined || isFinalOrder(view)) continue;
+    const working = [protection.stop, protection.target].filter((order): order is PlacedOrder => order !== undefined);
+    const views = await oms.views(working.map((order) => order.clientOrderId));
+    // Both at once: they are two orders of the venue, cancelled independently.
+    await Promise.all(working.map(async (order) => {
+      const view = views.find((candidate) => candidate.clientOrderId === order.clientOrderId);
+      if (view === undefined || isFinalOrder(view)) return;
       const cancelled = await oms.cancelOrder(order.clientOrderId);
       if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
-    }
+    }));
     await oms.settled();
     this.takeEvents();
   }
@@ -481,12 +482,12 @@ export class PaperRun {
       stop: undefined, stopLevel: levels.stop, target: undefined, armedBeforeBar: false,
     };
     this.protection = protection;
-    if (!Number.isNaN(levels.stop)) {
-      protection.stop = await this.place({ symbol: position.instrument, side: exitSide, quantity: position.quantity, role: 'stop', orderType: 'SL-M', triggerPricePaise: levels.stop, squareOff: true });
-    }
-    if (!Number.isNaN(levels.targetLevel)) {
-      protection.target = await this.place({ symbol: position.instrument, side: exitSide, quantity: position.quantity, role: 'target', orderType: 'LIMIT', pricePaise: levels.targetLevel, squareOff: true });
-    }
+    // Placed together (decisions numbered stop first, then target): neither waits for the other.
+    const stop = Number.isNaN(levels.stop) ? undefined
+      : this.place({ symbol: position.instrument, side: exitSide, quantity: position.quantity, role: 'stop', orderType: 'SL-M', triggerPricePaise: levels.stop, squareOff: true });
+    const target = Number.isNaN(levels.targetLevel) ? undefined
+      : this.place({ symbol: position.instrument, side: exitSide, quantity: position.quantity, role: 'target', orderType: 'LIMIT', pricePaise: levels.targetLevel, squareOff: true });
+    [protection.stop, protection.target] = await Promise.all([stop, target]);
     await this.options.oms.settled();
     this.takeEvents();
   }
@@ -515,9 +516,10 @@ export class PaperRun {
   }): Promise<PlacedOrder> {
     const { oms, runId, product } = this.options;
     this.checkKillSwitch();
-    const instrumentId = await this.instrumentId(request.symbol);
+    // Numbered before any wait: the stop and the target are placed together, in this order.
     const decision = this.decision;
     this.decision += 1;
+    const instrumentId = await this.instrumentId(request.symbol);
     const placed = await oms.placeOrder({
       runId, decision, instrumentId, side: request.side, quantity: request.quantity, orderType: request.orderType, product, squareOff: request.squareOff,
       ...(request.triggerPricePaise === undefined ? {} : { triggerPricePaise: request.triggerPricePaise }),
