@@ -148,7 +148,10 @@ export class Oms {
    * @example await oms.modifyOrder({ clientOrderId, triggerPricePaise: 2_598_000 })
    */
   modifyOrder(request: ModifyOrderRequest): Promise<Result<OmsOrderView, readonly OmsModifyIssue[]>> {
-    const context = { pool: this.pool, userId: this.userId, venue: this.venue, scheduler: this.scheduler, timeoutMs: this.sendTimeoutMs };
+    const context = {
+      pool: this.pool, userId: this.userId, venue: this.venue, scheduler: this.scheduler, timeoutMs: this.sendTimeoutMs,
+      instrument: (instrumentId: number) => this.instrument(instrumentId),
+    };
     return this.locks.run(String(request.clientOrderId), async () => {
       const modified = await modifyWorkingOrder(context, request);
       return modified.ok ? ok(viewOf(modified.value)) : modified;

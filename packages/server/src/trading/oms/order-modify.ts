@@ -18,6 +18,7 @@ import { auditOrder, auditView, inTransaction, lockOrder, selectOrders, writeOrd
 import type { StoredOrder } from './order-rows';
 import type { ModifyOrderRequest, OmsModifyIssue } from './oms-types';
 import { priceBandFor } from './risk-inputs';
+import type { OmsInstrument } from './risk-inputs';
 
 /** What a modification needs of its OMS. */
 export interface ModifyContext {
@@ -27,6 +28,8 @@ export interface ModifyContext {
   readonly scheduler: Scheduler;
   /** How long `venue.modify` may take before the answer counts as missing. */
   readonly timeoutMs: number;
+  /** The order's instrument (its kind sets the price band: an option premium's is wider). */
+  readonly instrument?: (instrumentId: number) => Promise<OmsInstrument | undefined>;
 }
 
 function invalid(field: string, message: string): OmsModifyIssue {
@@ -113,9 +116,10 @@ export async function modifyWorkingOrder(context: ModifyContext, request: Modify
   const effect = asked.value.effects.find((candidate) => candidate.kind === 'modify-at-venue');
   // Already at these levels: nothing to ask the venue.
   if (effect === undefined || effect.kind !== 'modify-at-venue') return ok(stored);
+  const kind = (await context.instrument?.(stored.instrumentId))?.kind;
   const band = await priceBandFor(context.pool, {
     instrumentId: stored.instrumentId, ...(request.referencePricePaise === undefined ? {} : { referencePricePaise: request.referencePricePaise }),
-  });
+  }, kind);
   const refusals = modifiedLevelRefusals(levels, band);
   if (refusals.length > 0) {
     await audit(context, stored, { action: 'order.modify-refused', after: { request, refusals } });

@@ -57,13 +57,33 @@ export function lotRuleOf(instrument: OmsInstrument, nowMs: number): LotRule {
   return { kind: 'explicit', lotSize: instrument.lotSize };
 }
 
-/** The band around the given reference price, else around the stored last price; undefined when neither is known. */
-export async function priceBandFor(db: pg.Pool, request: { readonly instrumentId: number; readonly referencePricePaise?: number }): Promise<PriceBand | undefined> {
-  if (request.referencePricePaise !== undefined) return priceBandAround({ referencePricePaise: request.referencePricePaise });
+/**
+ * An option premium's band: 100% either side of the last premium. A premium doubles or halves in
+ * minutes, and a stop 30-50% beyond the entry premium is how short options are protected; the
+ * 20% band of other instruments would refuse those stops. Still a guard: ten times the premium
+ * is a mistyped price.
+ */
+export const OPTION_PRICE_BAND_BASIS_POINTS = 10_000;
+
+/** The band around the given reference price, else around the stored last price; undefined when neither is known. Options get their own width. */
+export async function priceBandFor(
+  db: pg.Pool,
+  request: { readonly instrumentId: number; readonly referencePricePaise?: number },
+  kind?: OmsInstrument['kind'],
+): Promise<PriceBand | undefined> {
+  if (request.referencePricePaise !== undefined) return priceBandOf(request.referencePricePaise, kind);
   const { rows } = await db.query<{ price_paise: number | null }>(
     'SELECT price_paise::float8 AS price_paise FROM instrument_last_prices WHERE instrument_id = $1', [request.instrumentId]);
   const price = rows[0]?.price_paise;
-  return price === null || price === undefined || price <= 0 ? undefined : priceBandAround({ referencePricePaise: price });
+  return price === null || price === undefined || price <= 0 ? undefined : priceBandOf(price, kind);
+}
+
+/**
+ * The band around `referencePricePaise` for an instrument of `kind`.
+ * @example priceBandOf(10_000, 'option') // { lowerPaise: 1, upperPaise: 20000 }
+ */
+export function priceBandOf(referencePricePaise: number, kind?: OmsInstrument['kind']): PriceBand {
+  return priceBandAround({ referencePricePaise, ...(kind === 'option' ? { basisPoints: OPTION_PRICE_BAND_BASIS_POINTS } : {}) });
 }
 
 /** The run's net position in the instrument. */
@@ -93,7 +113,7 @@ export async function checkRisk(db: pg.Pool, input: {
 }): Promise<Result<RiskApproval, readonly RiskRefusal[]>> {
   const { run, request } = input;
   const [position, pnl, band] = await Promise.all([
-    runPosition(db, request), dayPnlOf(db, { userId: run.userId, strategyId: run.strategyId, nowMs: input.nowMs }), priceBandFor(db, request),
+    runPosition(db, request), dayPnlOf(db, { userId: run.userId, strategyId: run.strategyId, nowMs: input.nowMs }), priceBandFor(db, request, input.instrument.kind),
   ]);
   return checkOrderRisk(
     {

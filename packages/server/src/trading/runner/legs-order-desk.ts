@@ -4,12 +4,9 @@
 // is answered from its rows (never sent twice), its stored fills handed over when the replay
 // reaches their time, as paper-run.ts does for an instrument.
 //
-// The price band: the OMS refuses a stop or target outside a band of 20% around the last price
-// (a guard against a mistyped price), narrower than a 30% stop on a premium. The levels sent from
-// here are the kernel's, derived from the entry fill, never typed; an order whose level lies
-// outside the band around the contract's last premium is sent with its own level as the band's
-// reference (counted in `bandOverrides`) until the OMS has a band for option premiums.
-import { priceBandAround } from '@vyuha/engine';
+// The price band: the OMS checks each stop and target against the option premium's band (100%
+// around the contract's last premium: oms/risk-inputs.ts), wide enough for the stops short
+// options are protected with; a level beyond it is refused like any mistyped price.
 import type { OrderSide, ProtectiveLevels, VenueEvent, VenueTrade } from '@vyuha/engine';
 import type { ManualScheduler } from '../feeds/scheduler';
 import type { Oms } from '../oms/oms';
@@ -80,8 +77,6 @@ export class LegOrderDesk {
   readonly lastPrices = new Map<string, number>();
   /** Fills made on paper so far. */
   fills = 0;
-  /** Protective orders sent with their own level as the price band's reference (see the header). */
-  bandOverrides = 0;
   private decision: number;
   private halted = false;
   private readonly byBrokerId = new Map<string, PlacedLegOrder>();
@@ -144,8 +139,7 @@ export class LegOrderDesk {
     const instrumentId = await this.instrumentId(request.symbol);
     const decision = this.decision;
     this.decision += 1;
-    const level = request.triggerPricePaise ?? request.pricePaise;
-    const reference = level === undefined ? this.lastPrices.get(request.symbol) : this.bandReference(request.symbol, level);
+    const reference = this.lastPrices.get(request.symbol);
     const placed = await oms.placeOrder({
       runId, decision, instrumentId, side: request.side, quantity: request.quantity, orderType: request.orderType, product, squareOff: request.squareOff,
       ...(request.triggerPricePaise === undefined ? {} : { triggerPricePaise: request.triggerPricePaise }),
@@ -190,7 +184,7 @@ export class LegOrderDesk {
   async moveStop(order: PlacedLegOrder, triggerPricePaise: number): Promise<void> {
     if (order.storedFinal) return;
     const modified = await this.options.oms.modifyOrder({
-      clientOrderId: order.clientOrderId, triggerPricePaise, referencePricePaise: this.bandReference(order.symbol, triggerPricePaise),
+      clientOrderId: order.clientOrderId, triggerPricePaise, ...(this.referenceOf(order.symbol)),
     });
     if (!modified.ok) {
       throw new PaperDivergence(`the stop ${order.clientOrderId} could not move to ${triggerPricePaise} paise: ${modified.error.map((issue) => issue.message).join('; ')}`);
@@ -217,12 +211,10 @@ export class LegOrderDesk {
   }
 
   /** The price band's reference for a level: the last premium, or the level itself when the band around the premium would refuse it. */
-  private bandReference(symbol: string, level: number): number {
-    const last = this.lastPrices.get(symbol) ?? level;
-    const band = priceBandAround({ referencePricePaise: last });
-    if (level >= band.lowerPaise && level <= band.upperPaise) return last;
-    this.bandOverrides += 1;
-    return level;
+  /** The contract's last premium as the band's reference, when one is known. */
+  private referenceOf(symbol: string): { referencePricePaise?: number } {
+    const last = this.lastPrices.get(symbol);
+    return last === undefined ? {} : { referencePricePaise: last };
   }
 
   /**

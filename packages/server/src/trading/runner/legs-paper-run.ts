@@ -25,8 +25,7 @@
 // A venue fill that differs from the kernel's, or one the kernel does not make, is a
 // PaperDivergence (paper-run.ts): the run stops with both fills in words.
 //
-// Orders go through legs-order-desk.ts: decisions, the OMS, the price band of a protective level
-// (the kernel's, outside the OMS's 20% band around a premium for a 30% stop: see there), and a
+// Orders go through legs-order-desk.ts: decisions, the OMS (an option premium's price band), and a
 // restart, which replays the range from its first bar with every stored decision answered from
 // its rows, never sent twice.
 //
@@ -95,11 +94,6 @@ export class LegsPaperRun {
   /** Fills made on paper so far. */
   get fills(): number {
     return this.desk.fills;
-  }
-
-  /** Protective orders sent with their own level as the price band's reference (legs-order-desk.ts). */
-  get bandOverrides(): number {
-    return this.desk.bandOverrides;
   }
 
   /** Bars the kernel has processed. */

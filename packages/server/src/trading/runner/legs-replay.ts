@@ -102,8 +102,6 @@ export async function runLegsPaperReplay(request: LegsPaperReplayRequest): Promi
       ...(request.pauses === undefined ? {} : { pauses: request.pauses }),
     });
     request.onPaperRun?.(paper);
-    const played = await playReplay(request, { paper, oms, result: () => stepped.result() });
-    if (paper.bandOverrides > 0) request.log?.(`${paper.bandOverrides} stop or target level(s) lay outside the OMS's 20% band around the premium and were sent with their own level as the reference`);
-    return played;
+    return playReplay(request, { paper, oms, result: () => stepped.result() });
   });
 }
