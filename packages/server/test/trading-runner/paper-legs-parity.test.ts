@@ -126,7 +126,7 @@ async function orderCounts(runId: string): Promise<Record<string, number>> {
 
 describe('a paper replay of option legs makes exactly the backtest\'s fills', () => {
   it('for the 09:20 short straddle with a 30% stop per leg', async () => {
-    const { runId, paper, reasons, stops, expected, actual, outcomeFills } = await paperAndBacktest(SHORT_STRADDLE_LEGS);
+    const { runId, reasons, stops, expected, actual, outcomeFills } = await paperAndBacktest(SHORT_STRADDLE_LEGS);
     // What the test means to cover happened: legs' stops fired on some days, the rest were squared off at 15:15.
     expect(reasons).toEqual(['entry', 'square-off', 'stop']);
     expect(new Set(expected.map((fill) => Math.floor((fill.time + 19_800_000) / 86_400_000))).size).toBeGreaterThanOrEqual(10);
