@@ -1,37 +1,31 @@
 // Part 2 of paper-runtime.bench.ts: many paper strategies at once on the simulated market, live-paced,
 // and the bench's printing and CPU helpers.
 //
-// There is no simulated-market runner yet (strategy-runners.ts runs replays only), so this builds
-// the closest thing from the runtime's own parts, as replay-run.ts builds a replay: per strategy a
-// user of its own with one OMS (openOms) on a PaperVenue scoped to its run, a ManualScheduler market
-// clock, the stepped kernel over a GrowingBarSeries warmed up from the session's stored candles,
-// and a PaperRun fed by its own QueuedFeed of one SimulatedMarket (one tick a second, wall-paced).
-// The market's clock is the wall clock shifted onto a past session (the session after the stored
-// year), so the bench runs at any hour; it stores candles and last prices as in production.
-// The futures chain is built over a stored range only, so these strategies trade the index itself
-// (lot 1), not its near-month future as a replay does.
+// Each strategy is a PAPER run on the market run exactly as the strategy runners run one
+// (runner/market-run.ts `runMarketSession`), each with its own feed of one SimulatedMarket (one
+// tick a second). The market's clock is the wall clock shifted onto a past session (the session
+// after the stored year), so the bench runs at any hour; it stores candles and last prices as in
+// production.
 //
 // Measured from outside (no hook in src/): each tick object's first `push` into a consumer's queue
 // (the moment the market hands it to the strategies) to each `venue.place` call made while that
-// tick was being handled (the PaperRun awaits everything tick by tick, so the order is that tick's).
+// tick was being handled (AsyncLocalStorage carries the tick through the run's awaits).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { compileAlgorithm, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
-import type { BacktestConfigInput, FeedTick, FeedEnd } from '@vyuha/engine';
+import { serializeDeployableConfig } from '@vyuha/engine';
+import type { FeedPort, FeedTick } from '@vyuha/engine';
 import type pg from 'pg';
-import { readCandles } from '../src/market-data/candle-store';
 import type { QueuedFeed } from '../src/trading/feeds/queued-feed';
-import { ManualScheduler, WallScheduler } from '../src/trading/feeds/scheduler';
+import { WallScheduler } from '../src/trading/feeds/scheduler';
 import type { Scheduler } from '../src/trading/feeds/scheduler';
 import { SimulatedMarket } from '../src/trading/feeds/simulated-market';
 import { KillSwitchWatch } from '../src/trading/kill-switch-watch';
-import type { Oms } from '../src/trading/oms/oms';
-import { recoverOms } from '../src/trading/oms/oms-recovery';
-import { openOms } from '../src/trading/oms/open-oms';
 import { PaperVenue } from '../src/trading/paper/paper-venue';
-import { PaperRun } from '../src/trading/runner/paper-run';
+import { runMarketSession } from '../src/trading/runner/market-run';
+import { RELEASE } from '../src/trading/runner/replay-run';
 import { algorithm, createTrader, deployable, strategyOf } from '../test/trading-runner/runner-test-support';
 
 /** One figure as a plain line: `label: value unit (note)`. */
@@ -174,15 +168,6 @@ function distribution(label: string, values: number[], unit: string): void {
   line(`${label} max`, sorted.at(-1) ?? Number.NaN, unit);
 }
 
-interface LiveRun {
-  readonly runId: string;
-  readonly oms: Oms;
-  readonly paper: PaperRun;
-  readonly feed: QueuedFeed;
-  /** Market push time (performance.now) of the tick being handled. */
-  current: number | undefined;
-  ended?: Promise<FeedEnd>;
-}
 
 export interface LiveBenchRequest {
   readonly pool: pg.Pool;
@@ -200,125 +185,84 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const { pool, nifty, strategies, minutes, date } = request;
   const withExits = process.env.BENCH_LIVE_EXITS !== '0';
   console.log(`-- part 2: ${strategies} paper strategies on the simulated market, ${minutes} min of market at 1x`);
-  console.log('what is measured: no simulated-market runner exists yet, so each strategy is a PaperRun built as replay-run.ts builds one');
-  console.log('  (stepped kernel + one OMS on a PaperVenue scoped to its run, one user each, ManualScheduler market clock), fed its own');
-  console.log('  QueuedFeed of one SimulatedMarket (1 tick/s of NIFTY 50, the wall clock shifted onto a past session); the index itself is');
-  console.log('  traded (qty 75), not its future. Latency = the market pushing a tick to the queues -> the venue place() that tick caused.');
-  const users: string[] = [];
-  const configs: BacktestConfigInput[] = [];
-  const programs = [];
+  console.log('what is measured: each strategy is a PAPER run on the market as the strategy runners run one (runner/market-run.ts');
+  console.log('  runMarketSession: warm-up on stored sessions, the stepped kernel adopting venue exits, NIFTY traded as its near-month future');
+  console.log('  priced bar by bar, one OMS on a run-scoped PaperVenue), each with its own feed of one SimulatedMarket (1 tick/s of NIFTY 50,');
+  console.log('  the wall clock shifted onto a past session). Latency = the market pushing a tick to the queues -> the venue place() that tick caused.');
+  // Market time starts 20 s before 10:00 IST of the session, so the first whole bar is 10:00.
+  const startMarket = istEpochMs(date, '10:00') - 20_000;
+  const scheduler = new ShiftedWallScheduler(startMarket - Date.now());
   const runIds: string[] = [];
-  const strategyIds: string[] = [];
   for (let index = 0; index < strategies; index += 1) {
     const userId = await createTrader(pool);
     const fast = 2 + (index % 5);
     const slow = fast + 3 + (index % 7);
     const ref = await algorithm(pool, userId, { buy: `crossover(ema(close, ${fast}), ema(close, ${slow}))`, sell: `crossunder(ema(close, ${fast}), ema(close, ${slow}))` });
     const exits = withExits ? { stopLoss: { kind: 'percent', percent: 0.05 }, target: { kind: 'percent', percent: 0.1 } } as const : {};
-    const deployed = deployable(ref, { interval: 1, sizing: { kind: 'quantity', quantity: 75 }, ...exits });
+    const deployed = deployable(ref, { interval: 1, sizing: { kind: 'lots', lots: 1, lotSize: 75 }, ...exits });
     const strategyId = await strategyOf(pool, { userId, instrumentId: nifty, config: deployed });
-    const { rows } = await pool.query<{ run_id: string }>(`INSERT INTO strategy_runs (strategy_id, user_id, kind, params) VALUES ($1, $2, 'PAPER', $3) RETURNING run_id`,
-      [strategyId, userId, JSON.stringify({ mode: 'PAPER', instrumentId: nifty, intervalMinutes: 1, replay: null })]);
-    const version = await pool.query<{ graph: unknown }>('SELECT graph FROM algorithm_versions WHERE algorithm_id = $1', [ref.id]);
-    const compiled = compileAlgorithm(version.rows[0]!.graph);
-    if (!compiled.ok) throw new Error('a bench algorithm does not compile');
-    users.push(userId);
-    strategyIds.push(strategyId);
+    // Deployed at the market's 09:59:40, so the run trades this session from its 10:00 bar.
+    const { rows } = await pool.query<{ run_id: string }>(
+      `INSERT INTO strategy_runs (strategy_id, user_id, kind, params, started_at) VALUES ($1, $2, 'PAPER', $3, timestamptz 'epoch' + $4 * interval '1 millisecond') RETURNING run_id`,
+      [strategyId, userId, JSON.stringify({ mode: 'PAPER', config: serializeDeployableConfig(deployed), instrumentId: nifty, intervalMinutes: 1, replay: null }), startMarket]);
     runIds.push(rows[0]!.run_id);
-    programs.push(compiled.value);
-    configs.push({ type: 'intraday', instrument: 'NIFTY 50', sizing: { kind: 'quantity', quantity: 75 }, tickSize: 5, ...exits });
   }
-  console.log(`strategies: EMA crossovers (fast 2-6, slow fast+3..fast+9) on 1-minute bars, intraday, ${withExits ? 'stop 0.05% (SL-M) and target 0.1% (LIMIT)' : 'no stop or target (BENCH_LIVE_EXITS=0)'}`);
+  console.log(`strategies: EMA crossovers (fast 2-6, slow fast+3..fast+9) on 1-minute bars, intraday, 1 lot, ${withExits ? 'stop 0.05% (SL-M) and target 0.1% (LIMIT)' : 'no stop or target (BENCH_LIVE_EXITS=0)'}`);
 
-  // Market time starts 20 s before 10:00 IST of the session, so the first whole bar is 10:00.
-  const startMarket = istEpochMs(date, '10:00') - 20_000;
-  const scheduler = new ShiftedWallScheduler(startMarket - Date.now());
   const market = new SimulatedMarket({ pool, scheduler, log: (message) => console.log(`  market: ${message}`), seed: request.seed, instruments: ['NIFTY 50'] });
   const killSwitches = await KillSwitchWatch.open({ pool });
   await market.start();
   await market.flushed();
-  const warm = await readCandles(pool, { instrumentId: nifty, from: istEpochMs(date, '09:15'), to: istEpochMs(date, '10:00') });
+  // The tick a strategy is handling, kept across its awaits: each venue.place is that tick's order.
+  const handlingTick = new AsyncLocalStorage<FeedTick>();
   const pushedAt = new WeakMap<object, number>();
   const latencies: number[] = [];
   const latencyByType = new Map<string, number[]>();
-  const toPlaceOrder: number[] = [];
-  const omsToVenue: number[] = [];
   const queueWaits: number[] = [];
   const handling: number[] = [];
-  const failures: string[] = [];
   let measuring = false;
-  const runs: LiveRun[] = [];
-  const setupStart = performance.now();
-  for (let index = 0; index < strategies; index += 1) {
-    const userId = users[index] as string;
-    const runId = runIds[index] as string;
-    const series = new GrowingBarSeries(warm.length + minutes + 10);
-    const stepped = startSteppedRun({ series, program: programs[index]!, intervalMinutes: 1, config: configs[index]!, signalsFrom: warm.length });
-    for (let bar = 0; bar < warm.length; bar += 1) {
-      stepped.append({ time: warm.time[bar] as number, open: (warm.open[bar] as number) / 100, high: (warm.high[bar] as number) / 100,
-        low: (warm.low[bar] as number) / 100, close: (warm.close[bar] as number) / 100, volume: warm.volume[bar] as number });
-      stepped.step();
+  const place = PaperVenue.prototype.place;
+  PaperVenue.prototype.place = function measured(this: PaperVenue, intent) {
+    const tick = handlingTick.getStore();
+    const pushed = tick === undefined ? undefined : pushedAt.get(tick);
+    if (measuring && pushed !== undefined) {
+      const ms = performance.now() - pushed;
+      latencies.push(ms);
+      latencyByType.set(intent.orderType, [...(latencyByType.get(intent.orderType) ?? []), ms]);
     }
-    const clock = new ManualScheduler(scheduler.now());
-    const venue = await PaperVenue.open({ pool, userId, clock, runIds: [runId], rulesFor: () => ({ tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }) });
-    const oms = openOms({ pool, userId, venue, scheduler: clock, killSwitches, log: (message) => console.log(`  oms ${index}: ${message}`) });
-    oms.attachRun({ runId, userId, strategyId: strategyIds[index] as string, userBrokerId: null, algoId: null, charges: stepped.config.charges });
-    await recoverOms(oms);
-    const paper = new PaperRun({ runId, stepped, series, intervalMinutes: 1, exchange: 'NSE', signalInstrumentId: nifty, oms, venue, clock, product: 'MIS', instrumentIdOf: async () => nifty });
-    const feed = market.feed() as QueuedFeed;
-    const push = feed.push.bind(feed);
-    feed.push = (tick: FeedTick) => {
-      if (!pushedAt.has(tick)) pushedAt.set(tick, performance.now());
-      push(tick);
-    };
-    const subscribed = feed.subscribe([nifty]);
-    if (!subscribed.ok) throw new Error(subscribed.error.map((issue) => issue.message).join('; '));
-    const run: LiveRun = { runId, oms, paper, feed, current: undefined };
-    let placeOrderAt: number | undefined;
-    const placeOrder = oms.placeOrder.bind(oms);
-    oms.placeOrder = (order) => {
-      placeOrderAt = performance.now();
-      if (measuring && run.current !== undefined) toPlaceOrder.push(placeOrderAt - run.current);
-      return placeOrder(order);
-    };
-    const place = venue.place.bind(venue);
-    venue.place = (intent) => {
-      if (measuring && placeOrderAt !== undefined) omsToVenue.push(performance.now() - placeOrderAt);
-      if (measuring && run.current !== undefined) {
-        const ms = performance.now() - run.current;
-        latencies.push(ms);
-        const byType = latencyByType.get(intent.orderType) ?? [];
-        byType.push(ms);
-        latencyByType.set(intent.orderType, byType);
-      }
-      return place(intent);
-    };
-    runs.push(run);
-  }
-  line('setup of the runs (warm-up of', warm.length, withNote('bars each, PaperVenue.open, recoverOms)', `${((performance.now() - setupStart) / 1000).toFixed(2)} s`));
-
+    return place.call(this, intent);
+  };
+  const source = {
+    feed: (): FeedPort => {
+      const feed = market.feed() as QueuedFeed;
+      const push = feed.push.bind(feed);
+      feed.push = (tick: FeedTick) => {
+        if (!pushedAt.has(tick)) pushedAt.set(tick, performance.now());
+        push(tick);
+      };
+      const run = feed.run.bind(feed);
+      feed.run = (sink) => run({
+        onTick: (tick) => {
+          const started = performance.now();
+          const pushed = pushedAt.get(tick);
+          if (measuring && pushed !== undefined) queueWaits.push(started - pushed);
+          return handlingTick.run(tick, async () => {
+            await sink.onTick(tick);
+            if (measuring) handling.push(performance.now() - started);
+          });
+        },
+      });
+      return feed;
+    },
+  };
+  const release = new AbortController();
+  const setupStart = performance.now();
+  const sessions = runIds.map((runId) => runMarketSession({ pool, runId, market: source, scheduler, killSwitches, signal: release.signal })
+    .catch((error: unknown) => ({ failed: `${runId}: ${(error as Error).message}` })));
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  for (const run of runs) {
-    run.ended = run.feed.run({
-      onTick: async (tick) => {
-        const pushed = pushedAt.get(tick);
-        const start = performance.now();
-        run.current = pushed;
-        if (measuring && pushed !== undefined) queueWaits.push(start - pushed);
-        try {
-          await run.paper.onTick(tick);
-        } catch (error) {
-          failures.push(`${run.runId}: ${(error as Error).message}`);
-          throw error;
-        } finally {
-          run.current = undefined;
-          if (measuring) handling.push(performance.now() - start);
-        }
-      },
-    });
-  }
   // Measure from 10:00 IST (the first whole bar) for `minutes` of market.
   await scheduler.sleepUntil(istEpochMs(date, '10:00') - 500);
+  line('setup of the runs (warm-up on stored sessions, OMS, venue) until 10:00 market time', (performance.now() - setupStart) / 1000, 's');
   measuring = true;
   loopDelay.enable();
   const postgresCpu = await postgresCpuReader(pool);
@@ -338,14 +282,12 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const postgres1 = postgresCpu();
   const queries1 = request.queries.snapshot();
   console.log(`live: at the end of the window: ${loadAverage()}`);
-  for (const run of runs) run.feed.stop();
-  await Promise.all(runs.map((run) => run.ended));
-  for (const run of runs) {
-    run.paper.detach();
-    await run.oms.close();
-  }
+  release.abort(RELEASE);
+  const ended = await Promise.all(sessions);
+  PaperVenue.prototype.place = place;
   await market.stop();
   await killSwitches.close();
+  const failures = ended.flatMap((outcome) => ('failed' in outcome ? [outcome.failed] : []));
 
   const { rows } = await pool.query<{ orders: number; fills: number; modifies: number; cancelled: number }>(
     `SELECT count(*)::int AS orders, count(*) FILTER (WHERE status = 'FILLED')::int AS fills, coalesce(sum(modify_count), 0)::int AS modifies,
@@ -353,15 +295,13 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const counts = rows[0]!;
   line('live: measured window', wall, withNote('s of wall time', `(${minutes} min of market from 10:00 IST ${date}, ticks handled ${handling.length} = ${strategies} strategies x ~1/s)`));
   line('live: orders (whole run, from the database)', counts.orders, withNote('orders', `(filled ${counts.fills}, cancelled ${counts.cancelled}, modified ${counts.modifies} times)`));
-  line('live: database queries in the window', queries1.count - queries0.count, withNote('queries', `(${((queries1.count - queries0.count) / wall).toFixed(1)}/s; mean ${((queries1.ms - queries0.ms) / Math.max(1, queries1.count - queries0.count)).toFixed(2)} ms each, pool of 10)`));
+  line('live: database queries in the window', queries1.count - queries0.count, withNote('queries', `(${((queries1.count - queries0.count) / wall).toFixed(1)}/s; mean ${((queries1.ms - queries0.ms) / Math.max(1, queries1.count - queries0.count)).toFixed(2)} ms each)`));
   if (process.env.BENCH_QUERIES === '1') request.queries.printTop('live: top statements by summed time', 12);
   distribution('live: tick-to-order latency (market push -> venue.place)', latencies, 'ms');
   line('live: tick-to-order p99 budget <= 50 ms:', undefined, withNote('', latencies.length === 0 ? 'NO ORDERS MEASURED' : percentile([...latencies].sort((a, b) => a - b), 99) <= 50 ? 'met' : 'NOT met'));
   for (const [type, values] of latencyByType) distribution(`live: tick-to-order, ${type} orders`, values, 'ms');
-  distribution('live: part 1 of it: market push -> oms.placeOrder called (feed queue, candle builder, kernel step, earlier awaits of the tick)', toPlaceOrder, 'ms');
-  distribution('live: part 2 of it: oms.placeOrder called -> venue.place (risk reads, order rows, rate queue, submitted_at)', omsToVenue, 'ms');
   distribution('live: queue wait (market push -> the strategy\'s handler starts)', queueWaits, 'ms');
-  distribution('live: one tick handled by one PaperRun (onTick, all awaits)', handling, 'ms');
+  distribution('live: one tick handled by one run (onTick, all awaits)', handling, 'ms');
   line('live: node process CPU', ((cpu.user + cpu.system) / 1e6 / wall) * 100, withNote('% of one core', `(${(((cpu.user + cpu.system) / 1e6 / wall) * 50).toFixed(1)} % of 2 cores)`));
   if (postgres0 !== undefined && postgres1 !== undefined) {
     const pgPercent = ((postgres1 - postgres0) / wall) * 100;
