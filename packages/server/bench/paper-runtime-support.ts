@@ -11,6 +11,7 @@
 // (the moment the market hands it to the strategies) to each `venue.place` call made while that
 // tick was being handled (AsyncLocalStorage carries the tick through the run's awaits).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { istEpochMs } from '@vyuha/core';
@@ -256,6 +257,8 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
     },
   };
   const release = new AbortController();
+  // One signal ends every run: each listens on it.
+  setMaxListeners(0, release.signal);
   const setupStart = performance.now();
   const sessions = runIds.map((runId) => runMarketSession({ pool, runId, market: source, scheduler, killSwitches, signal: release.signal })
     .catch((error: unknown) => ({ failed: `${runId}: ${(error as Error).message}` })));
