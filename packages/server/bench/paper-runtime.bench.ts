@@ -8,8 +8,9 @@
 //    projection is printed instead. BENCH_YEAR=0 skips the year, BENCH_YEAR=1 forces it.
 // 2. 100 paper strategies at once on the simulated market, live-paced (paper-runtime-support.ts):
 //    tick-to-order latency (p50/p95/p99/max), CPU, event-loop delay.
-// BENCH_PART=1 or 2 runs one part; BENCH_STRATEGIES, BENCH_LIVE_MINUTES size part 2; BENCH_POOL_MAX (10),
-// BENCH_POOL_IDLE_MS and BENCH_POOL_WARM set the pool (below).
+// BENCH_PART=1 or 2 runs one part; BENCH_STRATEGIES, BENCH_LIVE_MINUTES size part 2; BENCH_POOL_MAX,
+// BENCH_POOL_IDLE_MS and BENCH_POOL_WARM set the pool (below; by default the server's own pool:
+// src/db/database.ts, 20 connections kept 2 minutes).
 //   cd packages/server && npm run bench paper-runtime
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -62,7 +63,7 @@ async function withDatabase(work: (pool: pg.Pool, queries: QueryCounter) => Prom
     await createDatabaseIfMissing(adminUrl, name);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? 10), ...poolIdleOption() });
+    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? 20), ...poolIdleOption() });
     const queries = new QueryCounter(pool);
     pool.on('error', (error) => console.log(`  pool: an idle connection failed: ${error.message}`));
     try {
@@ -86,12 +87,13 @@ async function withDatabase(work: (pool: pg.Pool, queries: QueryCounter) => Prom
 }
 
 /**
- * BENCH_POOL_IDLE_MS: how long an idle connection stays open (pg's default 10 s closes them
- * between part 2's once-a-minute bursts, which then wait for new connections; 0 keeps them).
+ * BENCH_POOL_IDLE_MS: how long an idle connection stays open; by default the server's 2 minutes
+ * (pg's own 10 s closes them between part 2's once-a-minute bursts, which then wait for new
+ * connections; 0 keeps them).
  */
-function poolIdleOption(): { idleTimeoutMillis?: number } {
+function poolIdleOption(): { idleTimeoutMillis: number } {
   const idle = process.env.BENCH_POOL_IDLE_MS;
-  return idle === undefined || idle === '' ? {} : { idleTimeoutMillis: Number(idle) };
+  return { idleTimeoutMillis: idle === undefined || idle === '' ? 120_000 : Number(idle) };
 }
 
 /** BENCH_POOL_WARM=n opens n connections before the bench (kept only with BENCH_POOL_IDLE_MS=0 or long). */

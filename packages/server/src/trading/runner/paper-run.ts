@@ -569,6 +569,8 @@ export class PaperRun {
     const known = this.instrumentIds.get(symbol);
     if (known !== undefined) return known;
     const id = await this.options.instrumentIdOf(symbol);
+    // Read into the OMS's cache now, at the first tick of a contract, not at its first order.
+    await this.options.oms.instrument(id);
     this.instrumentIds.set(symbol, id);
     return id;
   }
