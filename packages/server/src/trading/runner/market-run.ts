@@ -38,16 +38,14 @@ import { barStartOf, barWindowOf, candleTickColumns, candleTicks, ConfirmedSigna
 import type { BacktestResult, FeedPort, FeedTick } from '@vyuha/engine';
 import { previousTradingDay, sessionOf, tradingDaysBetween } from '@vyuha/market';
 import type pg from 'pg';
-import { prepareStoredRun, StoredRunError } from '../../backtest/stored-run';
 import { loadRunCandles } from '../../backtest/stored-candles';
-import { storedInstrumentOf } from '../../backtest/trade-plan';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
 import { withPaperOms } from './paper-oms';
 import { PaperDivergence, PaperRun } from './paper-run';
 import { PendingSignalGate } from './pending-signals';
-import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
+import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
 import type { PaperReplayControl, PaperReplaySummary } from './replay-run';
 
 /** Sessions of stored bars before the run's session that warm its indicators up. */
@@ -147,26 +145,14 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   await scheduler.sleepUntil(session.open - (swing ? SWING_WAKE_BEFORE_OPEN_MS : WAKE_BEFORE_OPEN_MS), signal);
   if (aborted()) return nothing(signal?.reason === RELEASE, undefined);
 
-  const { rows: instrumentRows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
-    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [instrumentId]);
-  const row = instrumentRows[0];
-  if (row === undefined) throw new PaperRunFailure(`instrument ${instrumentId} no longer exists`);
-  const instrument = await storedInstrumentOf(pool, { instrumentId, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
   const program = await compiledAlgorithmOf(pool, config);
   const intervalMinutes = config.interval;
   // Bars from the start of the bar the run started in are the run's own: played as ticks (a resume) or live.
   const runStart = Math.max(Number(run.started_ms), first.open);
   const ownFrom = barStartOf(runStart, intervalMinutes);
-  let prepared;
-  try {
-    prepared = await prepareStoredRun({
-      pool, instrument, strategyType: config.type, dateRange: { from: warmUpFrom(first.date), to: session.date },
-      intervalMinutes, capital: config.investment, ...sizingOf(config),
-    });
-  } catch (error) {
-    if (error instanceof StoredRunError) throw new PaperRunFailure(`${error.message}: the strategy needs stored bars to warm up on`);
-    throw error;
-  }
+  const prepared = await prepareDeployedRange(pool, {
+    config, instrumentId, dateRange: { from: warmUpFrom(first.date), to: session.date }, needs: 'the strategy needs stored bars to warm up on',
+  });
   const stored = prepared.series;
   let warmUp = 0;
   while (warmUp < stored.length && (stored.time[warmUp] as number) < ownFrom) warmUp += 1;
@@ -287,7 +273,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
       await gate?.expire();
       // The day ends "squared off" when the intraday square-off closed what was open.
       const sessionDay = istDate(session.open);
-      const squaredOff = stepped.result().fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === sessionDay)
+      const squaredOff = stepped.ledger.fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === sessionDay)
         .reduce((units, fill) => units + fill.quantity, 0);
       return outcome({ stopped: false, released: false, squaredOff, sessionEnded: true, continues: swing });
     });

@@ -97,18 +97,31 @@ export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams):
   const legsRefusal = config.legs === null ? undefined : legsPaperRefusal(config.legs, config.type);
   if (legsRefusal !== undefined) throw new PaperRunFailure(legsRefusal);
   if (config.manual) throw new PaperRunFailure('a replay cannot wait for manual confirmations; deploy it without manual mode');
+  return prepareDeployedRange(pool, { config, instrumentId: params.instrumentId, dateRange: { from: replay.from, to: replay.to } });
+}
+
+/**
+ * A deployed strategy's instrument over IST dates, prepared as the backtest prepares it (candles at
+ * its interval, an index's futures chain, charges, option legs); what the store cannot give is a
+ * PaperRunFailure (`needs` says what for).
+ */
+export async function prepareDeployedRange(
+  pool: pg.Pool,
+  request: { readonly config: DeployableConfig; readonly instrumentId: number; readonly dateRange: { readonly from: IsoDate; readonly to: IsoDate }; readonly needs?: string },
+): Promise<PreparedRun> {
+  const { config, instrumentId } = request;
   const { rows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
-    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [params.instrumentId]);
+    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [instrumentId]);
   const row = rows[0];
-  if (row === undefined) throw new PaperRunFailure(`instrument ${params.instrumentId} no longer exists`);
-  const instrument = await storedInstrumentOf(pool, { instrumentId: params.instrumentId, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
+  if (row === undefined) throw new PaperRunFailure(`instrument ${instrumentId} no longer exists`);
+  const instrument = await storedInstrumentOf(pool, { instrumentId, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
   try {
     return await prepareStoredRun({
-      pool, instrument, strategyType: config.type, dateRange: { from: replay.from, to: replay.to }, intervalMinutes: config.interval,
+      pool, instrument, strategyType: config.type, dateRange: request.dateRange, intervalMinutes: config.interval,
       capital: config.investment as Paise, ...sizingOf(config), ...(config.legs === null ? {} : { legs: config.legs }),
     });
   } catch (error) {
-    if (error instanceof StoredRunError) throw new PaperRunFailure(error.message);
+    if (error instanceof StoredRunError) throw new PaperRunFailure(request.needs === undefined ? error.message : `${error.message}: ${request.needs}`);
     throw error;
   }
 }

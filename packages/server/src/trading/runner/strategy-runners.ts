@@ -271,9 +271,9 @@ export async function continueNextSession(
     if (ended.licence_expired !== null) {
       return { stopReason: `the STRATEGIES/DEPLOYED licence expired on ${ended.licence_expired}: the strategy stops after this session (renew it and deploy again)` };
     }
-    await client.query(
-      `UPDATE strategy_runs SET status = $2, status_reason = NULL, error = NULL, progress = 100, licence_id = NULL,
-         finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1`, [request.runId, request.status ?? 'COMPLETE']);
+    // The slot moves to the next run: taken off this one, not given back.
+    await client.query('UPDATE strategy_runs SET licence_id = NULL WHERE run_id = $1', [request.runId]);
+    await finishRunRow(client, { runId: request.runId, status: request.status ?? 'COMPLETE', reason: null });
     // A paused strategy stays paused from the next session's first bar.
     const pauses = ended.strategy_status === 'PAUSED' ? [{ fromMs: 0, toMs: null }] : [];
     const { rows: created } = await client.query<{ run_id: string }>(
@@ -297,13 +297,18 @@ export async function endRun(pool: pg.Pool, request: { runId: string; status: 'C
     const ended = rows[0];
     if (ended === undefined) return false;
     await releaseLicenceSlot(client, request.runId);
-    await client.query(
-      `UPDATE strategy_runs SET status = $2, status_reason = $3, error = $3, progress = CASE WHEN $2 LIKE 'COMPLETE%' THEN 100 ELSE progress END,
-         finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL
-       WHERE run_id = $1`, [request.runId, request.status, request.reason]);
+    await finishRunRow(client, request);
     if (ended.strategy_id !== null) {
       await client.query(`UPDATE strategies SET status = 'STOPPED' WHERE strategy_id = $1 AND status IN ('ACTIVE', 'PAUSED')`, [ended.strategy_id]);
     }
     return true;
   });
+}
+
+/** A run row ended: its status and reason in words, finished now, no longer leased (complete: 100%). */
+async function finishRunRow(client: pg.PoolClient, request: { runId: string; status: string; reason: string | null }): Promise<void> {
+  await client.query(
+    `UPDATE strategy_runs SET status = $2, status_reason = $3, error = $3, progress = CASE WHEN $2 LIKE 'COMPLETE%' THEN 100 ELSE progress END,
+       finished_at = greatest(now(), started_at), lease_owner = NULL, heartbeat_at = NULL
+     WHERE run_id = $1`, [request.runId, request.status, request.reason]);
 }
