@@ -213,4 +213,24 @@ describe('another user signing in in another tab (docs/PRODUCT.md section 2)', (
     await page.getByTestId('session-refresh').waitFor({ timeout: 10_000 });
     await screenshot(page, 'session-refresh-dialog');
   });
+
+  it('two tabs of one user hand a session over once, not back and forth', async () => {
+    const { page, context } = session();
+    // A listener of the tabs' channel in each page counts what the tabs announce to each other.
+    await context.addInitScript(() => {
+      const counter = window as unknown as { authMessages: number };
+      counter.authMessages = 0;
+      new BroadcastChannel('vyuha-auth').onmessage = () => { counter.authMessages += 1; };
+    });
+    await signIn(page, 'basic');
+    await page.getByTestId('side-menu').waitFor();
+    const other = await context.newPage();
+    await other.goto(url('/dashboard'));
+    await other.getByTestId('side-menu').waitFor();
+    await other.waitForTimeout(1_500);
+    // The second tab's import of the stored token is one announcement; an echo loop made hundreds a second.
+    const heard = await page.evaluate(() => (window as unknown as { authMessages: number }).authMessages);
+    expect(heard).toBeGreaterThanOrEqual(1);
+    expect(heard).toBeLessThanOrEqual(3);
+  });
 });

@@ -155,4 +155,16 @@ describe('the auth machine (docs/PRODUCT.md section 4)', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(calls.map((call) => call.path)).toEqual(['/signin/pat']);
   });
+
+  it('stores and announces a session update of this tab, but not one heard from another tab (which would bounce between the tabs)', async () => {
+    vi.useFakeTimers();
+    answer('/token', { status: 200, body: session('r2') });
+    const env = environment('r1', Date.now);
+    const actor = createActor(createAuthMachine(env)).start();
+    await settle(actor, 'signedIn');
+    actor.send({ type: 'SESSION_UPDATE', session: session('r3') });
+    actor.send({ type: 'SESSION_UPDATE', session: session('r4'), fromOtherTab: true });
+    expect(env.changed.map((value) => value.refreshToken)).toEqual(['r2', 'r3']);
+    expect(actor.getSnapshot().context.session?.refreshToken).toBe('r4');
+  });
 });

@@ -37,7 +37,12 @@ export interface AuthContext {
 export type AuthEvent =
   | { readonly type: 'SIGNIN'; readonly request: SignInRequest }
   | { readonly type: 'SIGNOUT'; readonly all?: boolean }
-  | { readonly type: 'SESSION_UPDATE'; readonly session: AuthSession }
+  /**
+   * A new session of the same user: from an elevation or a link on this tab (stored and announced),
+   * or heard from another tab (`fromOtherTab`: that tab stored and announced it, so announcing it
+   * again would bounce it between the tabs for ever).
+   */
+  | { readonly type: 'SESSION_UPDATE'; readonly session: AuthSession; readonly fromOtherTab?: boolean }
   | { readonly type: 'SIGNED_OUT_ELSEWHERE' }
   | { readonly type: 'REFRESHED'; readonly session: AuthSession }
   | { readonly type: 'REFRESH_FAILED'; readonly error: AuthErrorPayload }
@@ -238,7 +243,7 @@ export function createAuthMachine(environment: AuthEnvironment) {
             actions: [
               assign(({ context, event }) => withSession(context, { session: event.session, now: environment.now() })),
               sendTo('refresher', ({ event }) => event),
-              ({ event }) => environment.sessionChanged(event.session),
+              ({ event }) => { if (!event.fromOtherTab) environment.sessionChanged(event.session); },
             ],
           },
           REFRESHED: {

@@ -72,7 +72,7 @@ channel?.addEventListener('message', (event: MessageEvent<TabMessage>) => {
   // Token hand-over: the same user's new session replaces ours without another refresh.
   const incoming = readClaims(message.session.accessToken)?.userId;
   if (snapshot.matches('signedIn') && incoming !== undefined && incoming === snapshot.context.userId) {
-    authActor.send({ type: 'SESSION_UPDATE', session: message.session });
+    authActor.send({ type: 'SESSION_UPDATE', session: message.session, fromOtherTab: true });
   }
 });
 
