@@ -82,6 +82,8 @@ export type { ExpirySettlement } from './options-legs/expiry-settlement';
 export { intrinsicPaise } from './options-legs/expiry-settlement';
 export type { OptionsLegsTraderOptions } from './options-legs/options-legs-trader';
 export { OptionsLegsTrader, optionsLegsTraderFactory } from './options-legs/options-legs-trader';
+export type { AdoptedLegExit, AdoptedLegKey } from './options-legs/adopted-leg-exits';
+export { AdoptedLegExits } from './options-legs/adopted-leg-exits';
 export type { DailyResult, RoundTripTrade, EquitySeries, MetricsPeriod, MetricsInput } from './metrics/metrics-input';
 export { MetricsInputError } from './metrics/metrics-input';
 export type { PerformanceMetrics } from './metrics/compute-metrics';

@@ -143,12 +143,13 @@ describe('deployStrategy', () => {
     expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'permission-missing']]);
   });
 
-  it('option legs run on replays only, intraday, in the shapes paper runs', () => {
+  it('intraday option legs run on replays and on the market, in the shapes paper runs; swing legs and MANUAL legs on the market do not', () => {
     const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 30 } });
     const legs = parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] });
     expect(runtimeIssues({ type: 'intraday', legs, manual: false }, REPLAY)).toEqual([]);
-    expect(runtimeIssues({ type: 'intraday', legs, manual: false }, null).map((issue) => [issue.field, issue.message]))
-      .toEqual([['config.legs', 'config.legs: option legs run on replays of stored history for now, not on the simulated market: give replay.from, replay.to and replay.speed']]);
+    expect(runtimeIssues({ type: 'intraday', legs, manual: false }, null)).toEqual([]);
+    expect(runtimeIssues({ type: 'intraday', legs, manual: true }, null).map((issue) => issue.field)).toEqual(['config.manual']);
+    expect(runtimeIssues({ type: 'swing', legs, manual: false }, null)[0]?.message).toContain('swing option legs are not run on paper yet');
     expect(runtimeIssues({ type: 'swing', legs, manual: false }, REPLAY)[0]?.message).toContain('swing option legs are not run on paper yet');
   });
 

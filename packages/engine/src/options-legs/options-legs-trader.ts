@@ -14,6 +14,8 @@
 //   and targets go through the one matching core (leg-matching.ts) on each bar's premium tick
 //   path (leg-pricing.ts); a leg's levels watch the ticks after its entry fill (from
 //   tick 1 after a fill at the open, from the next tick after an at-cost fill inside a bar).
+// - Live (many ticks a bar), a leg's stop, target and trailing exits inside a bar are the venue's,
+//   told before the bar's close (`adopted`: adopted-leg-exits.ts), instead of this trader's match.
 // - Each slice of a leg is an order and a fill; round trips pair entry and exit slices.
 // - The position the program reads: +1 while `onBuy` legs are open or working, -1 for `onSell`;
 //   `entryPrice` is the INDEX price at the entry (rules on the index compare with it).
@@ -26,6 +28,7 @@ import type { FillId, Ledger, OrderId } from '../kernel/ledger';
 import type { ProtectiveFillKind, ProtectivePair } from '../execution/matching-core';
 import type { SlippageModel } from '../kernel/slippage';
 import type { BarMoment, ExitReason, SessionState, Trader, TraderContext, TraderFactory } from '../kernel/trader';
+import type { AdoptedLegExits } from './adopted-leg-exits';
 import type { OptionsLegsConfig } from './config';
 import { settleAtExpiry } from './expiry-settlement';
 import type { ExpirySettlement } from './expiry-settlement';
@@ -45,6 +48,12 @@ export interface OptionsLegsTraderOptions {
   readonly candles?: OptionCandleSource;
   readonly fill: 'next-open' | 'close';
   readonly slippage: SlippageModel;
+  /**
+   * Live (many ticks a bar): the legs' stops, targets and trailing stops inside each bar are the
+   * venue's fills, told before the bar's close (adopted-leg-exits.ts), not this trader's match of
+   * the bar's four-tick premium path. Left out in backtests and replays.
+   */
+  readonly adopted?: AdoptedLegExits;
 }
 
 /** A leg template's run of entries within one entry signal: its re-entries and first premium. */
@@ -124,6 +133,7 @@ export class OptionsLegsTrader implements Trader {
 
   onBarPath(index: number): void {
     for (let leg = 0; leg < this.open.length; leg += 1) this.checkLeg(this.open[leg] as OpenLeg, index);
+    this.options.adopted?.spend();
     this.dropClosedLegs();
     if (this.working.length > 0) this.triggerAtCost(index);
     this.refreshPosition(index);
@@ -261,7 +271,9 @@ export class OptionsLegsTrader implements Trader {
   private checkLeg(leg: OpenLeg, index: number): void {
     const contract = leg.chosen.contract;
     if (!this.pricer.priceBar(contract, index) || index < leg.checkFrom || leg.exitOrders !== undefined || !leg.pair.levels.active) return;
-    const exit = this.matcher.exitOf(leg, index);
+    const adopted = this.options.adopted;
+    const exit = adopted === undefined ? this.matcher.exitOf(leg, index)
+      : adopted.exitOf({ symbol: contract.tradingSymbol, exitSide: leg.direction === 1 ? 'sell' : 'buy' }, leg.pair.levels);
     if (exit === undefined) return;
     const reason = exit.kind as ProtectiveFillKind;
     this.recordExit(leg, { index, moment: 'open', price: exit.price, reason, time: exit.time });

@@ -25,6 +25,12 @@
 // A venue fill that differs from the kernel's, or one the kernel does not make, is a
 // PaperDivergence (paper-run.ts): the run stops with both fills in words.
 //
+// Live (the simulated market: legs-market-run.ts), a bar has many ticks, each priced for the venue
+// from the index's tick and the bar's VIX. The venue then sees prices the kernel's four-tick path
+// does not, so with `adopted` the kernel records the venue's leg exits of each bar (engine
+// options-legs/adopted-leg-exits.ts) instead of matching its own, and the check of step 1 holds
+// by construction; a bar whose window ended closes on time (`closeDue`).
+//
 // Orders go through legs-order-desk.ts: decisions, the OMS (an option premium's price band), and a
 // restart, which replays the range from its first bar with every stored decision answered from
 // its rows, never sent twice.
@@ -35,7 +41,9 @@
 // re-entries, and legs of one side alike in CE/PE and side whose exits differ.
 import { istDate, paise } from '@vyuha/core';
 import { barWindowOf, CandleBuilder, chargeModelOf, OptionsLegsTrader, TICKS_PER_CANDLE } from '@vyuha/engine';
-import type { BuiltCandle, ChargeModel, FeedTick, LedgerFill, OptionsLegsConfig, OrderSide } from '@vyuha/engine';
+import type {
+  AdoptedLegExit, AdoptedLegExits, AdoptedLegKey, BuiltCandle, ChargeModel, FeedTick, LedgerFill, OptionsLegsConfig, OrderSide, ProtectiveLevels,
+} from '@vyuha/engine';
 import type { LegPremiumTicks } from './leg-premium-ticks';
 import { LegOrderDesk } from './legs-order-desk';
 import { legOfEntry, legsPaperRefusal, sliceLevels } from './legs-paper-levels';
@@ -47,12 +55,19 @@ import type { PauseInterval } from './pause-book';
 
 const PROTECTIVE_REASONS = new Set(['stop', 'target', 'trailing']);
 
+/** What the venue did in a bar to the legs of one contract and exit side (engine AdoptedLegExits). */
+type VenueLegBar = AdoptedLegKey & { exit?: AdoptedLegExit; levels?: ProtectiveLevels };
+
 /** A run of option legs: the stepped kernel's trader is the option-legs trader. */
 export interface LegsPaperRunOptions extends PaperRunBaseOptions {
   /** The legs the trader was built with (the run's trade instruments config). */
   readonly legs: OptionsLegsConfig;
   /** Each contract's premium at each tick of the index, from the trader's own pricing inputs. */
   readonly premiums: LegPremiumTicks;
+  /** Live: the seam the trader was built with; told the venue's leg exits of each bar before its close. */
+  readonly adopted?: AdoptedLegExits;
+  /** Live: called at each bar's first tick before the kernel's open step (the bar's VIX is set then). */
+  readonly beforeBarOpen?: (index: number, barStart: number) => void;
 }
 
 export class LegsPaperRun {
@@ -70,7 +85,8 @@ export class LegsPaperRun {
   private barTicks = 0;
   /** The index's latest tick: which tick of the bar (0 to 3), its price in rupees, its time. */
   private readonly latest = { tick: 0, spotRupees: 0, time: 0, synthetic: false };
-  /** Per contract, the bar and tick the venue last saw it at (`bar * 4 + tick`). */
+  /** The number of the index's latest tick in the run (0, 1, 2, ...), and per contract the one the venue last saw it at. */
+  private tickNumber = -1;
   private readonly seenAt = new Map<string, number>();
   /** Units held per contract by the kernel's fills so far (signed). */
   private readonly held = new Map<string, number>();
@@ -110,6 +126,20 @@ export class LegsPaperRun {
     if (forming === undefined) return;
     if (forming.ticks === 1 && forming.start !== this.currentBarStart()) await this.openBar(tick, forming);
     else await this.pathTick(tick);
+  }
+
+  /**
+   * Live: the bar whose window ended by `now` closes without waiting for the next tick (the
+   * session's last bar, a quiet market). Returns true when a bar closed.
+   */
+  async closeDue(now: number): Promise<boolean> {
+    let closed = false;
+    for (const candle of this.builder.closeDue(now)) {
+      if (candle.instrumentId !== this.options.signalInstrumentId) continue;
+      await this.closeBar(candle);
+      closed = true;
+    }
+    return closed;
   }
 
   /** The data ends: the bar being built closes now. */
@@ -182,6 +212,7 @@ export class LegsPaperRun {
     this.setLatest(tick, 0);
     await clock.advanceTo(Math.max(clock.now(), tick.time));
     stepped.kernel.kernel.entriesPaused = this.pauses.pausedAt(bar.start);
+    this.options.beforeBarOpen?.(index, bar.start);
     stepped.openBar({ time: bar.start, open: tick.price / 100 }, this.options.endingOf?.(index, bar.start) ?? {});
     const fills = this.newKernelFills();
     const protective = fills.find((fill) => PROTECTIVE_REASONS.has(fill.reason));
@@ -209,6 +240,7 @@ export class LegsPaperRun {
     const { stepped, clock, oms, runId } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
     await clock.advanceTo(Math.max(clock.now(), end));
+    this.options.adopted?.adopt(this.venueExitsOfBar());
     stepped.closeBar({ time: candle.time, open: candle.open / 100, high: candle.high / 100, low: candle.low / 100, close: candle.close / 100, volume: candle.volume });
     const fills = this.newKernelFills();
     let protectiveCount = 0;
@@ -223,7 +255,42 @@ export class LegsPaperRun {
     }
   }
 
+  /**
+   * Live: what the venue did to the legs inside the bar, per contract and exit side: the exit its
+   * stop or target made (every slice of a leg sees the same premiums, so they fill alike) and the
+   * levels of slices still protected, as their orders followed the ticks.
+   */
+  private venueExitsOfBar(): VenueLegBar[] {
+    const legs = new Map<string, VenueLegBar>();
+    const legOf = (symbol: string, side: OrderSide): VenueLegBar => {
+      const key = `${side} ${symbol}`;
+      let leg = legs.get(key);
+      if (leg === undefined) {
+        leg = { symbol, exitSide: side === 'BUY' ? 'buy' : 'sell' };
+        legs.set(key, leg);
+      }
+      return leg;
+    };
+    for (const { order, trade } of this.protectiveFills) {
+      const kind = order.role === 'target' ? 'target' : order.protection?.levels.stopIsTrailing === true ? 'trailing' : 'stop';
+      const exit: AdoptedLegExit = { kind, price: trade.pricePaise, time: trade.atMs };
+      const leg = legOf(order.symbol, order.side);
+      if (leg.exit !== undefined && (leg.exit.kind !== kind || leg.exit.price !== exit.price || leg.exit.time !== exit.time)) {
+        throw new PaperDivergence(`bar ${this.barIndex}: slices of ${order.symbol} left at different prices or times (${leg.exit.price} and ${exit.price} paise)`);
+      }
+      leg.exit = exit;
+    }
+    for (const protection of this.protections) {
+      const order = protection.stop ?? protection.target;
+      if (protection.filled || order === undefined) continue;
+      const leg = legOf(protection.symbol, order.side);
+      leg.levels ??= protection.levels;
+    }
+    return [...legs.values()];
+  }
+
   private setLatest(tick: FeedTick, k: number): void {
+    this.tickNumber += 1;
     this.latest.tick = k;
     this.latest.spotRupees = tick.price / 100;
     this.latest.time = tick.time;
@@ -252,7 +319,7 @@ export class LegsPaperRun {
 
   /** The venue's tick of `symbol` at the index's latest tick, unless it has it; false when the contract has no price yet. */
   private async giveTick(symbol: string, jump: boolean): Promise<boolean> {
-    const at = this.barIndex * TICKS_PER_CANDLE + this.latest.tick;
+    const at = this.tickNumber;
     const seen = this.seenAt.get(symbol);
     if (seen === at) return true;
     const price = this.options.premiums.premiumAt(symbol, { index: this.barIndex, tick: this.latest.tick, spotRupees: this.latest.spotRupees });
@@ -371,7 +438,7 @@ export class LegsPaperRun {
     for (const protection of armed) {
       if (protection.filled || !this.protections.includes(protection)) continue;
       const price = this.desk.lastPrices.get(protection.symbol);
-      if (price === undefined || this.seenAt.get(protection.symbol) !== this.barIndex * TICKS_PER_CANDLE + this.latest.tick) continue;
+      if (price === undefined || this.seenAt.get(protection.symbol) !== this.tickNumber) continue;
       protection.levels.trail(price);
       const stop = protection.levels.stop;
       if (stop === protection.stopLevel || protection.stop === undefined) continue;

@@ -26,9 +26,9 @@ import { PaperRunFailure, playReplay } from './replay-common';
 import type { PaperReplayOutcome, PaperReplayRequest, PreparedPaperReplay } from './replay-common';
 
 /** The legs' fills meet premiums without slippage: `prepareStoredRun` builds the option-legs trader so, and the venue must match alike. */
-const LEG_SLIPPAGE: SlippageModel = { kind: 'none' };
+export const LEG_SLIPPAGE: SlippageModel = { kind: 'none' };
 /** Index options trade on a 0.05 tick. */
-const OPTION_TICK_PAISE = 5;
+export const OPTION_TICK_PAISE = 5;
 
 /** A range prepared with legs: `prepareStoredRun`'s trader and stored option candles besides the series and config. */
 export interface PreparedLegsReplay extends PreparedPaperReplay {

@@ -32,87 +32,24 @@
 // Decisions stored before the restart are answered from their rows (never sent twice), and what
 // it missed while down is decided and filled on paper at the prices of that time, as it would have
 // been.
-import { istDate, istEpochMs } from '@vyuha/core';
+import { istDate } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { barStartOf, barWindowOf, candleTickColumns, candleTicks, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
-import type { BacktestResult, FeedPort, FeedTick } from '@vyuha/engine';
-import { previousTradingDay, sessionOf, tradingDaysBetween } from '@vyuha/market';
-import type pg from 'pg';
-import { loadRunCandles } from '../../backtest/stored-candles';
+import { barStartOf, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
-import type { Scheduler } from '../feeds/scheduler';
+import { runLegsMarketSession } from './legs-market-run';
+import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { PaperDivergence, PaperRun } from './paper-run';
 import { PendingSignalGate } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
-import type { PaperReplayControl, PaperReplaySummary } from './replay-run';
 
-/** Sessions of stored bars before the run's session that warm its indicators up. */
-export const WARM_UP_SESSIONS = 5;
-/** After a bar's window ends, how long the run waits for late ticks before closing it on time. */
-export const CLOSE_GRACE_MS = 1_500;
-/** A run wakes this long before its session opens, to load its warm-up ... */
-const WAKE_BEFORE_OPEN_MS = 60_000;
+export { CLOSE_GRACE_MS, WARM_UP_SESSIONS, warmUpFrom } from './market-session';
+export type { MarketRunOptions, MarketRunOutcome, MarketSource } from './market-session';
+
 /** ... and a swing run this long, to play its earlier sessions again first. */
 const SWING_WAKE_BEFORE_OPEN_MS = 20 * 60_000;
-const MS_PER_MINUTE = 60_000;
-
-/** The market a run trades on: its live feed, and the ticks it made before (when it can say). */
-export interface MarketSource {
-  /** A new feed of the market (one per run: the simulated market's `feed()`). */
-  feed(): FeedPort;
-  /**
-   * The ticks of `instrumentId` the market made from `fromMs` until before `toMs`, exactly as it
-   * made them live (the simulated market regenerates its sessions); undefined when it cannot
-   * (then a resume plays the stored 1-minute candles instead).
-   */
-  pastTicks?(instrumentId: number, fromMs: number, toMs: number): AsyncIterable<FeedTick>;
-}
-
-export interface MarketRunOptions extends Omit<PaperReplayControl, 'pacing'> {
-  readonly pool: pg.Pool;
-  readonly runId: string;
-  readonly market: MarketSource;
-  /** The wall clock (a manual one in tests): when sessions open and bars end. */
-  readonly scheduler: Scheduler;
-}
-
-/** What a market run did: a replay's summary, the kernel's result (none when it ended before its session), and the session. */
-export interface MarketRunOutcome extends PaperReplaySummary {
-  readonly result: BacktestResult | undefined;
-  /** The session's date; undefined when the run ended before a session began. */
-  readonly session: IsoDate | undefined;
-  /** True when the session closed with the run still going: the strategy goes on with the next session's run. */
-  readonly sessionEnded: boolean;
-  /** With `sessionEnded`: the same run goes on with the next session (a swing strategy holds across sessions). */
-  readonly continues: boolean;
-}
-
-/** Epoch ms of an IST date's minute of day. */
-function minuteMs(date: IsoDate, minute: number): number {
-  return istEpochMs(date, '00:00') + minute * MS_PER_MINUTE;
-}
-
-/** The session a run started at `startedAt` plays: the one open then, or the next to open. */
-function sessionFor(startedAt: number): { date: IsoDate; open: number; close: number } {
-  let date = istDate(startedAt);
-  for (let guard = 0; guard < 30; guard += 1) {
-    const session = sessionOf('NSE', date);
-    if (session !== undefined && minuteMs(date, session.close) > startedAt) {
-      return { date, open: minuteMs(date, session.open), close: minuteMs(date, session.close) };
-    }
-    date = istDate(istEpochMs(date, '12:00') + 86_400_000);
-  }
-  throw new PaperRunFailure(`no NSE session in the 30 days after ${istDate(startedAt)}`);
-}
-
-/** The first day of a session's warm-up: WARM_UP_SESSIONS trading days before it. @example warmUpFrom('2026-11-25') // '2026-11-17' */
-export function warmUpFrom(date: IsoDate): IsoDate {
-  let day = date;
-  for (let step = 0; step < WARM_UP_SESSIONS; step += 1) day = previousTradingDay('NSE', day);
-  return day;
-}
 
 /**
  * Runs one session of a PAPER strategy deployed on the market. The caller owns the run's status
@@ -129,7 +66,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   if (!params.ok) throw new PaperRunFailure(params.error);
   const { config, instrumentId } = params.value;
   if (params.value.replay !== null) throw new PaperRunFailure('this run replays stored history; the replay runner runs it');
-  if (config.legs !== null) throw new PaperRunFailure('option legs are not run on the market yet');
+  if (config.legs !== null) return runLegsMarketSession(options, { run, config, legs: config.legs, instrumentId, pauses: params.value.pauses });
   const swing = config.type === 'swing';
 
   // An intraday run is one session; a swing run goes on from session to session (the runner calls
@@ -217,36 +154,9 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
         ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
         : await playPastTicks(paper, past, { from: ownFrom, until });
 
-      // Ticks and bar closes on time, one at a time.
-      let work: Promise<unknown> = Promise.resolve();
-      const serially = <T>(step: () => Promise<T>): Promise<T> => {
-        const next = work.then(step);
-        work = next.catch(() => undefined);
-        return next;
-      };
-      let failure: unknown;
-      const closer = (async () => {
-        let barEnd = barWindowOf({ start: barStartOf(Math.max(scheduler.now(), session.open), intervalMinutes), intervalMinutes, exchange: 'NSE' }).end;
-        while (!aborted() && failure === undefined) {
-          await scheduler.sleepUntil(barEnd + CLOSE_GRACE_MS, signal);
-          if (aborted()) break;
-          await serially(() => paper.closeDue(barEnd));
-          if (barEnd >= session.close) break;
-          barEnd = barWindowOf({ start: barEnd, intervalMinutes, exchange: 'NSE' }).end;
-        }
-        feed.stop();
-      })().catch((error: unknown) => {
-        failure ??= error;
-        feed.stop();
+      const { end, failure } = await playLive({
+        feed, scheduler, signal, session, intervalMinutes, run: paper, liveFrom,
       });
-      const stop = (): void => feed.stop();
-      signal?.addEventListener('abort', stop, { once: true });
-      const end = await feed.run({
-        onTick: (tick: FeedTick) => (tick.time < liveFrom || tick.time >= session.close ? undefined : serially(() => paper.onTick(tick))),
-      });
-      signal?.removeEventListener('abort', stop);
-      await closer;
-      await work;
       const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean; continues: boolean }): MarketRunOutcome => ({
         bars: paper.barsProcessed, fills: paper.fills, ...summary, session: session.date, result: stepped.result(),
       });
@@ -280,60 +190,4 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   } finally {
     feed.stop();
   }
-}
-
-/**
- * Plays the stored 1-minute candles of the instrument from `from` (a bar start) to the last one
- * stored before `until` through the paper run, four ticks each (the documented path, as a replay
- * plays them). Returns the time live ticks take over from: the end of the last minute played (or
- * `from`).
- */
-async function playStoredMinutes(request: {
-  pool: pg.Pool; paper: PaperRun; instrumentId: number; dates: { from: IsoDate; to: IsoDate }; from: number; until: number;
-}): Promise<number> {
-  const { paper, from, until } = request;
-  if (until <= from) return from;
-  const candles = await loadRunCandles({ pool: request.pool, instrumentId: request.instrumentId, dateRange: request.dates, intervalMinutes: 1 });
-  const ticks = candleTickColumns();
-  let liveFrom = from;
-  for (let index = 0; index < candles.length; index += 1) {
-    const start = candles.time[index] as number;
-    if (start < from) continue;
-    const window = barWindowOf({ start, intervalMinutes: 1, exchange: 'NSE' });
-    if (window.end > until) break;
-    candleTicks({
-      open: candles.open[index] as number, high: candles.high[index] as number, low: candles.low[index] as number,
-      close: candles.close[index] as number, volume: candles.volume[index] as number,
-    }, window, ticks);
-    for (let tick = 0; tick < ticks.time.length; tick += 1) {
-      await paper.onTick({ instrumentId: request.instrumentId, time: ticks.time[tick] as number, price: ticks.price[tick] as number, volume: ticks.volume[tick] as number, synthetic: true });
-    }
-    liveFrom = window.end;
-  }
-  return liveFrom;
-}
-
-/** Plays the market's own past ticks from `from` until before `until` through the paper run; returns `until` (live ticks take over there). */
-async function playPastTicks(paper: PaperRun, ticks: AsyncIterable<FeedTick>, span: { from: number; until: number }): Promise<number> {
-  for await (const tick of ticks) {
-    if (tick.time >= span.from && tick.time < span.until) await paper.onTick(tick);
-  }
-  return Math.max(span.from, span.until);
-}
-
-/**
- * Bars of `intervalMinutes` a run may hold from `from` (a bar start in session `first`) to the
- * close of session `last`: each trading day's session split into bars, so the series never
- * outgrows its columns.
- */
-function barsBetween(request: { from: number; first: { date: IsoDate; close: number }; last: { date: IsoDate }; intervalMinutes: number }): number {
-  const { from, first, last, intervalMinutes } = request;
-  const width = intervalMinutes * MS_PER_MINUTE;
-  let bars = Math.ceil((first.close - from) / width) + 1;
-  for (const date of tradingDaysBetween('NSE', first.date, last.date)) {
-    if (date === first.date) continue;
-    const day = sessionOf('NSE', date);
-    if (day !== undefined) bars += Math.ceil(((day.close - day.open) * MS_PER_MINUTE) / width) + 1;
-  }
-  return bars;
 }
