@@ -4,7 +4,10 @@
 // - rows held as written, but another sender wrote submitted_at first: nothing is placed, and
 //   the other sender's submitted_at and the audit trail (order.created only) are left as they are;
 // - rows held as written, still unsent: placed once, audited created -> send-started -> accepted,
-//   and the decision is counted once in today's daily_pnl (orders_count 1).
+//   and the decision is counted once in today's daily_pnl (orders_count 1);
+// - the venue's answer is written by a compare-and-set on the row as the send left it: when
+//   another process moved the row while the order was at the venue, the answer does not
+//   overwrite it (the locked path decides, and leaves a finished order as it is).
 import { istDate } from '@vyuha/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDecisionRows } from '../../src/trading/oms/order-intake';
@@ -78,5 +81,27 @@ describe('an order the OMS holds as written', () => {
     const { rows: day } = await db.pool.query<{ orders_count: number }>(
       'SELECT orders_count FROM daily_pnl WHERE run_id = $1 AND date = $2', [world.runId, istDate(T0)]);
     expect(day).toEqual([{ orders_count: 1 }]);
+  });
+
+  it("does not take the venue's answer over a row another process moved while the order was at the venue", async () => {
+    const world = await createWorld(db.pool);
+    const rig = await openRig(db.pool, { world, scheduler: newScheduler() });
+    rigs.push(rig);
+    const rows = await written(world, 0);
+    const id = rows[0]!.order.clientOrderId;
+    rig.venue.beforePlace = async () => {
+      await db.pool.query(`UPDATE orders SET status = 'CANCELLED', status_message = 'cancelled elsewhere' WHERE client_order_id = $1`, [id]);
+    };
+
+    await rig.oms.enqueue(rows);
+    await rig.oms.settled();
+    rig.venue.beforePlace = undefined;
+
+    expect(rig.venue.placed.map((intent) => intent.clientOrderId)).toEqual([id]);
+    const { rows: stored } = await db.pool.query<{ status: string; status_message: string | null }>(
+      'SELECT status, status_message FROM orders WHERE client_order_id = $1', [id]);
+    expect(stored[0]).toEqual({ status: 'CANCELLED', status_message: 'cancelled elsewhere' });
+    // The locked path leaves a finished order as it is: no answer is recorded over it.
+    expect(await auditActions(id)).toEqual(['order.created', 'order.send-started']);
   });
 });

@@ -15,6 +15,7 @@ import { applyFillToPosition, averagePricePaise, chargeModelOf, unrealisedPnlPai
 import type { ChargesConfig, NetPosition, OmsFill, OrderSide } from '@vyuha/engine';
 import type pg from 'pg';
 import { chaosPoint } from '../chaos';
+import { inTransaction } from './order-rows';
 
 interface PositionDbRow {
   net_quantity: number; open_cost_paise: number; realised_pnl_paise: number; charges_paise: number;
@@ -73,20 +74,27 @@ async function writePosition(client: pg.ClientBase, key: { runId: string; instru
       position.chargesPaise, locked.markPricePaise, locked.dayDate, locked.dayStart.realised, locked.dayStart.unrealised, locked.dayStart.charges]);
 }
 
+/** The day's realised, mark-to-market and charges of a run, summed over the positions in `source` (rows of positions' columns). */
+function dayTotalsFrom(source: string): string {
+  return `SELECT coalesce(sum(realised_pnl_paise - day_start_realised_paise), 0) AS realised,
+            coalesce(sum(CASE WHEN net_quantity = 0 OR mark_price_paise IS NULL THEN 0
+                              WHEN net_quantity > 0 THEN net_quantity * mark_price_paise - open_cost_paise
+                              ELSE open_cost_paise + net_quantity * mark_price_paise END - day_start_unrealised_paise), 0) AS mtm,
+            coalesce(sum(charges_paise - day_start_charges_paise), 0) AS charges
+     FROM ${source}`;
+}
+
+/** A daily_pnl row's P&L columns written again; its orders_count is kept. */
+const DAILY_PNL_CONFLICT = `ON CONFLICT (run_id, date) DO UPDATE SET pnl_paise = EXCLUDED.pnl_paise, realised_paise = EXCLUDED.realised_paise,
+       mtm_paise = EXCLUDED.mtm_paise, charges_paise = EXCLUDED.charges_paise`;
+
 /** Recomputes a run's daily_pnl row for `date` from its positions (orders_count is kept). */
 export async function refreshDailyPnl(client: pg.ClientBase, request: { readonly runId: string; readonly date: IsoDate }): Promise<void> {
   await client.query(
-    `WITH day AS (
-       SELECT coalesce(sum(realised_pnl_paise - day_start_realised_paise), 0) AS realised,
-              coalesce(sum(CASE WHEN net_quantity = 0 OR mark_price_paise IS NULL THEN 0
-                                WHEN net_quantity > 0 THEN net_quantity * mark_price_paise - open_cost_paise
-                                ELSE open_cost_paise + net_quantity * mark_price_paise END - day_start_unrealised_paise), 0) AS mtm,
-              coalesce(sum(charges_paise - day_start_charges_paise), 0) AS charges
-       FROM positions WHERE run_id = $1 AND day_date = $2)
+    `WITH day AS (${dayTotalsFrom('positions WHERE run_id = $1 AND day_date = $2')})
      INSERT INTO daily_pnl (run_id, date, pnl_paise, realised_paise, mtm_paise, charges_paise)
      SELECT $1, $2, realised + mtm - charges, realised, mtm, charges FROM day
-     ON CONFLICT (run_id, date) DO UPDATE SET pnl_paise = EXCLUDED.pnl_paise, realised_paise = EXCLUDED.realised_paise,
-       mtm_paise = EXCLUDED.mtm_paise, charges_paise = EXCLUDED.charges_paise`,
+     ${DAILY_PNL_CONFLICT}`,
     [request.runId, request.date]);
 }
 
@@ -130,14 +138,48 @@ export async function recordFill(client: pg.ClientBase, request: FillToRecord): 
   return true;
 }
 
-/** Marks a run's position to a price (a bar close, a tick): its unrealised P&L and the day's P&L follow. */
-export async function markPosition(client: pg.ClientBase, request: {
+/**
+ * Marks a run's position to a price (a bar close, a tick): its unrealised P&L and the day's P&L
+ * follow, in one statement (the bar close of every open position, at the moment strategies order):
+ * the row is updated (locked by the UPDATE; on the first mark of a new IST day its day starts from
+ * the position at its previous mark, as `lockPosition` starts it) and the run's daily_pnl row is
+ * computed from its other positions and the one just moved. A run with no position row yet is
+ * marked in a transaction that creates it.
+ */
+export async function markPosition(db: pg.Pool, request: {
   readonly runId: string; readonly instrumentId: number; readonly pricePaise: number; readonly atMs: number;
 }): Promise<void> {
   if (!Number.isSafeInteger(request.pricePaise) || request.pricePaise <= 0) throw new RangeError(`pricePaise must be whole paise above 0, got ${request.pricePaise}`);
   const date = istDate(request.atMs);
-  const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
-  const locked = await lockPosition(client, key);
-  await writePosition(client, key, { ...locked, markPricePaise: request.pricePaise });
-  await refreshDailyPnl(client, { runId: request.runId, date });
+  const { rows } = await db.query<{ moved: number }>(
+    `WITH moved AS (
+       UPDATE positions p SET mark_price_paise = $3, day_date = $4,
+         day_start_realised_paise = CASE WHEN p.day_date IS NOT DISTINCT FROM $4::date THEN p.day_start_realised_paise ELSE p.realised_pnl_paise END,
+         day_start_unrealised_paise = CASE WHEN p.day_date IS NOT DISTINCT FROM $4::date THEN p.day_start_unrealised_paise
+           WHEN p.mark_price_paise IS NULL THEN 0
+           WHEN p.net_quantity >= 0 THEN abs(p.net_quantity) * p.mark_price_paise - p.open_cost_paise
+           ELSE p.open_cost_paise - abs(p.net_quantity) * p.mark_price_paise END,
+         day_start_charges_paise = CASE WHEN p.day_date IS NOT DISTINCT FROM $4::date THEN p.day_start_charges_paise ELSE p.charges_paise END
+       WHERE p.run_id = $1 AND p.instrument_id = $2
+       RETURNING p.net_quantity, p.open_cost_paise, p.realised_pnl_paise, p.charges_paise, p.mark_price_paise,
+         p.day_start_realised_paise, p.day_start_unrealised_paise, p.day_start_charges_paise),
+     today AS (
+       SELECT net_quantity, open_cost_paise, realised_pnl_paise, charges_paise, mark_price_paise,
+         day_start_realised_paise, day_start_unrealised_paise, day_start_charges_paise
+       FROM positions WHERE run_id = $1 AND day_date = $4 AND instrument_id <> $2
+       UNION ALL SELECT * FROM moved),
+     day AS (${dayTotalsFrom('today')}),
+     written AS (
+       INSERT INTO daily_pnl (run_id, date, pnl_paise, realised_paise, mtm_paise, charges_paise)
+       SELECT $1, $4, realised + mtm - charges, realised, mtm, charges FROM day WHERE EXISTS (SELECT 1 FROM moved)
+       ${DAILY_PNL_CONFLICT})
+     SELECT count(*)::int AS moved FROM moved`,
+    [request.runId, request.instrumentId, request.pricePaise, date]);
+  if ((rows[0]?.moved ?? 0) > 0) return;
+  await inTransaction(db, async (client) => {
+    const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
+    const locked = await lockPosition(client, key);
+    await writePosition(client, key, { ...locked, markPricePaise: request.pricePaise });
+    await refreshDailyPnl(client, { runId: request.runId, date });
+  });
 }

@@ -15,7 +15,7 @@
 // - No order leaves while the user's or the global kill switch is on, except a square-off.
 import { err, ok } from '@vyuha/core';
 import type { Result } from '@vyuha/core';
-import { ABSENCE_GRACE_MS, applyOrderEvent, orderEventOf, OrderRateQueue, orderRateKey, venueTagOf } from '@vyuha/engine';
+import { ABSENCE_GRACE_MS, applyOrderEvent, isFinalStatus, orderEventOf, OrderRateQueue, orderRateKey, venueTagOf } from '@vyuha/engine';
 import type { OmsOrder, OrderEffect, OrderEvent, OrderEventError, PlaceOutcome, VenueEvent, VenuePort } from '@vyuha/engine';
 import type pg from 'pg';
 import type { Scheduler } from '../feeds/scheduler';
@@ -64,6 +64,8 @@ export class Oms {
   private readonly queued = new Set<string>();
   private readonly rateKeys = new Set<string>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** Broker order id -> client order id of the orders this OMS sent that are still working: a venue event is matched without a query. */
+  private readonly sentByBrokerId = new Map<string, string>();
   private venueChain: Promise<void> = Promise.resolve();
   private timer: { due: number; abort: AbortController } | undefined;
   private readonly unsubscribe: () => void;
@@ -112,13 +114,10 @@ export class Oms {
     if (instrument === undefined) return err([{ field: 'instrumentId', code: 'unknown-instrument', message: `no instrument has id ${request.instrumentId}` }]);
     const ids = decisionIds(request);
     const now = this.scheduler.now();
-    // The risk reads go with the look for the decision's rows, not after it: they only read, and a
-    // decision asked again (rare: a restart) discards them. One round trip less before the venue.
-    const [found, risk] = await Promise.all([
-      selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]),
-      checkRisk(this.pool, { run, request, instrument, nowMs: now, killSwitch: this.killSwitches.stateFor(run.userId) }),
-    ]);
-    if (found.length > 0) return this.continueDecision(request, found);
+    // The risk reads and the look for the decision's rows are one statement: a decision asked again
+    // (rare: a restart) discards the risk answer and reads its rows.
+    const { decided, risk } = await checkRisk(this.pool, { run, request, instrument, nowMs: now, killSwitch: this.killSwitches.stateFor(run.userId), decisionIds: ids });
+    if (decided) return this.continueDecision(request, await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]));
     if (!risk.ok) {
       await inTransaction(this.pool, (client) => auditOrder(client, {
         action: 'order.refused', clientOrderId: ids[0] as string, actorUserId: run.userId, after: { request, refusals: risk.error },
@@ -160,7 +159,7 @@ export class Oms {
 
   /** Marks a run's position at a price (the runner calls it at bar closes): unrealised and day P&L follow. */
   async markToMarket(request: { readonly runId: string; readonly instrumentId: number; readonly pricePaise: number }): Promise<void> {
-    await inTransaction(this.pool, (client) => markPosition(client, { ...request, atMs: this.scheduler.now() }));
+    await markPosition(this.pool, { ...request, atMs: this.scheduler.now() });
   }
 
   /** The orders with these client order ids, as stored now. */
@@ -324,11 +323,34 @@ export class Oms {
       chaosPoint('after-write-before-send');
       const outcome = await this.placeWithTimeout(started.stored, started.order, called);
       chaosPoint('after-send-before-ack');
+      if (outcome.kind === 'accepted') this.sentByBrokerId.set(outcome.brokerOrderId, clientOrderId);
       const event: OrderEvent = outcome.kind === 'accepted' ? { type: 'accepted', brokerOrderId: outcome.brokerOrderId, status: outcome.status }
         : outcome.kind === 'rejected' ? { type: 'rejected', reason: outcome.reason }
           : outcome.kind === 'timeout' ? { type: 'send-timeout' } : { type: 'send-failed-unknown', reason: outcome.reason };
+      if (await this.applyToSent(started, event)) return;
       await this.applyLocked(clientOrderId, event);
     });
+  }
+
+  /**
+   * The venue's answer to a send, written by one compare-and-set statement on the row as the send
+   * left it (this process holds the order's lock, so only another process could have moved it):
+   * false when the row moved or the answer records a fill, and the locked transaction decides.
+   */
+  private async applyToSent(sent: { stored: StoredOrder; order: OmsOrder }, event: OrderEvent): Promise<boolean> {
+    const result = applyOrderEvent(sent.order, event);
+    if (!result.ok || result.value.effects.some((effect) => effect.kind === 'record-fill')) return false;
+    const next = result.value.order;
+    if (result.value.changed) {
+      const written = await writeOrder(this.pool, {
+        orderId: sent.stored.orderId, order: next, onlyIfStill: sent.order,
+        audit: this.auditOf({ ...sent.stored, order: sent.order }, next, `order.${event.type}`),
+      });
+      if (!written) return false;
+    }
+    this.afterEffects(next, { effects: result.value.effects, squareOff: sent.stored.squareOff });
+    if (next.brokerOrderId !== undefined && isFinalStatus(next.status)) this.sentByBrokerId.delete(next.brokerOrderId);
+    return true;
   }
 
   /**
@@ -416,6 +438,7 @@ export class Oms {
       return { result: ok(result.value.effects), stored, next: result.value.order };
     });
     if (outcome.result.ok) this.afterEffects(outcome.next, { effects: outcome.result.value, squareOff: outcome.stored.squareOff });
+    if (outcome.next.brokerOrderId !== undefined && isFinalStatus(outcome.next.status)) this.sentByBrokerId.delete(outcome.next.brokerOrderId);
     return outcome.result;
   }
 
@@ -468,7 +491,8 @@ export class Oms {
   private onVenueEvent(event: VenueEvent): void {
     if (this.closed) return;
     const next = this.venueChain.then(async () => {
-      const id = await clientOrderIdForVenue(this.pool, { brokerOrderId: event.brokerOrderId, userId: this.userId, ...(event.tag === undefined ? {} : { tag: event.tag }) });
+      const id = this.sentByBrokerId.get(event.brokerOrderId)
+        ?? await clientOrderIdForVenue(this.pool, { brokerOrderId: event.brokerOrderId, userId: this.userId, ...(event.tag === undefined ? {} : { tag: event.tag }) });
       if (id === undefined) {
         this.log(`oms: venue event for an order this account does not have: ${JSON.stringify(event)}`);
         return;

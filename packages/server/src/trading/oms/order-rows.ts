@@ -128,21 +128,31 @@ function auditParams(entry: OrderAuditEntry): unknown[] {
 export async function writeOrder(client: pg.ClientBase | pg.Pool, request: {
   readonly orderId: string; readonly order: OmsOrder; readonly queuedUntilMs?: number | null; readonly audit?: OrderAuditEntry;
   readonly onlyIfUnsent?: boolean;
+  /**
+   * Written only while the row still has this order's status and filled quantity, and no broker
+   * order id or the one being written (the paper venue keeps its id on the row as its book): a
+   * compare-and-set.
+   */
+  readonly onlyIfStill?: OmsOrder;
 }): Promise<boolean> {
   const row = orderRowOf(request.order);
+  const still = request.onlyIfStill === undefined ? undefined : orderRowOf(request.onlyIfStill);
+  const guardAt = request.audit === undefined ? 11 : 16;
   const stillQueued = row.status === 'PENDING_SUBMIT' && row.submittedAtMs === null && request.queuedUntilMs !== undefined ? request.queuedUntilMs : null;
   const update = `UPDATE orders SET status = $2, filled_quantity = $3, average_price_paise = $4,
        submitted_at = CASE WHEN $5::float8 IS NULL THEN NULL ELSE to_timestamp($5::float8 / 1000) END,
        broker_order_id = $6, status_message = $7,
        queued_until = CASE WHEN $8::float8 IS NULL THEN NULL ELSE to_timestamp($8::float8 / 1000) END,
        price_paise = $9, trigger_price_paise = $10
-     WHERE order_id = $1${request.onlyIfUnsent === true ? ` AND status = 'PENDING_SUBMIT' AND submitted_at IS NULL` : ''}`;
+     WHERE order_id = $1${request.onlyIfUnsent === true ? ` AND status = 'PENDING_SUBMIT' AND submitted_at IS NULL` : ''}${still === undefined ? ''
+       : ` AND status = $${guardAt} AND filled_quantity = $${guardAt + 1} AND (broker_order_id IS NULL OR broker_order_id = $6)`}`;
   const params = [request.orderId, row.status, row.filledQuantity, row.averagePricePaise, row.submittedAtMs, row.brokerOrderId, row.statusMessage, stillQueued,
     row.pricePaise, row.triggerPricePaise];
-  if (request.audit === undefined) return ((await client.query(update, params)).rowCount ?? 0) > 0;
+  const guard = still === undefined ? [] : [still.status, still.filledQuantity];
+  if (request.audit === undefined) return ((await client.query(update, [...params, ...guard])).rowCount ?? 0) > 0;
   // FROM changed: the audit row exists exactly when the order row was written.
   const audited = await client.query(`WITH changed AS (${update} RETURNING order_id) ${AUDIT_INSERT} SELECT $11, $12, 'orders', $13, $14, $15 FROM changed`,
-    [...params, ...auditParams(request.audit)]);
+    [...params, ...auditParams(request.audit), ...guard]);
   return (audited.rowCount ?? 0) > 0;
 }
 

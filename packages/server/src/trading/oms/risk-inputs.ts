@@ -86,45 +86,51 @@ export function priceBandOf(referencePricePaise: number, kind?: OmsInstrument['k
   return priceBandAround({ referencePricePaise, ...(kind === 'option' ? { basisPoints: OPTION_PRICE_BAND_BASIS_POINTS } : {}) });
 }
 
-/** The run's net position in the instrument. */
-export async function runPosition(db: pg.Pool, request: { readonly runId: string; readonly instrumentId: number }): Promise<number> {
-  const { rows } = await db.query<{ net_quantity: number }>(
-    'SELECT net_quantity FROM positions WHERE run_id = $1 AND instrument_id = $2', [request.runId, request.instrumentId]);
-  return rows[0]?.net_quantity ?? 0;
+/** What one order's risk checks read, and whether its decision was written already. */
+interface RiskReadRow {
+  decided: boolean; position: number | null; strategy_pnl: number; user_pnl: number; last_price: number | null;
 }
 
-/** Today's P&L (IST) of a strategy's trading runs and of all the user's trading runs. */
-export async function dayPnlOf(db: pg.Pool, request: { readonly userId: string; readonly strategyId: string | null; readonly nowMs: number }): Promise<{ strategy: number; user: number }> {
-  const { rows } = await db.query<{ strategy: number; user_total: number }>(
-    `SELECT coalesce(sum(d.pnl_paise) FILTER (WHERE r.strategy_id = $2), 0)::float8 AS strategy, coalesce(sum(d.pnl_paise), 0)::float8 AS user_total
-     FROM daily_pnl d JOIN strategy_runs r ON r.run_id = d.run_id
-     WHERE r.user_id = $1 AND r.kind IN ('PAPER', 'LIVE') AND d.date = $3`,
-    [request.userId, request.strategyId, istDate(request.nowMs)]);
-  return { strategy: rows[0]?.strategy ?? 0, user: rows[0]?.user_total ?? 0 };
-}
-
-/** Every risk check of the engine's `checkOrderRisk` on a request, with what they read from the database. */
+/**
+ * Every risk check of the engine's `checkOrderRisk` on a request, with what they read from the
+ * database in one statement: the run's position, today's P&L of the strategy and of the user, the
+ * last price when the request brings no reference price, and whether any of the decision's rows
+ * (`decisionIds`) exists (a decision asked again after a restart: `decided`, and the caller reads
+ * its rows instead). One connection and one round trip before the order is written: a burst of
+ * decisions at one bar close queues on the pool, not on four reads each.
+ */
 export async function checkRisk(db: pg.Pool, input: {
   readonly run: RunContext;
   readonly request: PlaceOrderRequest;
   readonly instrument: OmsInstrument;
   readonly nowMs: number;
   readonly killSwitch: { readonly user: boolean; readonly global: boolean };
-}): Promise<Result<RiskApproval, readonly RiskRefusal[]>> {
+  readonly decisionIds: readonly string[];
+}): Promise<{ readonly decided: boolean; readonly risk: Result<RiskApproval, readonly RiskRefusal[]> }> {
   const { run, request } = input;
-  const [position, pnl, band] = await Promise.all([
-    runPosition(db, request), dayPnlOf(db, { userId: run.userId, strategyId: run.strategyId, nowMs: input.nowMs }), priceBandFor(db, request, input.instrument.kind),
-  ]);
-  return checkOrderRisk(
+  const { rows } = await db.query<RiskReadRow>(
+    `SELECT EXISTS (SELECT 1 FROM orders WHERE client_order_id = ANY($6::text[])) AS decided,
+       (SELECT net_quantity FROM positions WHERE run_id = $1 AND instrument_id = $2) AS position,
+       coalesce(pnl.strategy, 0)::float8 AS strategy_pnl, coalesce(pnl.user_total, 0)::float8 AS user_pnl,
+       CASE WHEN $5::boolean THEN (SELECT price_paise::float8 FROM instrument_last_prices WHERE instrument_id = $2) END AS last_price
+     FROM (SELECT sum(d.pnl_paise) FILTER (WHERE r.strategy_id = $4) AS strategy, sum(d.pnl_paise) AS user_total
+           FROM daily_pnl d JOIN strategy_runs r ON r.run_id = d.run_id
+           WHERE r.user_id = $3 AND r.kind IN ('PAPER', 'LIVE') AND d.date = $7) pnl`,
+    [request.runId, request.instrumentId, run.userId, run.strategyId, request.referencePricePaise === undefined, input.decisionIds, istDate(input.nowMs)]);
+  const read = rows[0] as RiskReadRow;
+  const reference = request.referencePricePaise ?? (read.last_price !== null && read.last_price > 0 ? read.last_price : undefined);
+  const band = reference === undefined ? undefined : priceBandOf(reference, input.instrument.kind);
+  const risk = checkOrderRisk(
     {
       side: request.side, quantity: request.quantity, orderType: request.orderType, squareOff: request.squareOff === true,
       ...(request.pricePaise === undefined ? {} : { pricePaise: request.pricePaise }),
       ...(request.triggerPricePaise === undefined ? {} : { triggerPricePaise: request.triggerPricePaise }),
     },
     {
-      lots: lotRuleOf(input.instrument, input.nowMs), ...(band === undefined ? {} : { priceBand: band }), positionQuantity: position,
-      strategyDayPnlPaise: pnl.strategy, userDayPnlPaise: pnl.user, killSwitch: input.killSwitch,
+      lots: lotRuleOf(input.instrument, input.nowMs), ...(band === undefined ? {} : { priceBand: band }), positionQuantity: read.position ?? 0,
+      strategyDayPnlPaise: read.strategy_pnl, userDayPnlPaise: read.user_pnl, killSwitch: input.killSwitch,
       ...(run.strategyMaxLossPaise === undefined ? {} : { strategyMaxLossPaise: run.strategyMaxLossPaise }),
       ...(run.userMaxLossPaise === undefined ? {} : { userMaxLossPaise: run.userMaxLossPaise }),
     });
+  return { decided: read.decided, risk };
 }
