@@ -111,7 +111,8 @@ export async function runLegsMarketSession(
     stepped.step();
   }
 
-  const clock = new ManualScheduler(ownFrom);
+  // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
+  const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });
   const orders = {
     pool, runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
     rules: { tickSizePaise: OPTION_TICK_PAISE, slippage: LEG_SLIPPAGE }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,

@@ -123,7 +123,8 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     stepped.step();
   }
 
-  const clock = new ManualScheduler(ownFrom);
+  // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
+  const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });
   const orders = {
     pool, runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
     rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,

@@ -148,6 +148,8 @@ export class PaperRun {
   private readonly instrumentIds = new Map<string, number>();
   /** The last price the venue was given per traded symbol: the reference of a stop's or a target's price band. */
   private readonly lastPrices = new Map<string, number>();
+  /** The closed bar's mark of the open position, written after the tick's orders have left (`markClosedBar`). */
+  private closeMark: { readonly symbol: string; readonly pricePaise: number } | undefined;
   /** Fills made on paper so far (for the run's summary). */
   fills = 0;
   private readonly pauses: PauseBook;
@@ -174,9 +176,12 @@ export class PaperRun {
     const closed = this.builder.push(tick);
     if (closed !== undefined) await this.closeBar(closed);
     const forming = this.builder.forming(tick.instrumentId);
-    if (forming === undefined) return; // outside the session: no bar
-    if (forming.ticks === 1 && forming.start !== this.currentBarStart()) await this.openBar(tick, forming);
-    else await this.pathTick(tick);
+    // Outside the session there is no bar to open or follow.
+    if (forming !== undefined) {
+      if (forming.ticks === 1 && forming.start !== this.currentBarStart()) await this.openBar(tick, forming);
+      else await this.pathTick(tick);
+    }
+    await this.markClosedBar();
   }
 
   /**
@@ -188,6 +193,7 @@ export class PaperRun {
     for (const candle of this.builder.closeDue(now)) {
       if (candle.instrumentId !== this.options.signalInstrumentId) continue;
       await this.closeBar(candle);
+      await this.markClosedBar();
       closed = true;
     }
     return closed;
@@ -198,6 +204,7 @@ export class PaperRun {
     for (const candle of this.builder.closeDue(Number.POSITIVE_INFINITY)) {
       if (candle.instrumentId === this.options.signalInstrumentId) await this.closeBar(candle);
     }
+    await this.markClosedBar();
     this.unsubscribe();
   }
 
@@ -312,7 +319,7 @@ export class PaperRun {
   }
 
   private async closeBar(candle: BuiltCandle): Promise<void> {
-    const { stepped, clock, oms, runId } = this.options;
+    const { stepped, clock } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
     await clock.advanceTo(Math.max(clock.now(), end));
     await this.options.signalGate?.beforeClose(this.barIndex, candle.time);
@@ -325,10 +332,22 @@ export class PaperRun {
     await this.sendKernelFills();
     await this.protect();
     const position = this.trader.openPosition();
-    if (position !== undefined) {
-      const price = rupeesToPaise(((this.options.tradedPrices ?? this.options.series).close[this.barIndex]) as number);
-      await oms.markToMarket({ runId, instrumentId: await this.instrumentId(position.instrument), pricePaise: price });
-    }
+    this.closeMark = position === undefined ? undefined
+      : { symbol: position.instrument, pricePaise: rupeesToPaise(((this.options.tradedPrices ?? this.options.series).close[this.barIndex]) as number) };
+  }
+
+  /**
+   * The open position marked at the closed bar's close (its unrealised and the day's P&L). Written
+   * after the orders of the tick that closed the bar (the next bar's open) have left: at a bar
+   * boundary every strategy orders at once, and the marks would queue before them. The OMS's
+   * daily-loss check of those orders sees the mark of the bar before (the kernel's own daily
+   * limit decides on the bar's close).
+   */
+  private async markClosedBar(): Promise<void> {
+    const mark = this.closeMark;
+    if (mark === undefined) return;
+    this.closeMark = undefined;
+    await this.options.oms.markToMarket({ runId: this.options.runId, instrumentId: await this.instrumentId(mark.symbol), pricePaise: mark.pricePaise });
   }
 
   /** The venue's protective exit of the bar being closed, as the kernel records it. */
