@@ -11,13 +11,15 @@
 // (the moment the market hands it to the strategies) to each `venue.place` call made while that
 // tick was being handled (AsyncLocalStorage carries the tick through the run's awaits).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { setMaxListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { serializeDeployableConfig } from '@vyuha/engine';
-import type { FeedPort, FeedTick } from '@vyuha/engine';
+import type { FeedPort, FeedTick, VenueEvent } from '@vyuha/engine';
 import type pg from 'pg';
 import type { QueuedFeed } from '../src/trading/feeds/queued-feed';
 import { WallScheduler } from '../src/trading/feeds/scheduler';
@@ -135,7 +137,9 @@ export class QueryCounter {
   /** Prints the statements run most since `reset`, with their counts and summed time. */
   printTop(label: string, top: number): void {
     const rows = [...this.byStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, top);
-    for (const [text, { count, ms }] of rows) console.log(`${label}: ${String(count).padStart(7)} x ${(ms / 1000).toFixed(1).padStart(6)} s  ${text}`);
+    for (const [text, { count, ms }] of rows) {
+      console.log(`${label}: ${String(count).padStart(7)} x ${(ms / 1000).toFixed(1).padStart(6)} s (${(ms / count).toFixed(2).padStart(6)} ms each)  ${text}`);
+    }
   }
 
   reset(): void {
@@ -185,6 +189,8 @@ export interface LiveBenchRequest {
 export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const { pool, nifty, strategies, minutes, date } = request;
   const withExits = process.env.BENCH_LIVE_EXITS !== '0';
+  // BENCH_BURST=1: half the strategies order on the same ticks (a burst); by default one in ten.
+  const everyBar = process.env.BENCH_BURST === '1' ? 2 : 10;
   console.log(`-- part 2: ${strategies} paper strategies on the simulated market, ${minutes} min of market at 1x`);
   console.log('what is measured: each strategy is a PAPER run on the market as the strategy runners run one (runner/market-run.ts');
   console.log('  runMarketSession: warm-up on stored sessions, the stepped kernel adopting venue exits, NIFTY traded as its near-month future');
@@ -198,7 +204,11 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
     const userId = await createTrader(pool);
     const fast = 2 + (index % 5);
     const slow = fast + 3 + (index % 7);
-    const ref = await algorithm(pool, userId, { buy: `crossover(ema(close, ${fast}), ema(close, ${slow}))`, sell: `crossunder(ema(close, ${fast}), ema(close, ${slow}))` });
+    // Every `everyBar`-th strategy trades the bar's direction (an order most minutes, all of them on
+    // the same tick); the rest an EMA crossover of their own periods.
+    const rule = index % everyBar === 0 ? { buy: 'close > open', sell: 'close < open' }
+      : { buy: `crossover(ema(close, ${fast}), ema(close, ${slow}))`, sell: `crossunder(ema(close, ${fast}), ema(close, ${slow}))` };
+    const ref = await algorithm(pool, userId, rule);
     const exits = withExits ? { stopLoss: { kind: 'percent', percent: 0.05 }, target: { kind: 'percent', percent: 0.1 } } as const : {};
     const deployed = deployable(ref, { interval: 1, sizing: { kind: 'lots', lots: 1, lotSize: 75 }, ...exits });
     const strategyId = await strategyOf(pool, { userId, instrumentId: nifty, config: deployed });
@@ -208,7 +218,7 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
       [strategyId, userId, JSON.stringify({ mode: 'PAPER', config: serializeDeployableConfig(deployed), instrumentId: nifty, intervalMinutes: 1, replay: null }), startMarket]);
     runIds.push(rows[0]!.run_id);
   }
-  console.log(`strategies: EMA crossovers (fast 2-6, slow fast+3..fast+9) on 1-minute bars, intraday, 1 lot, ${withExits ? 'stop 0.05% (SL-M) and target 0.1% (LIMIT)' : 'no stop or target (BENCH_LIVE_EXITS=0)'}`);
+  console.log(`strategies: one in ${everyBar} trades the bar's direction (close > open, all on the same ticks${everyBar === 2 ? ', BENCH_BURST=1' : '; BENCH_BURST=1 for one in 2'}), the rest EMA crossovers (fast 2-6, slow fast+3..fast+9); 1-minute bars, intraday, 1 lot, ${withExits ? 'stop 0.05% (SL-M) and target 0.1% (LIMIT)' : 'no stop or target (BENCH_LIVE_EXITS=0)'}`);
 
   const market = new SimulatedMarket({ pool, scheduler, log: (message) => console.log(`  market: ${message}`), seed: request.seed, instruments: ['NIFTY 50'] });
   const killSwitches = await KillSwitchWatch.open({ pool });
@@ -218,18 +228,31 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const handlingTick = new AsyncLocalStorage<FeedTick>();
   const pushedAt = new WeakMap<object, number>();
   const latencies: number[] = [];
+  const chained: number[] = [];
   const latencyByType = new Map<string, number[]>();
   const queueWaits: number[] = [];
   const handling: number[] = [];
   let measuring = false;
+  // A stop or target is placed once its entry's fill is recorded (a square-off order must reduce a
+  // recorded position): its latency is counted from the venue's fill, beside the chain from the tick.
+  const lastFillAt = new WeakMap<PaperVenue, number>();
+  const fillToProtective: number[] = [];
+  const emit = (PaperVenue.prototype as unknown as { emit: (event: VenueEvent) => void }).emit;
+  (PaperVenue.prototype as unknown as { emit: (event: VenueEvent) => void }).emit = function timed(this: PaperVenue, event: VenueEvent) {
+    if (event.kind === 'fill') lastFillAt.set(this, performance.now());
+    emit.call(this, event);
+  };
   const place = PaperVenue.prototype.place;
   PaperVenue.prototype.place = function measured(this: PaperVenue, intent) {
     const tick = handlingTick.getStore();
     const pushed = tick === undefined ? undefined : pushedAt.get(tick);
     if (measuring && pushed !== undefined) {
       const ms = performance.now() - pushed;
-      latencies.push(ms);
+      const protective = intent.orderType !== 'MARKET';
+      (protective ? chained : latencies).push(ms);
       latencyByType.set(intent.orderType, [...(latencyByType.get(intent.orderType) ?? []), ms]);
+      const filled = lastFillAt.get(this);
+      if (protective && filled !== undefined) fillToProtective.push(performance.now() - filled);
     }
     return place.call(this, intent);
   };
@@ -267,6 +290,7 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   await scheduler.sleepUntil(istEpochMs(date, '10:00') - 500);
   line('setup of the runs (warm-up on stored sessions, OMS, venue) until 10:00 market time', (performance.now() - setupStart) / 1000, 's');
   measuring = true;
+  const profiler = await startProfile();
   loopDelay.enable();
   const postgresCpu = await postgresCpuReader(pool);
   const postgres0 = postgresCpu();
@@ -278,6 +302,7 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const wall0 = performance.now();
   await scheduler.sleepUntil(istEpochMs(date, '10:00') + minutes * 60_000 + 2_000);
   measuring = false;
+  await profiler?.stop();
   loopDelay.disable();
   const wall = (performance.now() - wall0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -288,6 +313,7 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   release.abort(RELEASE);
   const ended = await Promise.all(sessions);
   PaperVenue.prototype.place = place;
+  (PaperVenue.prototype as unknown as { emit: (event: VenueEvent) => void }).emit = emit;
   await market.stop();
   await killSwitches.close();
   const failures = ended.flatMap((outcome) => ('failed' in outcome ? [outcome.failed] : []));
@@ -299,9 +325,11 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   line('live: measured window', wall, withNote('s of wall time', `(${minutes} min of market from 10:00 IST ${date}, ticks handled ${handling.length} = ${strategies} strategies x ~1/s)`));
   line('live: orders (whole run, from the database)', counts.orders, withNote('orders', `(filled ${counts.fills}, cancelled ${counts.cancelled}, modified ${counts.modifies} times)`));
   line('live: database queries in the window', queries1.count - queries0.count, withNote('queries', `(${((queries1.count - queries0.count) / wall).toFixed(1)}/s; mean ${((queries1.ms - queries0.ms) / Math.max(1, queries1.count - queries0.count)).toFixed(2)} ms each)`));
-  if (process.env.BENCH_QUERIES === '1') request.queries.printTop('live: top statements by summed time', 12);
-  distribution('live: tick-to-order latency (market push -> venue.place)', latencies, 'ms');
+  if (process.env.BENCH_QUERIES === '1') request.queries.printTop('live: top statements by summed time', 16);
+  distribution('live: tick-to-order latency, orders a tick decides (market push -> venue.place; MARKET entries, exits, square-offs)', latencies, 'ms');
   line('live: tick-to-order p99 budget <= 50 ms:', undefined, withNote('', latencies.length === 0 ? 'NO ORDERS MEASURED' : percentile([...latencies].sort((a, b) => a - b), 99) <= 50 ? 'met' : 'NOT met'));
+  distribution('live: fill-to-order latency of stops and targets (the entry\'s venue fill -> their venue.place)', fillToProtective, 'ms');
+  distribution('live: tick-to-order of stops and targets, the whole chain (tick -> entry -> its fill recorded -> stop and target)', chained, 'ms');
   for (const [type, values] of latencyByType) distribution(`live: tick-to-order, ${type} orders`, values, 'ms');
   distribution('live: queue wait (market push -> the strategy\'s handler starts)', queueWaits, 'ms');
   distribution('live: one tick handled by one run (onTick, all awaits)', handling, 'ms');
@@ -320,4 +348,25 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   line('live: event-loop delay max', delay(loopDelay.max), 'ms');
   line('live: runs that failed', failures.length, 'runs');
   for (const failure of failures.slice(0, 5)) console.log(`  ${failure}`);
+}
+
+/** BENCH_PROFILE=FILE: a CPU profile of the measured window only (node:inspector), written to FILE (open it in Chrome's DevTools). */
+async function startProfile(): Promise<{ stop(): Promise<void> } | undefined> {
+  const file = process.env.BENCH_PROFILE;
+  if (file === undefined || file === '') return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> => new Promise((resolve, reject) => {
+    session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await post('Profiler.stop') as { profile: unknown };
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`live: CPU profile of the window written to ${file}`);
+    },
+  };
 }

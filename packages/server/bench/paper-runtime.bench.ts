@@ -8,9 +8,10 @@
 //    projection is printed instead. BENCH_YEAR=0 skips the year, BENCH_YEAR=1 forces it.
 // 2. 100 paper strategies at once on the simulated market, live-paced (paper-runtime-support.ts):
 //    tick-to-order latency (p50/p95/p99/max), CPU, event-loop delay.
-// BENCH_PART=1 or 2 runs one part; BENCH_STRATEGIES, BENCH_LIVE_MINUTES size part 2; BENCH_POOL_MAX,
-// BENCH_POOL_IDLE_MS and BENCH_POOL_WARM set the pool (below; by default the server's own pool:
-// src/db/database.ts, 20 connections kept 2 minutes).
+// BENCH_PART=1 or 2 runs one part; BENCH_STRATEGIES, BENCH_LIVE_MINUTES, BENCH_BURST size part 2;
+// BENCH_POOL_MAX, BENCH_POOL_MIN, BENCH_POOL_IDLE_MS and BENCH_POOL_WARM set the pool (below; by
+// default the server's own pool: src/db/database.ts, 20 connections, 10 kept, the rest 2 minutes).
+// BENCH_QUERIES=1 prints the top statements, BENCH_PROFILE=FILE a CPU profile of part 2's window.
 //   cd packages/server && npm run bench paper-runtime
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -63,7 +64,7 @@ async function withDatabase(work: (pool: pg.Pool, queries: QueryCounter) => Prom
     await createDatabaseIfMissing(adminUrl, name);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? 20), ...poolIdleOption() });
+    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? 20), min: Number(process.env.BENCH_POOL_MIN ?? 10), ...poolIdleOption() });
     const queries = new QueryCounter(pool);
     pool.on('error', (error) => console.log(`  pool: an idle connection failed: ${error.message}`));
     try {
@@ -96,9 +97,12 @@ function poolIdleOption(): { idleTimeoutMillis: number } {
   return { idleTimeoutMillis: idle === undefined || idle === '' ? 120_000 : Number(idle) };
 }
 
-/** BENCH_POOL_WARM=n opens n connections before the bench (kept only with BENCH_POOL_IDLE_MS=0 or long). */
+/**
+ * BENCH_POOL_WARM=n opens n connections before the bench (default 10, the pool's kept minimum
+ * BENCH_POOL_MIN, as a server that has run a while holds them: src/db/database.ts).
+ */
 async function warmPool(pool: pg.Pool): Promise<void> {
-  const count = Number(process.env.BENCH_POOL_WARM ?? 0);
+  const count = Number(process.env.BENCH_POOL_WARM ?? 10);
   const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
   for (const client of clients) client.release();
 }
