@@ -37,4 +37,17 @@ describe('ManualScheduler', () => {
     await clock.sleepUntil(4_000);
     expect(clock.waiting).toBe(1);
   });
+
+  it('advanceIfIdle moves a when-waking clock at once only when nobody sleeps until then; an always clock never', async () => {
+    const live = new ManualScheduler(1_000, { settle: 'when-waking' });
+    expect(live.advanceIfIdle(2_000)).toBe(true);
+    expect(live.now()).toBe(2_000);
+    void live.sleepUntil(2_500);
+    expect(live.advanceIfIdle(3_000)).toBe(false);
+    expect(live.now()).toBe(2_000);
+    expect(live.advanceIfIdle(1_500)).toBe(false);
+    const replay = new ManualScheduler(1_000);
+    expect(replay.advanceIfIdle(2_000)).toBe(false);
+    expect(replay.now()).toBe(1_000);
+  });
 });

@@ -105,6 +105,17 @@ export class ManualScheduler implements Scheduler {
     return this.sleepers.reduce<number | undefined>((earliest, sleeper) => (earliest === undefined || sleeper.time < earliest ? sleeper.time : earliest), undefined);
   }
 
+  /**
+   * `when-waking`: moves the clock to `time` at once and returns true when no sleeper is due by
+   * then (what `advanceTo` would do, without a wait); false otherwise, and always with `always`:
+   * then `advanceTo`.
+   */
+  advanceIfIdle(time: number): boolean {
+    if (this.settleAlways || time < this.time || this.earliestDue(time) !== undefined) return false;
+    this.time = time;
+    return true;
+  }
+
   /** Moves the clock to `time`, waking sleepers in time order on the way. */
   async advanceTo(time: number): Promise<void> {
     if (time < this.time) throw new RangeError(`a manual clock only moves forward: now ${this.time}, asked for ${time}`);

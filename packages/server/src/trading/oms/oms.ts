@@ -110,7 +110,7 @@ export class Oms {
     if (issues.length > 0) return err(issues);
     const run = this.runs.get(request.runId);
     if (run === undefined) return err([{ field: 'runId', code: 'unknown-run', message: `run ${String(request.runId)} is not attached to this OMS` }]);
-    const instrument = await this.instrument(request.instrumentId);
+    const instrument = this.instruments.get(request.instrumentId) ?? await this.instrument(request.instrumentId);
     if (instrument === undefined) return err([{ field: 'instrumentId', code: 'unknown-instrument', message: `no instrument has id ${request.instrumentId}` }]);
     const ids = decisionIds(request);
     const now = this.scheduler.now();
@@ -173,6 +173,11 @@ export class Oms {
    */
   apply(clientOrderId: string, event: OrderEvent): Promise<Result<readonly OrderEffect[], OrderEventError>> {
     return this.locks.run(clientOrderId, () => this.applyLocked(clientOrderId, event));
+  }
+
+  /** True when nothing this OMS started is still running (a venue's undelivered events aside: ask the venue). */
+  get idle(): boolean {
+    return this.pending.size === 0;
   }
 
   /**
@@ -394,7 +399,7 @@ export class Oms {
   }
 
   private async placeWithTimeout(stored: StoredOrder, order: OmsOrder, called: () => void): Promise<PlaceOutcome> {
-    const instrument = await this.instrument(stored.instrumentId);
+    const instrument = this.instruments.get(stored.instrumentId) ?? await this.instrument(stored.instrumentId);
     if (instrument === undefined) throw new Error(`instrument ${stored.instrumentId} vanished`);
     const abort = new AbortController();
     const timeout = this.scheduler.sleepUntil(this.scheduler.now() + this.sendTimeoutMs, abort.signal)

@@ -238,6 +238,11 @@ export class PaperVenue implements VenuePort {
     }, { silent: true });
   }
 
+  /** True when no fill already decided is still on its way to the listeners (`settled()` would not wait). */
+  get idle(): boolean {
+    return this.deferred.size === 0;
+  }
+
   /** Resolves once every fill already decided has reached the listeners. */
   async settled(): Promise<void> {
     while (this.deferred.size > 0) await Promise.all([...this.deferred]);

@@ -181,7 +181,7 @@ export class PaperRun {
       if (forming.ticks === 1 && forming.start !== this.currentBarStart()) await this.openBar(tick, forming);
       else await this.pathTick(tick);
     }
-    await this.markClosedBar();
+    if (this.closeMark !== undefined) await this.markClosedBar();
   }
 
   /**
@@ -282,32 +282,36 @@ export class PaperRun {
   }
 
   private async openBar(tick: FeedTick, bar: { start: number; end: number }): Promise<void> {
-    const { stepped, clock, series } = this.options;
+    const { stepped, series } = this.options;
     const index = series.length;
     this.barIndex = index;
     this.barEnd = bar.end;
     this.barTicks = 1;
     this.protectiveFills = [];
-    await clock.advanceTo(Math.max(clock.now(), tick.time));
+    const clock = this.options.clock;
+    // At once when nothing sleeps until then: an await here is a turn behind every other run's work.
+    if (!clock.advanceIfIdle(Math.max(clock.now(), tick.time))) await clock.advanceTo(Math.max(clock.now(), tick.time));
     const hint = this.options.endingOf?.(index, bar.start) ?? {};
     stepped.kernel.kernel.entriesPaused = this.pauses.pausedAt(bar.start);
     stepped.openBar({ time: bar.start, open: tick.price / 100 }, hint);
     // 2. Protective orders of a position the open closed (or changed) go before the tick reaches the venue.
-    await this.cancelStaleProtection();
+    if (this.protection !== undefined) await this.cancelStaleProtection();
     // 3. The venue sees the tick.
     const armed = this.protection !== undefined;
     await this.tickVenue(tick, 0, true);
     // 4. The open's orders, at this tick.
-    await this.sendKernelFills();
+    if (this.hasKernelFillsToSend()) await this.sendKernelFills();
     // 5. Protection for what is open now; a position held from before trails on this tick too.
     if (armed && this.protection !== undefined && this.protectiveFills.length === 0) await this.trail(this.tradedPrice(tick, 0));
-    await this.protect();
+    if (this.needsProtection()) await this.protect();
   }
 
   private async pathTick(tick: FeedTick): Promise<void> {
     const k = Math.min(this.barTicks, TICKS_PER_CANDLE - 1);
     this.barTicks += 1;
-    await this.options.clock.advanceTo(Math.max(this.options.clock.now(), tick.time));
+    const clock = this.options.clock;
+    // At once when nothing sleeps until then: an await here is a turn behind every other run's work.
+    if (!clock.advanceIfIdle(Math.max(clock.now(), tick.time))) await clock.advanceTo(Math.max(clock.now(), tick.time));
     const before = this.protectiveFills.length;
     await this.tickVenue(tick, k, false);
     if (this.protectiveFills.length > before) {
@@ -319,18 +323,21 @@ export class PaperRun {
   }
 
   private async closeBar(candle: BuiltCandle): Promise<void> {
-    const { stepped, clock } = this.options;
+    const { stepped } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
-    await clock.advanceTo(Math.max(clock.now(), end));
-    await this.options.signalGate?.beforeClose(this.barIndex, candle.time);
+    const clock = this.options.clock;
+    if (!clock.advanceIfIdle(Math.max(clock.now(), end))) await clock.advanceTo(Math.max(clock.now(), end));
+    const gate = this.options.signalGate;
+    if (gate !== undefined) await gate.beforeClose(this.barIndex, candle.time);
     // Live: the kernel takes the bar's stops and targets from the venue (engine kernel/adopted-venue.ts).
     stepped.adopted?.adopt({ exit: this.adoptedExit(), levels: this.protection?.levels });
     stepped.closeBar({ time: candle.time, open: candle.open / 100, high: candle.high / 100, low: candle.low / 100, close: candle.close / 100, volume: candle.volume });
-    await this.options.signalGate?.afterClose();
-    await this.checkProtectiveFills();
-    await this.cancelStaleProtection();
-    await this.sendKernelFills();
-    await this.protect();
+    // Each await below is a turn behind every other run's work at a bar boundary: taken only when there is something to do.
+    if (gate !== undefined) await gate.afterClose();
+    this.checkProtectiveFills();
+    if (this.protection !== undefined) await this.cancelStaleProtection();
+    if (this.hasKernelFillsToSend()) await this.sendKernelFills();
+    if (this.needsProtection()) await this.protect();
     const position = this.trader.openPosition();
     this.closeMark = position === undefined ? undefined
       : { symbol: position.instrument, pricePaise: rupeesToPaise(((this.options.tradedPrices ?? this.options.series).close[this.barIndex]) as number) };
@@ -375,11 +382,13 @@ export class PaperRun {
   private async tickVenue(tick: FeedTick, k: number, jump: boolean): Promise<void> {
     const { venue, oms } = this.options;
     const symbol = this.symbolAt(this.barIndex);
-    const instrumentId = await this.instrumentId(symbol);
+    const instrumentId = this.instrumentIds.get(symbol) ?? await this.instrumentId(symbol);
     const price = this.tradedPrice(tick, k);
     this.lastPrices.set(symbol, price);
+    const heard = this.events.length;
     venue.onTick({ instrumentId, time: tick.time, price, volume: tick.volume, synthetic: tick.synthetic }, { jump });
-    await oms.settled();
+    // A tick that filled nothing, with nothing else under way, needs no wait (a turn behind every other run's work).
+    if (this.events.length > heard || !oms.idle || !venue.idle) await oms.settled();
     this.takeEvents();
     this.deliverStoredFills(tick.time);
   }
@@ -445,7 +454,7 @@ export class PaperRun {
   }
 
   /** At the bar's close: the venue's protective fills of the bar are exactly the kernel's stop, target or trailing exits. */
-  private async checkProtectiveFills(): Promise<void> {
+  private checkProtectiveFills(): void {
     const fills = this.options.stepped.ledger.fills;
     const kernel: LedgerFill[] = [];
     for (; this.fillCursor < fills.length; this.fillCursor += 1) {
@@ -487,6 +496,17 @@ export class PaperRun {
     }));
     await oms.settled();
     this.takeEvents();
+  }
+
+  /** Whether the kernel made fills since the last look (they go out as orders, or are checked). */
+  private hasKernelFillsToSend(): boolean {
+    return this.fillCursor < this.options.stepped.ledger.fills.length;
+  }
+
+  /** Whether the open position has no stop and target at the venue yet, and needs them. */
+  private needsProtection(): boolean {
+    const position = this.trader.openPosition();
+    return position !== undefined && this.protection === undefined && position.levels.active;
   }
 
   /** Places the stop and target of the open position when it has none. */
@@ -538,7 +558,7 @@ export class PaperRun {
     // Numbered before any wait: the stop and the target are placed together, in this order.
     const decision = this.decision;
     this.decision += 1;
-    const instrumentId = await this.instrumentId(request.symbol);
+    const instrumentId = this.instrumentIds.get(request.symbol) ?? await this.instrumentId(request.symbol);
     const placed = await oms.placeOrder({
       runId, decision, instrumentId, side: request.side, quantity: request.quantity, orderType: request.orderType, product, squareOff: request.squareOff,
       ...(request.triggerPricePaise === undefined ? {} : { triggerPricePaise: request.triggerPricePaise }),
