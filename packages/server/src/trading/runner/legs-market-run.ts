@@ -30,7 +30,7 @@ import { LegsMarketVix } from './legs-market-vix';
 import { legsPaperRefusal } from './legs-paper-levels';
 import { LegsPaperRun } from './legs-paper-run';
 import { LEG_SLIPPAGE, OPTION_TICK_PAISE } from './legs-replay';
-import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { PaperDivergence } from './paper-run';
@@ -103,13 +103,7 @@ export async function runLegsMarketSession(
     series, program, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp,
     trader: optionsLegsTraderFactory({ config: legs, vix: levels, fill: LEG_FILL, slippage: LEG_SLIPPAGE, adopted }),
   });
-  for (let index = 0; index < warmUp; index += 1) {
-    stepped.append({
-      time: stored.time[index] as number, open: stored.open[index] as number, high: stored.high[index] as number,
-      low: stored.low[index] as number, close: stored.close[index] as number, volume: stored.volume[index] as number,
-    });
-    stepped.step();
-  }
+  stepStoredBars(stepped, stored, warmUp);
 
   // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
   const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });

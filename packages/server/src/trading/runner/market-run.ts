@@ -38,7 +38,7 @@ import { barStartOf, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, Gr
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
 import { runLegsMarketSession } from './legs-market-run';
-import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { PaperDivergence, PaperRun } from './paper-run';
@@ -115,13 +115,7 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     ...(chain === undefined ? {} : { contracts: chain }),
   });
   if (gate !== undefined) gate.direction = stepped.config.direction;
-  for (let index = 0; index < warmUp; index += 1) {
-    stepped.append({
-      time: stored.time[index] as number, open: stored.open[index] as number, high: stored.high[index] as number,
-      low: stored.low[index] as number, close: stored.close[index] as number, volume: stored.volume[index] as number,
-    });
-    stepped.step();
-  }
+  stepStoredBars(stepped, stored, warmUp);
 
   // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
   const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });

@@ -5,7 +5,7 @@
 import { istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { barStartOf, barWindowOf, candleTickColumns, candleTicks } from '@vyuha/engine';
-import type { BacktestResult, FeedEnd, FeedPort, FeedTick } from '@vyuha/engine';
+import type { BacktestResult, BarSeries, FeedEnd, FeedPort, FeedTick, SteppedRun } from '@vyuha/engine';
 import { previousTradingDay, sessionOf, tradingDaysBetween } from '@vyuha/market';
 import type pg from 'pg';
 import { loadRunCandles } from '../../backtest/stored-candles';
@@ -188,4 +188,15 @@ export function barsBetween(request: { from: number; first: { date: IsoDate; clo
     if (day !== undefined) bars += Math.ceil(((day.close - day.open) * MS_PER_MINUTE) / width) + 1;
   }
   return bars;
+}
+
+/** The warm-up: the first `count` stored bars stepped through the kernel, as a replay steps them. */
+export function stepStoredBars(stepped: Pick<SteppedRun, 'append' | 'step'>, stored: BarSeries, count: number): void {
+  for (let index = 0; index < count; index += 1) {
+    stepped.append({
+      time: stored.time[index] as number, open: stored.open[index] as number, high: stored.high[index] as number,
+      low: stored.low[index] as number, close: stored.close[index] as number, volume: stored.volume[index] as number,
+    });
+    stepped.step();
+  }
 }
