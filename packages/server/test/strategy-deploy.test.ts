@@ -143,12 +143,12 @@ describe('deployStrategy', () => {
     expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'permission-missing']]);
   });
 
-  it('intraday option legs run on replays and on the market, in the shapes paper runs; swing legs and MANUAL legs on the market do not', () => {
+  it('intraday option legs run on replays and on the market (MANUAL there too), in the shapes paper runs; swing legs do not', () => {
     const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 30 } });
     const legs = parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] });
     expect(runtimeIssues({ type: 'intraday', legs, manual: false }, REPLAY)).toEqual([]);
     expect(runtimeIssues({ type: 'intraday', legs, manual: false }, null)).toEqual([]);
-    expect(runtimeIssues({ type: 'intraday', legs, manual: true }, null).map((issue) => issue.field)).toEqual(['config.manual']);
+    expect(runtimeIssues({ type: 'intraday', legs, manual: true }, null)).toEqual([]);
     expect(runtimeIssues({ type: 'swing', legs, manual: false }, null)[0]?.message).toContain('swing option legs are not run on paper yet');
     expect(runtimeIssues({ type: 'swing', legs, manual: false }, REPLAY)[0]?.message).toContain('swing option legs are not run on paper yet');
   });

@@ -57,22 +57,17 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 /**
  * What the paper runtime cannot run yet, each at its field: option legs of a shape paper cannot
  * run, on a replay or on the market (runner/legs-paper-levels.ts: swing legs, whose expiry
- * settlement the OMS cannot record yet, among them), MANUAL confirmation on a replay (nobody
- * confirms at replay speed) or of option legs (their runner has no confirmation gate yet).
+ * settlement the OMS cannot record yet, among them), and MANUAL confirmation on a replay (nobody
+ * confirms at replay speed).
  * Refused before anything is written rather than started and failed. Without a replay a strategy
  * trades on the simulated market: intraday option legs too (runner/legs-market-run.ts).
  * @example runtimeIssues({ type: 'intraday', legs: null, manual: true }, { from: '2024-06-03', to: '2024-06-07', speed: 0 }) // [{ field: 'config.manual', code: 'not-runnable', ... }]
  */
 export function runtimeIssues(config: { readonly type?: unknown; readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
   const issues: DeployIssue[] = [];
-  const legs = config.legs !== undefined && config.legs !== null;
-  if (legs) {
+  if (config.legs !== undefined && config.legs !== null) {
     const refusal = legsPaperRefusal(config.legs as OptionsLegsConfig, config.type === 'swing' ? 'swing' : 'intraday');
     if (refusal !== undefined) issues.push({ field: 'config.legs', code: 'not-runnable', message: `config.legs: ${refusal}` });
-  }
-  if (legs && config.manual === true && (replay === undefined || replay === null)) {
-    issues.push({ field: 'config.manual', code: 'not-runnable',
-      message: 'config.manual: MANUAL confirmation of option legs is not run yet; deploy the legs without MANUAL' });
   }
   if (config.manual === true && replay !== undefined && replay !== null) {
     issues.push({ field: 'config.manual', code: 'not-runnable',

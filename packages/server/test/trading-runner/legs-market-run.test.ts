@@ -8,11 +8,14 @@
 //   positions are the sum of the fills.
 // - A run handed over mid-session and resumed (another worker) ends with the fills of one never
 //   interrupted.
+// - MANUAL: the rule's signals wait as pending signals; the legs open only at the bar after the
+//   accepted one was taken, and the rest expire at the close.
 import { isoDate, istEpochMs } from '@vyuha/core';
 import { parseOptionsLegsConfig, serializeDeployableConfig } from '@vyuha/engine';
 import type { BacktestResult, DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeIssues } from '../../src/trading/deploy-checks';
+import { confirmSignal } from '../../src/trading/deployments';
 import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
 import { runMarketSession } from '../../src/trading/runner/market-run';
@@ -53,9 +56,9 @@ afterAll(async () => {
 });
 
 /** A PAPER run on the market (no replay) of a new strategy, started at `startedAt`. */
-async function marketRunRow(startedAt: number): Promise<string> {
-  const strategyId = await strategyOf(db.pool, { userId, instrumentId: nifty, config });
-  const params = { mode: 'PAPER', config: serializeDeployableConfig(config), instrumentId: nifty, intervalMinutes: config.interval, replay: null };
+async function marketRunRow(startedAt: number, runConfig: DeployableConfig = config): Promise<string> {
+  const strategyId = await strategyOf(db.pool, { userId, instrumentId: nifty, config: runConfig });
+  const params = { mode: 'PAPER', config: serializeDeployableConfig(runConfig), instrumentId: nifty, intervalMinutes: runConfig.interval, replay: null };
   const { rows } = await db.pool.query<{ run_id: string }>(
     `INSERT INTO strategy_runs (strategy_id, user_id, kind, params, started_at) VALUES ($1, $2, 'PAPER', $3, timestamptz 'epoch' + $4 * interval '1 millisecond') RETURNING run_id`,
     [strategyId, userId, JSON.stringify(params), startedAt]);
@@ -132,12 +135,51 @@ async function positionsMatchFills(runId: string): Promise<void> {
 }
 
 describe('option legs on the simulated market', () => {
-  it('are deployable intraday without a replay; swing and MANUAL legs are still refused', () => {
+  it('are deployable intraday without a replay, MANUAL or not; swing legs are still refused', () => {
     expect(runtimeIssues({ type: 'intraday', legs: STRADDLE, manual: false }, null)).toEqual([]);
+    expect(runtimeIssues({ type: 'intraday', legs: STRADDLE, manual: true }, null)).toEqual([]);
     expect(runtimeIssues({ type: 'swing', legs: STRADDLE, manual: false }, null).map((issue) => issue.field)).toEqual(['config.legs']);
     expect(runtimeIssues({ type: 'swing', legs: STRADDLE, manual: false }, null)[0]?.message).toContain('swing option legs are not run on paper yet');
-    expect(runtimeIssues({ type: 'intraday', legs: STRADDLE, manual: true }, null).map((issue) => issue.field)).toEqual(['config.manual']);
   });
+
+  it('in MANUAL mode open the legs only on the accepted signal, at the bar after it was taken; the other signals expire', async () => {
+    const runId = await marketRunRow(istEpochMs(TODAY, '08:00'), { ...config, manual: true });
+    const open = await openSession();
+    const running = runMarketSession({ pool: db.pool, runId, market: open.source, scheduler: open.scheduler });
+    // Until 09:32: the rule's Buy signal is pending, nothing traded.
+    await open.play({ until: istEpochMs(TODAY, '09:32') });
+    const { rows: pending } = await db.pool.query<{ pending_signal_id: string; payload: { action: string; instrument: string } }>(
+      `SELECT pending_signal_id, payload FROM pending_signals WHERE run_id = $1 AND state = 'PENDING' ORDER BY created_at`, [runId]);
+    expect(pending.length).toBeGreaterThanOrEqual(1);
+    expect(pending.every((row) => row.payload.action === 'BUY' && row.payload.instrument === 'NIFTY 50')).toBe(true);
+    const { rows: before } = await db.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM orders WHERE run_id = $1', [runId]);
+    expect(before[0]!.count).toBe(0);
+    // The newest accepted, any earlier one rejected. This session is two days in the database's past: expiry moved past its clock.
+    await db.pool.query(`UPDATE pending_signals SET expires_at = now() + interval '1 day' WHERE run_id = $1`, [runId]);
+    const accepted = pending.at(-1)!.pending_signal_id;
+    const rejected = pending.slice(0, -1).map((row) => row.pending_signal_id);
+    for (const id of rejected) expect((await confirmSignal(db.pool, { actorId: userId, userId, pendingSignalId: id, accept: false })).ok).toBe(true);
+    expect((await confirmSignal(db.pool, { actorId: userId, userId, pendingSignalId: accepted, accept: true })).ok).toBe(true);
+    await open.play();
+    const outcome = await running;
+    await open.market.stop();
+    expect(outcome).toMatchObject({ session: TODAY, sessionEnded: true });
+
+    const { rows: signals } = await db.pool.query<{ pending_signal_id: string; state: string; outcome: string; payload: { takenAt?: number } }>(
+      'SELECT pending_signal_id, state, outcome, payload FROM pending_signals WHERE run_id = $1 ORDER BY created_at', [runId]);
+    expect(signals.every((signal) => signal.state === 'PROCESSED')).toBe(true);
+    expect(signals.filter((signal) => signal.outcome === 'ACCEPTED').map((signal) => signal.pending_signal_id)).toEqual([accepted]);
+    expect(signals.filter((signal) => signal.outcome === 'REJECTED').map((signal) => signal.pending_signal_id)).toEqual(rejected);
+    expect(signals.filter((signal) => !['ACCEPTED', 'REJECTED'].includes(signal.outcome)).every((signal) => signal.outcome === 'EXPIRED')).toBe(true);
+    // Taken at the first bar close after the accept (the 09:30 bar's, at 09:35), the legs sold at the open of the bar after it.
+    const takenAt = signals.find((signal) => signal.outcome === 'ACCEPTED')!.payload.takenAt!;
+    expect(takenAt).toBeGreaterThanOrEqual(istEpochMs(TODAY, '09:30'));
+    const entries = outcome.result!.fills.filter((fill) => fill.reason === 'entry');
+    expect(entries.map((fill) => [fill.side, fill.time, fill.instrument.slice(-2)]).sort())
+      .toEqual([['sell', takenAt + 5 * 60_000, 'CE'], ['sell', takenAt + 5 * 60_000, 'PE']]);
+    expect(ledgerRows(outcome.result!)).toEqual(await storedFills(db.pool, runId));
+    await positionsMatchFills(runId);
+  }, 300_000);
 
   it('trade a short straddle through a session: the venue\'s stop is the kernel\'s stop fill, the rest squared off at 15:15', async () => {
     const runId = await marketRunRow(istEpochMs(TODAY, '08:00'));

@@ -16,10 +16,13 @@
 //   kernel adopts the venue's leg exits (engine options-legs/adopted-leg-exits.ts) instead of its
 //   own four-tick match, as a rule strategy's kernel adopts its stops (engine kernel/adopted-venue.ts).
 //
+// MANUAL: the program's signals wait for the user as a rule strategy's do (pending-signals.ts):
+// an accepted signal opens or closes the legs at the first bar close after it was accepted.
+//
 // Not run here, refused before anything is written: swing legs (an expiry settlement the OMS
-// cannot record yet) and the other shapes legs-paper-levels.ts refuses, and MANUAL confirmation.
+// cannot record yet) and the other shapes legs-paper-levels.ts refuses.
 import { istDate } from '@vyuha/core';
-import { AdoptedLegExits, barStartOf, GrowingBarSeries, optionsLegsTraderFactory, startSteppedRun } from '@vyuha/engine';
+import { AdoptedLegExits, barStartOf, ConfirmedSignals, GrowingBarSeries, optionsLegsTraderFactory, startSteppedRun } from '@vyuha/engine';
 import type { DeployableConfig, FeedTick, OptionsLegsConfig } from '@vyuha/engine';
 import type pg from 'pg';
 import { loadRunCandles } from '../../backtest/stored-candles';
@@ -34,6 +37,7 @@ import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, st
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { PaperDivergence } from './paper-run';
+import { PendingSignalGate } from './pending-signals';
 import type { PauseInterval } from './pause-book';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, RELEASE } from './replay-run';
 
@@ -70,7 +74,6 @@ export async function runLegsMarketSession(
   const { run, config, legs, instrumentId } = context;
   const refusal = legsPaperRefusal(legs, config.type);
   if (refusal !== undefined) throw new PaperRunFailure(refusal);
-  if (config.manual) throw new PaperRunFailure('MANUAL confirmation of option legs is not run yet; deploy the legs without MANUAL');
 
   const session = sessionFor(Number(run.started_ms));
   const aborted = (): boolean => signal?.aborted === true;
@@ -98,11 +101,22 @@ export async function runLegsMarketSession(
   const missing = vix.fillLevels(stored, warmUp, levels);
   if (missing !== undefined) throw new PaperRunFailure(missing);
 
+  // MANUAL: the program's signals wait for the user's confirmation (pending-signals.ts).
+  const gate = config.manual && run.strategy_id !== null
+    ? new PendingSignalGate({
+      pool, runId, strategyId: run.strategy_id, userId: run.user_id, instrument: config.instrument, series, expiresAt: session.close, signalsFrom: warmUp,
+    })
+    : undefined;
+  const source = gate === undefined ? program : {
+    exits: program.exits,
+    createProgram: (grown: GrowingBarSeries, created: { intervalMinutes: number }) => new ConfirmedSignals(program.createProgram(grown, created), gate),
+  };
   const adopted = new AdoptedLegExits();
   const stepped = startSteppedRun({
-    series, program, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp,
+    series, program: source, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp,
     trader: optionsLegsTraderFactory({ config: legs, vix: levels, fill: LEG_FILL, slippage: LEG_SLIPPAGE, adopted }),
   });
+  if (gate !== undefined) gate.direction = stepped.config.direction;
   stepStoredBars(stepped, stored, warmUp);
 
   // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
@@ -126,6 +140,7 @@ export async function runLegsMarketSession(
           levels[index] = level;
         },
         ...(pauses.length === 0 ? {} : { pauses }),
+        ...(gate === undefined ? {} : { signalGate: gate }),
       });
       options.onPaperRun?.(paper);
       // Subscribed before the past is read: a tick made meanwhile waits in the feed's queue.
@@ -158,6 +173,7 @@ export async function runLegsMarketSession(
         if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
         await oms.settled();
         const squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
+        await gate?.expire().catch(() => 0);
         if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
         throw reason;
       }
@@ -167,9 +183,12 @@ export async function runLegsMarketSession(
       }
       if (aborted()) {
         const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
-        return outcome({ stopped: true, released: false, squaredOff: await paper.stop({ squareOff }), sessionEnded: false });
+        const squaredOff = await paper.stop({ squareOff });
+        await gate?.expire();
+        return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false });
       }
       await paper.finish();
+      await gate?.expire();
       // The day ends "squared off" when the intraday square-off closed legs that were open.
       const squaredOff = stepped.ledger.fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === session.date)
         .reduce((units, fill) => units + fill.quantity, 0);

@@ -240,8 +240,11 @@ export class LegsPaperRun {
     const { stepped, clock, oms, runId } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
     await clock.advanceTo(Math.max(clock.now(), end));
+    const gate = this.options.signalGate;
+    if (gate !== undefined) await gate.beforeClose(this.barIndex, candle.time);
     this.options.adopted?.adopt(this.venueExitsOfBar());
     stepped.closeBar({ time: candle.time, open: candle.open / 100, high: candle.high / 100, low: candle.low / 100, close: candle.close / 100, volume: candle.volume });
+    if (gate !== undefined) await gate.afterClose();
     const fills = this.newKernelFills();
     let protectiveCount = 0;
     while (protectiveCount < fills.length && PROTECTIVE_REASONS.has((fills[protectiveCount] as LedgerFill).reason)) protectiveCount += 1;

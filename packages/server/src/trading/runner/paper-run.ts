@@ -68,6 +68,11 @@ export interface PaperRunBaseOptions {
   readonly endingOf?: (index: number, barStart: number) => BarEndingHint;
   /** When the strategy was paused before (market time; `toMs` null: still paused), so a resumed run pauses where it did. */
   readonly pauses?: readonly PauseInterval[];
+  /** MANUAL mode: the gate the kernel's program passes its signals through (pending-signals.ts), read before and written after each close. */
+  readonly signalGate?: {
+    beforeClose(index: number, barStart: number): Promise<void>;
+    afterClose(): Promise<void>;
+  };
 }
 
 /** A run of an instrument or its futures: the stepped kernel's trader is an underlying trader. */
@@ -82,11 +87,6 @@ export interface PaperRunOptions extends PaperRunBaseOptions {
    * same place of the traded candle's four-tick path (a replay).
    */
   readonly tradedTickPrice?: (index: number, price: number) => number;
-  /** MANUAL mode: the gate the kernel's program passes its signals through (pending-signals.ts), read before and written after each close. */
-  readonly signalGate?: {
-    beforeClose(index: number, barStart: number): Promise<void>;
-    afterClose(): Promise<void>;
-  };
 }
 
 export type { PauseInterval } from './pause-book';
