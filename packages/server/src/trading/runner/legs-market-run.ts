@@ -33,10 +33,9 @@ import { LegsMarketVix } from './legs-market-vix';
 import { legsPaperRefusal } from './legs-paper-levels';
 import { LegsPaperRun } from './legs-paper-run';
 import { LEG_SLIPPAGE, OPTION_TICK_PAISE } from './legs-replay';
-import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
-import { PaperDivergence } from './paper-run';
 import { PendingSignalGate } from './pending-signals';
 import type { PauseInterval } from './pause-book';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, RELEASE } from './replay-run';
@@ -164,35 +163,8 @@ export async function runLegsMarketSession(
         onTick: (tick: FeedTick): Promise<void> => (tick.instrumentId === vixId ? vixSink.onTick(tick) : paper.onTick(tick)),
         closeDue: (now: number) => paper.closeDue(now),
       };
-      const { end, failure } = await playLive({ feed, scheduler, signal, session, intervalMinutes, run: live, liveFrom });
-      const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean }): MarketRunOutcome => ({
-        bars: paper.barsProcessed, fills: paper.fills, ...summary, continues: false, session: session.date, result: stepped.result(),
-      });
-      if (failure !== undefined || end.reason === 'failed') {
-        const reason = failure !== undefined ? failure : new PaperRunFailure(end.reason === 'failed' ? end.message : 'the feed failed');
-        if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
-        await oms.settled();
-        const squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
-        await gate?.expire().catch(() => 0);
-        if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
-        throw reason;
-      }
-      if (aborted() && signal?.reason === RELEASE) {
-        paper.detach();
-        return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false });
-      }
-      if (aborted()) {
-        const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
-        const squaredOff = await paper.stop({ squareOff });
-        await gate?.expire();
-        return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false });
-      }
-      await paper.finish();
-      await gate?.expire();
-      // The day ends "squared off" when the intraday square-off closed legs that were open.
-      const squaredOff = stepped.ledger.fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === session.date)
-        .reduce((units, fill) => units + fill.quantity, 0);
-      return outcome({ stopped: false, released: false, squaredOff, sessionEnded: true });
+      const played = await playLive({ feed, scheduler, signal, session, intervalMinutes, run: live, liveFrom });
+      return endSession({ played, signal, run: paper, oms, gate, stepped, session, continues: false });
     });
   } finally {
     feed.stop();

@@ -38,10 +38,10 @@ import { barStartOf, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, Gr
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
 import { runLegsMarketSession } from './legs-market-run';
-import { barsBetween, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
-import { PaperDivergence, PaperRun } from './paper-run';
+import { PaperRun } from './paper-run';
 import { PendingSignalGate } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
 
@@ -149,38 +149,8 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
         ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
         : await playPastTicks(paper, past, { from: ownFrom, until });
 
-      const { end, failure } = await playLive({
-        feed, scheduler, signal, session, intervalMinutes, run: paper, liveFrom,
-      });
-      const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean; continues: boolean }): MarketRunOutcome => ({
-        bars: paper.barsProcessed, fills: paper.fills, ...summary, session: session.date, result: stepped.result(),
-      });
-      if (failure !== undefined || end.reason === 'failed') {
-        const reason = failure !== undefined ? failure : new PaperRunFailure(end.reason === 'failed' ? end.message : 'the feed failed');
-        if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
-        await oms.settled();
-        const squaredOff = await paper.stop({ squareOff: true }).catch(() => 0);
-        await gate?.expire().catch(() => 0);
-        if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
-        throw reason;
-      }
-      if (aborted() && signal?.reason === RELEASE) {
-        paper.detach();
-        return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false, continues: false });
-      }
-      if (aborted()) {
-        const squareOff = (signal?.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
-        const squaredOff = await paper.stop({ squareOff });
-        await gate?.expire();
-        return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false, continues: false });
-      }
-      await paper.finish();
-      await gate?.expire();
-      // The day ends "squared off" when the intraday square-off closed what was open.
-      const sessionDay = istDate(session.open);
-      const squaredOff = stepped.ledger.fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === sessionDay)
-        .reduce((units, fill) => units + fill.quantity, 0);
-      return outcome({ stopped: false, released: false, squaredOff, sessionEnded: true, continues: swing });
+      const played = await playLive({ feed, scheduler, signal, session, intervalMinutes, run: paper, liveFrom });
+      return endSession({ played, signal, run: paper, oms, gate, stepped, session, continues: swing });
     });
   } finally {
     feed.stop();

@@ -10,7 +10,8 @@ import { previousTradingDay, sessionOf, tradingDaysBetween } from '@vyuha/market
 import type pg from 'pg';
 import { loadRunCandles } from '../../backtest/stored-candles';
 import type { Scheduler } from '../feeds/scheduler';
-import { PaperRunFailure } from './replay-common';
+import { PaperDivergence } from './paper-run';
+import { PaperRunFailure, RELEASE } from './replay-common';
 import type { PaperReplayControl, PaperReplaySummary } from './replay-common';
 
 /** Sessions of stored bars before the run's session that warm its indicators up. */
@@ -199,4 +200,61 @@ export function stepStoredBars(stepped: Pick<SteppedRun, 'append' | 'step'>, sto
     });
     stepped.step();
   }
+}
+
+/** What `endSession` needs of a session's paper run (PaperRun, LegsPaperRun). */
+export interface EndingRun {
+  readonly barsProcessed: number;
+  readonly fills: number;
+  stop(options: { readonly squareOff: boolean }): Promise<number>;
+  detach(): void;
+  finish(): Promise<void>;
+}
+
+/**
+ * A live session's end, as its run reports it: a failed tick or feed squares off and throws (a
+ * PaperRunFailure carrying what it squared off); a release leaves the run as it is for the next
+ * holder; a stop squares off when asked; otherwise the session is over, and the day ends
+ * "squared off" by the units its intraday square-off closed. Pending MANUAL signals expire unless
+ * released.
+ */
+export async function endSession(request: {
+  readonly played: { readonly end: FeedEnd; readonly failure: unknown };
+  readonly signal: AbortSignal | undefined;
+  readonly run: EndingRun;
+  readonly oms: { settled(): Promise<void> };
+  readonly gate: { expire(): Promise<number> } | undefined;
+  readonly stepped: Pick<SteppedRun, 'ledger' | 'result'>;
+  readonly session: { readonly date: IsoDate };
+  /** A swing run goes on with the next session. */
+  readonly continues: boolean;
+}): Promise<MarketRunOutcome> {
+  const { played, signal, run, gate, stepped, session } = request;
+  const outcome = (summary: { stopped: boolean; released: boolean; squaredOff: number; sessionEnded: boolean; continues: boolean }): MarketRunOutcome => ({
+    bars: run.barsProcessed, fills: run.fills, ...summary, session: session.date, result: stepped.result(),
+  });
+  if (played.failure !== undefined || played.end.reason === 'failed') {
+    const reason = played.failure !== undefined ? played.failure : new PaperRunFailure(played.end.reason === 'failed' ? played.end.message : 'the feed failed');
+    if (!(reason instanceof PaperRunFailure) && !(reason instanceof PaperDivergence)) throw reason;
+    await request.oms.settled();
+    const squaredOff = await run.stop({ squareOff: true }).catch(() => 0);
+    await gate?.expire().catch(() => 0);
+    if (reason instanceof PaperRunFailure) reason.squaredOff = squaredOff;
+    throw reason;
+  }
+  if (signal?.aborted === true && signal.reason === RELEASE) {
+    run.detach();
+    return outcome({ stopped: false, released: true, squaredOff: 0, sessionEnded: false, continues: false });
+  }
+  if (signal?.aborted === true) {
+    const squareOff = (signal.reason as { squareOff?: unknown } | undefined)?.squareOff === true;
+    const squaredOff = await run.stop({ squareOff });
+    await gate?.expire();
+    return outcome({ stopped: true, released: false, squaredOff, sessionEnded: false, continues: false });
+  }
+  await run.finish();
+  await gate?.expire();
+  const squaredOff = stepped.ledger.fills.filter((fill) => fill.reason === 'square-off' && istDate(fill.time) === session.date)
+    .reduce((units, fill) => units + fill.quantity, 0);
+  return outcome({ stopped: false, released: false, squaredOff, sessionEnded: true, continues: request.continues });
 }
