@@ -12,18 +12,20 @@
 //   accepted one was taken, and the rest expire at the close.
 import { isoDate, istEpochMs } from '@vyuha/core';
 import { parseOptionsLegsConfig, serializeDeployableConfig } from '@vyuha/engine';
-import type { BacktestResult, DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
+import type { BacktestResult, DeployableConfig } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeIssues } from '../../src/trading/deploy-checks';
 import { confirmSignal } from '../../src/trading/deployments';
-import { ManualScheduler } from '../../src/trading/feeds/scheduler';
-import { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
+import type { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
 import { runMarketSession } from '../../src/trading/runner/market-run';
 import { RELEASE } from '../../src/trading/runner/replay-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
 import { algorithm, createTrader, deployable, storedFills, strategyOf } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
+import { openMarketSession } from './market-session-support';
+import type { OpenMarket } from './market-session-support';
+import type { MarketSource } from '../../src/trading/runner/market-run';
 
 /** Wednesday; Tuesday 2026-11-24 is an NSE holiday, so the session before is Monday 2026-11-23. */
 const TODAY = isoDate('2026-11-25');
@@ -65,58 +67,11 @@ async function marketRunRow(startedAt: number, runConfig: DeployableConfig = con
   return rows[0]!.run_id;
 }
 
-interface OpenMarket {
-  readonly scheduler: ManualScheduler;
-  readonly market: SimulatedMarket;
-  readonly source: { feed: () => FeedPort; pastTicks: (id: number, from: number, to: number) => AsyncIterable<FeedTick> };
-  /** Plays TODAY's session to its close, or to `until`, once `consumers` runs (default 1) take its ticks. */
-  play(session?: { until?: number; consumers?: number }): Promise<void>;
-}
-
-/** The simulated market of NIFTY 50 and INDIA VIX from TODAY 09:14 on a manual clock (as market-run.test.ts opens it). */
-async function openSession(): Promise<OpenMarket> {
-  const scheduler = new ManualScheduler(istEpochMs(TODAY, '09:14'));
-  const market = new SimulatedMarket({ pool: db.pool, scheduler, log: () => undefined, instruments: [...INSTRUMENTS] });
-  await market.start();
-  // The last tick each running consumer took: the clock moves on once every one has taken it.
-  const running = new Set<{ taken: number }>();
-  const feed = (): FeedPort => {
-    const inner = market.feed();
-    return {
-      kind: inner.kind, subscribe: (ids) => inner.subscribe(ids), unsubscribe: (ids) => inner.unsubscribe(ids), stop: () => inner.stop(),
-      run: async (sink) => {
-        const consumer = { taken: 0 };
-        running.add(consumer);
-        try {
-          return await inner.run({
-            onTick: async (tick: FeedTick) => {
-              await sink.onTick(tick);
-              consumer.taken = tick.time;
-            },
-          });
-        } finally {
-          running.delete(consumer);
-        }
-      },
-    };
-  };
-  const behind = (time: number): boolean => [...running].some((consumer) => consumer.taken < time);
-  const play = async (session: { until?: number; consumers?: number } = {}): Promise<void> => {
-    const open = istEpochMs(TODAY, '09:15');
-    const close = istEpochMs(TODAY, '15:30');
-    if (scheduler.now() < open - 60_000) await scheduler.advanceTo(open - 60_000);
-    const waitUntil = Date.now() + 60_000;
-    while (running.size < (session.consumers ?? 1) && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(running.size).toBeGreaterThanOrEqual(session.consumers ?? 1);
-    for (let time = scheduler.now() + 1_000; time <= Math.min(close + 5_000, session.until ?? Number.POSITIVE_INFINITY); time += 1_000) {
-      await scheduler.advanceTo(time);
-      if (time < open || time >= close) continue;
-      const deadline = Date.now() + 10_000;
-      while (behind(time) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
-  const source = { feed, pastTicks: (id: number, from: number, to: number) => market.pastTicks(id, from, to) };
-  return { scheduler, market, source, play };
+/** The simulated market of NIFTY 50 and INDIA VIX from TODAY 09:14 on a manual clock, with its past ticks for a resumed run. */
+async function openSession(): Promise<{ market: SimulatedMarket; scheduler: OpenMarket['scheduler']; source: MarketSource; play: (session?: { until?: number; consumers?: number }) => Promise<void> }> {
+  const open = await openMarketSession({ pool: db.pool, today: TODAY, instruments: [...INSTRUMENTS] });
+  const source = { feed: open.feed, pastTicks: (id: number, from: number, to: number) => open.market.pastTicks(id, from, to) };
+  return { market: open.market, scheduler: open.scheduler, source, play: (session) => open.play(undefined, session) };
 }
 
 function ledgerRows(result: BacktestResult): FillRow[] {

@@ -9,14 +9,12 @@
 import { isoDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { FuturesChain, GrowingBarSeries, serializeDeployableConfig, startSteppedRun } from '@vyuha/engine';
-import type { BacktestResult, DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
+import type { BacktestResult, DeployableConfig } from '@vyuha/engine';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobQueue } from '../../src/jobs/job-queue';
 import { enqueueStrategyRun } from '../../src/jobs/strategy-run-jobs';
 import { confirmSignal, deployStrategy } from '../../src/trading/deployments';
-import { ManualScheduler } from '../../src/trading/feeds/scheduler';
-import { SimulatedMarket } from '../../src/trading/feeds/simulated-market';
 import { runMarketSession, warmUpFrom } from '../../src/trading/runner/market-run';
 import type { MarketRunOutcome } from '../../src/trading/runner/market-run';
 import { startStrategyRunners } from '../../src/trading/runner/strategy-runners';
@@ -26,6 +24,8 @@ import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
 import { algorithm, createTrader, deployable, storedFills, strategyOf } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
+import { openMarketSession } from './market-session-support';
+import type { OpenMarket } from './market-session-support';
 
 /** Wednesday; Tuesday 2026-11-24 is an NSE holiday, so the session before is Monday 2026-11-23. */
 const TODAY = isoDate('2026-11-25');
@@ -73,63 +73,9 @@ async function playSession(runId: string, everyMinute?: (time: number) => Promis
   return outcome;
 }
 
-interface OpenMarket {
-  readonly scheduler: ManualScheduler;
-  readonly market: SimulatedMarket;
-  /** A feed factory that tells when its consumer took a tick. */
-  readonly feed: () => FeedPort;
-  /**
-   * Plays `date`'s session (default TODAY) to its close, or to `until`, once `consumers` runs
-   * (default 1) take its ticks, so every tick reaches them live.
-   */
-  play(everyMinute?: (time: number) => Promise<void>, session?: { date?: IsoDate; until?: number; consumers?: number }): Promise<void>;
-}
-
-/** The simulated market from TODAY 09:14 on a manual clock. */
-async function openSession(): Promise<OpenMarket> {
-  const scheduler = new ManualScheduler(istEpochMs(TODAY, '09:14'));
-  const market = new SimulatedMarket({ pool: db.pool, scheduler, log: () => undefined, instruments: ['NIFTY 50'] });
-  await market.start();
-  // The last tick each running consumer took: the clock moves on once every one has taken it.
-  const running = new Set<{ taken: number }>();
-  const feed = (): FeedPort => {
-    const inner = market.feed();
-    return {
-      kind: inner.kind, subscribe: (ids) => inner.subscribe(ids), unsubscribe: (ids) => inner.unsubscribe(ids), stop: () => inner.stop(),
-      run: async (sink) => {
-        const consumer = { taken: 0 };
-        running.add(consumer);
-        try {
-          return await inner.run({
-            onTick: async (tick: FeedTick) => {
-              await sink.onTick(tick);
-              consumer.taken = tick.time;
-            },
-          });
-        } finally {
-          running.delete(consumer);
-        }
-      },
-    };
-  };
-  const behind = (time: number): boolean => [...running].some((consumer) => consumer.taken < time);
-  const play = async (everyMinute?: (time: number) => Promise<void>, session: { date?: IsoDate; until?: number; consumers?: number } = {}): Promise<void> => {
-    const date = session.date ?? TODAY;
-    const open = istEpochMs(date, '09:15');
-    const close = istEpochMs(date, '15:30');
-    if (scheduler.now() < open - 60_000) await scheduler.advanceTo(open - 60_000);
-    const waitUntil = Date.now() + 60_000;
-    while (running.size < (session.consumers ?? 1) && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(running.size).toBeGreaterThanOrEqual(session.consumers ?? 1);
-    for (let time = scheduler.now() + 1_000; time <= Math.min(close + 5_000, session.until ?? Number.POSITIVE_INFINITY); time += 1_000) {
-      await scheduler.advanceTo(time);
-      if (time < open || time >= close) continue;
-      const deadline = Date.now() + 10_000;
-      while (behind(time) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
-      if (time % 60_000 === 0) await everyMinute?.(time);
-    }
-  };
-  return { scheduler, market, feed, play };
+/** The simulated market of NIFTY 50 from TODAY 09:14 on a manual clock. */
+function openSession(): Promise<OpenMarket> {
+  return openMarketSession({ pool: db.pool, today: TODAY, instruments: ['NIFTY 50'] });
 }
 
 /** The backtest kernel over the stored candles of the warm-up sessions and the run's sessions (TODAY to `last`), trading only the run's. */
