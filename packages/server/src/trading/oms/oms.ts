@@ -354,7 +354,7 @@ export class Oms {
       if (!written) return false;
     }
     this.afterEffects(next, { effects: result.value.effects, squareOff: sent.stored.squareOff });
-    if (next.brokerOrderId !== undefined && isFinalStatus(next.status)) this.sentByBrokerId.delete(next.brokerOrderId);
+    this.forgetIfFinished(next);
     return true;
   }
 
@@ -443,8 +443,13 @@ export class Oms {
       return { result: ok(result.value.effects), stored, next: result.value.order };
     });
     if (outcome.result.ok) this.afterEffects(outcome.next, { effects: outcome.result.value, squareOff: outcome.stored.squareOff });
-    if (outcome.next.brokerOrderId !== undefined && isFinalStatus(outcome.next.status)) this.sentByBrokerId.delete(outcome.next.brokerOrderId);
+    this.forgetIfFinished(outcome.next);
     return outcome.result;
+  }
+
+  /** A finished order's broker id leaves the map of working orders (a late event of it is looked up). */
+  private forgetIfFinished(order: OmsOrder): void {
+    if (order.brokerOrderId !== undefined && isFinalStatus(order.status)) this.sentByBrokerId.delete(order.brokerOrderId);
   }
 
   private async writeEvent(client: pg.PoolClient, stored: StoredOrder, change: { readonly order: OmsOrder; readonly action: string }): Promise<void> {

@@ -288,9 +288,8 @@ export class PaperRun {
     this.barEnd = bar.end;
     this.barTicks = 1;
     this.protectiveFills = [];
-    const clock = this.options.clock;
-    // At once when nothing sleeps until then: an await here is a turn behind every other run's work.
-    if (!clock.advanceIfIdle(Math.max(clock.now(), tick.time))) await clock.advanceTo(Math.max(clock.now(), tick.time));
+    const moving = this.moveClock(tick.time);
+    if (moving !== undefined) await moving;
     const hint = this.options.endingOf?.(index, bar.start) ?? {};
     stepped.kernel.kernel.entriesPaused = this.pauses.pausedAt(bar.start);
     stepped.openBar({ time: bar.start, open: tick.price / 100 }, hint);
@@ -309,9 +308,8 @@ export class PaperRun {
   private async pathTick(tick: FeedTick): Promise<void> {
     const k = Math.min(this.barTicks, TICKS_PER_CANDLE - 1);
     this.barTicks += 1;
-    const clock = this.options.clock;
-    // At once when nothing sleeps until then: an await here is a turn behind every other run's work.
-    if (!clock.advanceIfIdle(Math.max(clock.now(), tick.time))) await clock.advanceTo(Math.max(clock.now(), tick.time));
+    const moving = this.moveClock(tick.time);
+    if (moving !== undefined) await moving;
     const before = this.protectiveFills.length;
     await this.tickVenue(tick, k, false);
     if (this.protectiveFills.length > before) {
@@ -325,8 +323,8 @@ export class PaperRun {
   private async closeBar(candle: BuiltCandle): Promise<void> {
     const { stepped } = this.options;
     const end = Math.min(this.barEnd, barWindowOf({ start: candle.time, intervalMinutes: this.options.intervalMinutes, exchange: this.options.exchange }).end);
-    const clock = this.options.clock;
-    if (!clock.advanceIfIdle(Math.max(clock.now(), end))) await clock.advanceTo(Math.max(clock.now(), end));
+    const moving = this.moveClock(end);
+    if (moving !== undefined) await moving;
     const gate = this.options.signalGate;
     if (gate !== undefined) await gate.beforeClose(this.barIndex, candle.time);
     // Live: the kernel takes the bar's stops and targets from the venue (engine kernel/adopted-venue.ts).
@@ -496,6 +494,17 @@ export class PaperRun {
     }));
     await oms.settled();
     this.takeEvents();
+  }
+
+  /**
+   * Moves the market clock to `time` (never back): at once, returning undefined, when nothing
+   * sleeps until then (awaiting would be a turn behind every other run's work at a bar boundary);
+   * else the advance to await, which wakes the sleepers.
+   */
+  private moveClock(time: number): Promise<void> | undefined {
+    const clock = this.options.clock;
+    const to = Math.max(clock.now(), time);
+    return clock.advanceIfIdle(to) ? undefined : clock.advanceTo(to);
   }
 
   /** Whether the kernel made fills since the last look (they go out as orders, or are checked). */
