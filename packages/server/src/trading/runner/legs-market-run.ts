@@ -22,7 +22,7 @@
 // Not run here, refused before anything is written: swing legs (an expiry settlement the OMS
 // cannot record yet) and the other shapes legs-paper-levels.ts refuses.
 import { istDate } from '@vyuha/core';
-import { AdoptedLegExits, barStartOf, ConfirmedSignals, GrowingBarSeries, optionsLegsTraderFactory, startSteppedRun } from '@vyuha/engine';
+import { AdoptedLegExits, barStartOf, GrowingBarSeries, optionsLegsTraderFactory, startSteppedRun } from '@vyuha/engine';
 import type { DeployableConfig, FeedTick, OptionsLegsConfig } from '@vyuha/engine';
 import type pg from 'pg';
 import { loadRunCandles } from '../../backtest/stored-candles';
@@ -36,7 +36,7 @@ import { LEG_SLIPPAGE, OPTION_TICK_PAISE } from './legs-replay';
 import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
-import { PendingSignalGate } from './pending-signals';
+import { gatedProgram } from './pending-signals';
 import type { PauseInterval } from './pause-book';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, RELEASE } from './replay-run';
 
@@ -101,15 +101,9 @@ export async function runLegsMarketSession(
   if (missing !== undefined) throw new PaperRunFailure(missing);
 
   // MANUAL: the program's signals wait for the user's confirmation (pending-signals.ts).
-  const gate = config.manual && run.strategy_id !== null
-    ? new PendingSignalGate({
-      pool, runId, strategyId: run.strategy_id, userId: run.user_id, instrument: config.instrument, series, expiresAt: session.close, signalsFrom: warmUp,
-    })
-    : undefined;
-  const source = gate === undefined ? program : {
-    exits: program.exits,
-    createProgram: (grown: GrowingBarSeries, created: { intervalMinutes: number }) => new ConfirmedSignals(program.createProgram(grown, created), gate),
-  };
+  const { gate, source } = gatedProgram(program, {
+    manual: config.manual, pool, runId, strategyId: run.strategy_id, userId: run.user_id, instrument: config.instrument, series, expiresAt: session.close, signalsFrom: warmUp,
+  });
   const adopted = new AdoptedLegExits();
   const stepped = startSteppedRun({
     series, program: source, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp,

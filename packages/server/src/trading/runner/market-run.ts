@@ -34,7 +34,7 @@
 // been.
 import { istDate } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { barStartOf, ConfirmedSignals, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
+import { barStartOf, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
 import { runLegsMarketSession } from './legs-market-run';
@@ -42,7 +42,7 @@ import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, se
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { PaperRun } from './paper-run';
-import { PendingSignalGate } from './pending-signals';
+import { gatedProgram } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
 
 export { CLOSE_GRACE_MS, WARM_UP_SESSIONS, warmUpFrom } from './market-session';
@@ -101,15 +101,9 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     })
     : undefined;
   // MANUAL: the program's signals wait for the user's confirmation (pending-signals.ts).
-  const gate = config.manual && run.strategy_id !== null
-    ? new PendingSignalGate({
-      pool, runId, strategyId: run.strategy_id, userId: run.user_id, instrument: config.instrument, series, expiresAt: session.close, signalsFrom: warmUp,
-    })
-    : undefined;
-  const source = gate === undefined ? program : {
-    exits: program.exits,
-    createProgram: (grown: GrowingBarSeries, created: { intervalMinutes: number }) => new ConfirmedSignals(program.createProgram(grown, created), gate),
-  };
+  const { gate, source } = gatedProgram(program, {
+    manual: config.manual, pool, runId, strategyId: run.strategy_id, userId: run.user_id, instrument: config.instrument, series, expiresAt: session.close, signalsFrom: warmUp,
+  });
   const stepped = startSteppedRun({
     series, program: source, intervalMinutes, config: paperConfigOf(prepared, config), signalsFrom: warmUp, adoptFills: true,
     ...(chain === undefined ? {} : { contracts: chain }),

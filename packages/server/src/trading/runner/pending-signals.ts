@@ -13,8 +13,8 @@
 //   that close, so with next-open fills the order goes out at the next bar's first tick. A row
 //   taken before a restart is taken again at the same bar.
 // - Expired. At the end of the run's session what is still PENDING becomes EXPIRED.
-import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '@vyuha/engine';
-import type { BarSeries, Signal, SignalGate } from '@vyuha/engine';
+import { ConfirmedSignals, SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '@vyuha/engine';
+import type { BarSeries, GrowingBarSeries, Signal, SignalGate, SteppedProgramSource } from '@vyuha/engine';
 import type pg from 'pg';
 
 type Action = 'BUY' | 'SELL' | 'EXIT';
@@ -137,4 +137,27 @@ export class PendingSignalGate implements SignalGate {
       client.release();
     }
   }
+}
+
+/** A program source the stepped kernel builds its program from (a compiled algorithm). */
+type ProgramFactory = Extract<SteppedProgramSource, { createProgram: unknown }>;
+
+/**
+ * A market run's program, MANUAL or not: with `manual` (and a strategy to raise signals for) its
+ * signals go through a PendingSignalGate (engine ConfirmedSignals), else the program as it is.
+ * Set the gate's `direction` from the stepped run's config once it is built.
+ */
+export function gatedProgram(program: ProgramFactory, request: Omit<PendingSignalGateOptions, 'strategyId'> & {
+  readonly manual: boolean; readonly strategyId: string | null;
+}): { readonly gate: PendingSignalGate | undefined; readonly source: SteppedProgramSource } {
+  const { manual, strategyId, ...options } = request;
+  if (!manual || strategyId === null) return { gate: undefined, source: program };
+  const gate = new PendingSignalGate({ ...options, strategyId });
+  return {
+    gate,
+    source: {
+      ...(program.exits === undefined ? {} : { exits: program.exits }),
+      createProgram: (grown: GrowingBarSeries, created: { intervalMinutes: number }) => new ConfirmedSignals(program.createProgram(grown, created), gate),
+    },
+  };
 }
