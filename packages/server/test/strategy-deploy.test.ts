@@ -143,14 +143,17 @@ describe('deployStrategy', () => {
     expect(refused.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'permission-missing']]);
   });
 
-  it('intraday option legs run on replays and on the market (MANUAL there too), in the shapes paper runs; swing legs do not', () => {
+  it('option legs run intraday or swing on replays and on the market (MANUAL there too), in the shapes paper runs', () => {
     const leg = (option: 'CE' | 'PE'): object => ({ option, side: 'sell', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 30 } });
     const legs = parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [leg('CE'), leg('PE')] });
     expect(runtimeIssues({ type: 'intraday', legs, manual: false }, REPLAY)).toEqual([]);
     expect(runtimeIssues({ type: 'intraday', legs, manual: false }, null)).toEqual([]);
     expect(runtimeIssues({ type: 'intraday', legs, manual: true }, null)).toEqual([]);
-    expect(runtimeIssues({ type: 'swing', legs, manual: false }, null)[0]?.message).toContain('swing option legs are not run on paper yet');
-    expect(runtimeIssues({ type: 'swing', legs, manual: false }, REPLAY)[0]?.message).toContain('swing option legs are not run on paper yet');
+    expect(runtimeIssues({ type: 'swing', legs, manual: false }, null)).toEqual([]);
+    expect(runtimeIssues({ type: 'swing', legs, manual: false }, REPLAY)).toEqual([]);
+    // A shape paper does not run is refused at its field, swing or not.
+    const atCost = parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [{ ...leg('CE'), reEntry: { mode: 'at-cost', maxTimes: 1 } }, leg('PE')] });
+    expect(runtimeIssues({ type: 'swing', legs: atCost, manual: false }, REPLAY).map((issue) => issue.field)).toEqual(['config.legs']);
   });
 
   it('creates the strategy-run queue as stately, one waiting job per run', async () => {

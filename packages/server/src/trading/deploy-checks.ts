@@ -56,11 +56,10 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 
 /**
  * What the paper runtime cannot run yet, each at its field: option legs of a shape paper cannot
- * run, on a replay or on the market (runner/legs-paper-levels.ts: swing legs, whose expiry
- * settlement the OMS cannot record yet, among them), and MANUAL confirmation on a replay (nobody
- * confirms at replay speed).
+ * run, on a replay or on the market (runner/legs-paper-levels.ts: at-cost re-entries, two legs
+ * alike with different exits), and MANUAL confirmation on a replay (nobody confirms at replay speed).
  * Refused before anything is written rather than started and failed. Without a replay a strategy
- * trades on the simulated market: intraday option legs too (runner/legs-market-run.ts).
+ * trades on the simulated market: option legs too, intraday or swing (runner/legs-market-run.ts).
  * @example runtimeIssues({ type: 'intraday', legs: null, manual: true }, { from: '2024-06-03', to: '2024-06-07', speed: 0 }) // [{ field: 'config.manual', code: 'not-runnable', ... }]
  */
 export function runtimeIssues(config: { readonly type?: unknown; readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {

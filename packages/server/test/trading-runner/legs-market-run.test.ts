@@ -8,9 +8,11 @@
 //   positions are the sum of the fills.
 // - A run handed over mid-session and resumed (another worker) ends with the fills of one never
 //   interrupted.
+// - Swing: the leg a stop left open is held overnight (NRML) into the same run's next session.
 // - MANUAL: the rule's signals wait as pending signals; the legs open only at the bar after the
 //   accepted one was taken, and the rest expire at the close.
 import { isoDate, istEpochMs } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
 import { parseOptionsLegsConfig, serializeDeployableConfig } from '@vyuha/engine';
 import type { BacktestResult, DeployableConfig } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +33,7 @@ import type { MarketSource } from '../../src/trading/runner/market-run';
 const TODAY = isoDate('2026-11-25');
 const HISTORY_FROM = isoDate('2026-11-09');
 const LAST_SESSION = isoDate('2026-11-23');
+const NEXT_SESSION = isoDate('2026-11-26');
 const INSTRUMENTS = ['NIFTY 50', 'INDIA VIX'] as const;
 /** Tuned to the session: the put's premium rises through it, the call's does not (asserted below). */
 const STOP_PERCENT = 50;
@@ -68,7 +71,7 @@ async function marketRunRow(startedAt: number, runConfig: DeployableConfig = con
 }
 
 /** The simulated market of NIFTY 50 and INDIA VIX from TODAY 09:14 on a manual clock, with its past ticks for a resumed run. */
-async function openSession(): Promise<{ market: SimulatedMarket; scheduler: OpenMarket['scheduler']; source: MarketSource; play: (session?: { until?: number; consumers?: number }) => Promise<void> }> {
+async function openSession(): Promise<{ market: SimulatedMarket; scheduler: OpenMarket['scheduler']; source: MarketSource; play: (session?: { date?: IsoDate; until?: number; consumers?: number }) => Promise<void> }> {
   const open = await openMarketSession({ pool: db.pool, today: TODAY, instruments: [...INSTRUMENTS] });
   const source = { feed: open.feed, pastTicks: (id: number, from: number, to: number) => open.market.pastTicks(id, from, to) };
   return { market: open.market, scheduler: open.scheduler, source, play: (session) => open.play(undefined, session) };
@@ -90,12 +93,49 @@ async function positionsMatchFills(runId: string): Promise<void> {
 }
 
 describe('option legs on the simulated market', () => {
-  it('are deployable intraday without a replay, MANUAL or not; swing legs are still refused', () => {
+  it('are deployable intraday or swing without a replay, MANUAL or not; an at-cost re-entry is still refused', () => {
     expect(runtimeIssues({ type: 'intraday', legs: STRADDLE, manual: false }, null)).toEqual([]);
     expect(runtimeIssues({ type: 'intraday', legs: STRADDLE, manual: true }, null)).toEqual([]);
-    expect(runtimeIssues({ type: 'swing', legs: STRADDLE, manual: false }, null).map((issue) => issue.field)).toEqual(['config.legs']);
-    expect(runtimeIssues({ type: 'swing', legs: STRADDLE, manual: false }, null)[0]?.message).toContain('swing option legs are not run on paper yet');
+    expect(runtimeIssues({ type: 'swing', legs: STRADDLE, manual: false }, null)).toEqual([]);
+    const atCost = parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [{ ...leg('CE'), reEntry: { mode: 'at-cost', maxTimes: 1 } }, leg('PE')], maxEntriesPerDay: 1 });
+    expect(runtimeIssues({ type: 'swing', legs: atCost, manual: false }, null).map((issue) => [issue.field, issue.message]))
+      .toEqual([['config.legs', 'config.legs: onBuy[0].reEntry: at-cost re-entries are not run on paper yet']]);
   });
+
+  it('swing: hold a leg overnight from one session\'s run to the same run\'s next session, as NRML, with the kernel\'s fills over both', async () => {
+    const runId = await marketRunRow(istEpochMs(TODAY, '08:00'), { ...config, type: 'swing' });
+    const open = await openSession();
+    const first = runMarketSession({ pool: db.pool, runId, market: open.source, scheduler: open.scheduler });
+    await open.play();
+    const day1 = await first;
+    expect(day1).toMatchObject({ session: TODAY, sessionEnded: true, continues: true, squaredOff: 0 });
+    // No 15:15 square-off: the leg the stop left is still sold at the close, valued at the session's last mark.
+    expect(day1.result!.fills.some((fill) => fill.reason === 'square-off')).toBe(false);
+    const { rows: overnight } = await db.pool.query<{ symbol: string; net_quantity: number; mark: string | null }>(
+      `SELECT i.trading_symbol AS symbol, p.net_quantity, p.mark_price_paise::text AS mark FROM positions p JOIN instruments i ON i.instrument_id = p.instrument_id
+       WHERE p.run_id = $1 AND p.net_quantity <> 0`, [runId]);
+    expect(overnight.length).toBeGreaterThan(0);
+    expect(overnight.every((row) => row.net_quantity < 0 && row.mark !== null)).toBe(true);
+    const { rows: working } = await db.pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM orders WHERE run_id = $1 AND order_type = 'SL-M' AND status = 'OPEN'`, [runId]);
+    expect(working[0]!.count).toBe(overnight.length);
+
+    // The next session: the same run, its first session played again from the market's own ticks, then live.
+    const second = runMarketSession({ pool: db.pool, runId, market: open.source, scheduler: open.scheduler });
+    await open.play({ date: NEXT_SESSION });
+    const day2 = await second;
+    await open.market.stop();
+    expect(day2).toMatchObject({ session: NEXT_SESSION, sessionEnded: true, continues: true });
+    const stored = await storedFills(db.pool, runId);
+    expect(ledgerRows(day2.result!)).toEqual(stored);
+    // The legs were sold once, on the first day; no order was written twice.
+    const entries = day2.result!.fills.filter((fill) => fill.reason === 'entry');
+    expect(entries.map((fill) => fill.time)).toEqual([istEpochMs(TODAY, '09:20'), istEpochMs(TODAY, '09:20')]);
+    const { rows: orders } = await db.pool.query<{ products: string[]; dup: number }>(
+      'SELECT array_agg(DISTINCT product) AS products, count(*)::int - count(DISTINCT client_order_id)::int AS dup FROM orders WHERE run_id = $1', [runId]);
+    expect(orders[0]).toEqual({ products: ['NRML'], dup: 0 });
+    await positionsMatchFills(runId);
+  }, 600_000);
 
   it('in MANUAL mode open the legs only on the accepted signal, at the bar after it was taken; the other signals expire', async () => {
     const runId = await marketRunRow(istEpochMs(TODAY, '08:00'), { ...config, manual: true });

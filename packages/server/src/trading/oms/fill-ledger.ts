@@ -9,6 +9,9 @@
 // - A position remembers where its IST day started (realised, unrealised at the last mark,
 //   charges); the day's P&L of a run is the sum over its positions of (now - day start), written to
 //   daily_pnl as realised, mark-to-market and charges, pnl = realised + mtm - charges.
+// - An option settled at its expiry moves the position as a fill would (expiry-settlement.ts): an
+//   exercise is a fill at the intrinsic value charged as an exercise; a worthless expiry closes
+//   the units at 0 with no fill row, so that position is no longer the fold of its fills alone.
 import { istDate, paise } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { applyFillToPosition, averagePricePaise, chargeModelOf, unrealisedPnlPaise } from '@vyuha/engine';
@@ -106,6 +109,11 @@ export interface FillToRecord {
   readonly side: OrderSide;
   readonly fill: OmsFill;
   readonly charges: ChargesConfig;
+  /**
+   * An option exercised at its expiry instead of traded (expiry-settlement.ts): charged as the
+   * exchange charges an exercise (STT on the settlement value), not as a trade.
+   */
+  readonly exercise?: boolean;
 }
 
 /**
@@ -115,8 +123,10 @@ export interface FillToRecord {
 export async function recordFill(client: pg.ClientBase, request: FillToRecord): Promise<boolean> {
   const { fill } = request;
   const date = istDate(fill.atMs);
+  const price = paise(fill.pricePaise);
   const charged = chargeModelOf(request.charges)({
-    date, side: request.side === 'BUY' ? 'buy' : 'sell', price: paise(fill.pricePaise), quantity: fill.quantity,
+    date, side: request.side === 'BUY' ? 'buy' : 'sell', price, quantity: fill.quantity,
+    ...(request.exercise === true ? { instrument: 'option' as const, event: 'exercise' as const, settlementPrice: price } : {}),
   });
   // The position is locked before the fill is inserted, and the fill stamped with the clock then:
   // fills of one position are recorded (created_at) in the order they move it, so the position is
@@ -136,6 +146,34 @@ export async function recordFill(client: pg.ClientBase, request: FillToRecord): 
   await writePosition(client, key, { ...locked, position, markPricePaise: fill.pricePaise });
   await refreshDailyPnl(client, { runId: request.runId, date });
   return true;
+}
+
+/**
+ * An option position closed by expiring worthless (expiry-settlement.ts): `quantity` units of the
+ * position go at 0, with no fill row (fills are priced above 0) and no charges, and the day's
+ * P&L follows, in the caller's transaction. The settlement only closes units held the other way
+ * (the exchange settles what is open); anything else is refused before a row moves.
+ */
+export async function recordWorthlessExpiry(client: pg.ClientBase, request: {
+  readonly runId: string; readonly instrumentId: number; readonly side: OrderSide; readonly quantity: number; readonly atMs: number;
+}): Promise<void> {
+  const date = istDate(request.atMs);
+  const key = { runId: request.runId, instrumentId: request.instrumentId, today: date };
+  const locked = await lockPosition(client, key);
+  const held = locked.position.netQuantity;
+  const closing = request.side === 'BUY' ? held < 0 : held > 0;
+  if (!closing || request.quantity > Math.abs(held)) {
+    throw new RangeError(`quantity: an expiry settlement ${request.side} ${request.quantity} does not close the position of ${held} in instrument ${request.instrumentId}`);
+  }
+  // The engine's average-cost step refuses a price of 0, so the units are closed at 1 paisa and
+  // that paisa a unit is taken back out of the realised P&L: the cost closed does not depend on
+  // the price, only the proceeds do.
+  const atOnePaisa = applyFillToPosition(locked.position, { side: request.side, quantity: request.quantity, pricePaise: 1 });
+  const proceedsAtOnePaisa = held > 0 ? request.quantity : -request.quantity;
+  const position = { ...atOnePaisa, realisedPnlPaise: paise(atOnePaisa.realisedPnlPaise - proceedsAtOnePaisa) };
+  // The mark stays as it was: the position is flat or smaller, and a mark cannot be 0.
+  await writePosition(client, key, { ...locked, position });
+  await refreshDailyPnl(client, { runId: request.runId, date });
 }
 
 /**

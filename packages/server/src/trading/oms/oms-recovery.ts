@@ -2,7 +2,8 @@
 // line with the venue (the engine's `reconcile`, ARCHITECTURE.md "The life of a live order").
 //
 // 1. Read every order of the attached runs that is not final, and today's final ones (a fill lost
-//    before a cancellation arrived is still found), each rebuilt from its row and fills.
+//    before a cancellation arrived is still found), each rebuilt from its row and fills; an
+//    option's expiry settlement (expiry-settlement.ts) is no venue's order and is left out.
 // 2. Read the venue's order book and positions, and the account's stored positions (every run of
 //    the attached runs' kinds, since the venue holds the account's positions, not a run's).
 // 3. Carry out reconcile's actions through the same event path as live events (one transaction per
@@ -19,6 +20,7 @@ import { reconcile, venueTagOf } from '@vyuha/engine';
 import type { OmsOrder, ReconcileAction, VenueOrderReport } from '@vyuha/engine';
 import { enforceKillSwitch } from '../kill-switch';
 import type { KillSwitchEnforcement } from '../kill-switch';
+import { EXPIRY_SETTLEMENT_ROW } from './expiry-settlement';
 import type { Oms } from './oms';
 import { inTransaction, selectOrders } from './order-rows';
 
@@ -46,8 +48,10 @@ function reportFor(order: OmsOrder, book: readonly VenueOrderReport[]): VenueOrd
 export async function recoverOms(oms: Oms): Promise<RecoveryReport> {
   const runIds = oms.attachedRuns.map((run) => run.runId);
   const now = oms.scheduler.now();
+  // An expiry settlement never went to the venue and is no state machine's order: nothing to reconcile.
   const stored = await selectOrders(oms.pool,
-    `o.run_id = ANY($1::uuid[]) AND (o.status NOT IN ('FILLED', 'CANCELLED', 'REJECTED') OR o.created_at >= to_timestamp($2::float8 / 1000))`,
+    `o.run_id = ANY($1::uuid[]) AND (o.status NOT IN ('FILLED', 'CANCELLED', 'REJECTED') OR o.created_at >= to_timestamp($2::float8 / 1000))
+     AND NOT ${EXPIRY_SETTLEMENT_ROW}`,
     [runIds, istMidnightMs(istDate(now))]);
   const local = await oms.pool.query<{ instrument_id: number; net: number }>(
     `SELECT p.instrument_id, sum(p.net_quantity)::float8 AS net FROM positions p JOIN strategy_runs r ON r.run_id = p.run_id

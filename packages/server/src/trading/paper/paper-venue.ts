@@ -38,6 +38,7 @@ import type {
   VenuePosition, VenuePort, VenueTrade, WorkingOrder,
 } from '@vyuha/engine';
 import type pg from 'pg';
+import { EXPIRY_SETTLEMENT_ROW } from '../oms/expiry-settlement';
 
 /** How one instrument is matched: the strategy's slippage model and the instrument's tick size. */
 export interface PaperMatchingRules {
@@ -262,10 +263,16 @@ export class PaperVenue implements VenuePort {
   }
 
   async positions(): Promise<readonly VenuePosition[]> {
+    // An option settled at its expiry (oms/expiry-settlement.ts) is gone from the positions, as at a
+    // broker: its settlement row closes what the venue's fills opened.
     const { rows } = await this.options.pool.query<{ instrument_id: number; broker_order_id: string; trade_id: string; signed: number }>(
       `SELECT o.instrument_id, o.broker_order_id, f.trade_id, CASE o.side WHEN 'BUY' THEN f.quantity ELSE -f.quantity END AS signed
        FROM fills f JOIN orders o ON o.order_id = f.order_id JOIN strategy_runs r ON r.run_id = o.run_id
-       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%' AND (${this.runScope})`, [this.options.userId]);
+       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND o.broker_order_id LIKE 'PAPER-%' AND (${this.runScope})
+       UNION ALL
+       SELECT o.instrument_id, NULL, 'expiry ' || o.client_order_id, CASE o.side WHEN 'BUY' THEN o.filled_quantity ELSE -o.filled_quantity END
+       FROM orders o JOIN strategy_runs r ON r.run_id = o.run_id
+       WHERE o.user_id = $1 AND r.kind = 'PAPER' AND ${EXPIRY_SETTLEMENT_ROW} AND (${this.runScope})`, [this.options.userId]);
     const net = new Map<number, number>();
     const recorded = new Set(rows.map((row) => row.trade_id));
     for (const row of rows) net.set(row.instrument_id, (net.get(row.instrument_id) ?? 0) + row.signed);

@@ -1,10 +1,14 @@
-// Option legs on the market as it happens: one NSE session of an intraday option-legs strategy
-// deployed without a replay, on the live feed (the simulated market's). The session's shape is a
-// rule strategy's (market-run.ts: wait for the session, warm up on the stored bars of the
-// WARM_UP_SESSIONS before, one run per session, bars closed on time, a resume played again from
-// the market's own past ticks, the runner's hand-over to the next session's run); the trading is
-// the legs' paper run (legs-paper-run.ts: every leg fill an OMS order on the paper venue). What
-// differs from a legs replay:
+// Option legs on the market as it happens: one NSE session of an option-legs strategy deployed
+// without a replay, on the live feed (the simulated market's). The session's shape is a rule
+// strategy's (market-run.ts: wait for the session, warm up on the stored bars of the
+// WARM_UP_SESSIONS before, bars closed on time, a resume played again from the market's own past
+// ticks): an intraday run is one session, and the runner hands over to the next session's run; a
+// swing run goes on from session to session (the runner calls this again after each close for the
+// same run, which plays its earlier sessions again from the market's past ticks, as a restart
+// does, then the new one live), its legs held overnight as NRML and those still open at their
+// expiry's close settled by the OMS (legs-paper-run.ts). The trading is the legs' paper run
+// (legs-paper-run.ts: every leg fill an OMS order on the paper venue). What differs from a legs
+// replay:
 //
 // - Premiums come from the synthetic chain only (there are no stored option candles of the
 //   market's contracts): every tick of the index is priced for each contract in play from that
@@ -19,8 +23,7 @@
 // MANUAL: the program's signals wait for the user as a rule strategy's do (pending-signals.ts):
 // an accepted signal opens or closes the legs at the first bar close after it was accepted.
 //
-// Not run here, refused before anything is written: swing legs (an expiry settlement the OMS
-// cannot record yet) and the other shapes legs-paper-levels.ts refuses.
+// Not run here, refused before anything is written: the shapes legs-paper-levels.ts refuses.
 import { istDate } from '@vyuha/core';
 import { AdoptedLegExits, barStartOf, GrowingBarSeries, optionsLegsTraderFactory, startSteppedRun } from '@vyuha/engine';
 import type { DeployableConfig, FeedTick, OptionsLegsConfig } from '@vyuha/engine';
@@ -50,6 +53,8 @@ export interface LegsMarketRunRow {
 
 /** The backtest's preparation fills the legs at the next bar's open (stored-run.ts), and so does the market. */
 const LEG_FILL = 'next-open';
+/** A swing run wakes this long before the session (as market-run.ts's does), to play its earlier sessions again first. */
+const SWING_WAKE_BEFORE_OPEN_MS = 20 * 60_000;
 
 async function vixInstrumentId(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = 'INDIA VIX'`);
@@ -59,8 +64,8 @@ async function vixInstrumentId(pool: pg.Pool): Promise<number> {
 }
 
 /**
- * Runs one session of an intraday option-legs PAPER strategy on the market; runMarketSession
- * dispatches here. The caller owns the run's status (strategy-runners.ts).
+ * Runs one session of an option-legs PAPER strategy on the market (intraday, or the next session
+ * of a swing run); runMarketSession dispatches here. The caller owns the run's status (strategy-runners.ts).
  */
 export async function runLegsMarketSession(
   options: MarketRunOptions,
@@ -74,9 +79,12 @@ export async function runLegsMarketSession(
   const refusal = legsPaperRefusal(legs, config.type);
   if (refusal !== undefined) throw new PaperRunFailure(refusal);
 
-  const session = sessionFor(Number(run.started_ms));
+  const swing = config.type === 'swing';
+  // A swing run's session is the one open now or next; it plays the run's sessions from the first again.
+  const first = sessionFor(Number(run.started_ms));
+  const session = swing ? sessionFor(Math.max(scheduler.now(), first.open)) : first;
   const aborted = (): boolean => signal?.aborted === true;
-  await scheduler.sleepUntil(session.open - WAKE_BEFORE_OPEN_MS, signal);
+  await scheduler.sleepUntil(session.open - (swing ? SWING_WAKE_BEFORE_OPEN_MS : WAKE_BEFORE_OPEN_MS), signal);
   if (aborted()) {
     const released = signal?.reason === RELEASE;
     return { bars: 0, fills: 0, stopped: !released, released, squaredOff: 0, session: undefined, sessionEnded: false, continues: false, result: undefined };
@@ -84,13 +92,13 @@ export async function runLegsMarketSession(
 
   const program = await compiledAlgorithmOf(pool, config);
   const intervalMinutes = config.interval;
-  const ownFrom = barStartOf(Math.max(Number(run.started_ms), session.open), intervalMinutes);
-  const dateRange = { from: warmUpFrom(session.date), to: session.date };
+  const ownFrom = barStartOf(Math.max(Number(run.started_ms), first.open), intervalMinutes);
+  const dateRange = { from: warmUpFrom(first.date), to: session.date };
   const prepared = await prepareDeployedRange(pool, { config, instrumentId, dateRange, needs: 'the strategy needs stored bars to warm up on' });
   const stored = prepared.series;
   let warmUp = 0;
   while (warmUp < stored.length && (stored.time[warmUp] as number) < ownFrom) warmUp += 1;
-  const series = new GrowingBarSeries(warmUp + barsBetween({ from: ownFrom, first: session, last: session, intervalMinutes }));
+  const series = new GrowingBarSeries(warmUp + barsBetween({ from: ownFrom, first, last: session, intervalMinutes }));
 
   // INDIA VIX per bar: stored candles for the warm-up, the market's ticks from the run's first bar.
   const vixId = await vixInstrumentId(pool);
@@ -125,7 +133,7 @@ export async function runLegsMarketSession(
       const pauses = options.pauses ?? context.pauses;
       const paper = new LegsPaperRun({
         runId, stepped, series, legs, premiums: new LegPremiumTicks({ series, vix: levels }), intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId,
-        oms, venue, clock, product: 'MIS', adopted,
+        oms, venue, clock, product: swing ? 'NRML' : 'MIS', adopted,
         instrumentIdOf: (symbol) => contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) }),
         beforeBarOpen: (index, barStart) => {
           const level = vix.levelAt(barStart);
@@ -146,8 +154,8 @@ export async function runLegsMarketSession(
       // The VIX of the past first: a bar's level is read by its start, so it only needs to be there before the index's bars are.
       let liveFrom: number;
       if (pastVix === undefined || pastIndex === undefined) {
-        await playStoredMinutes({ pool, paper: vixSink, instrumentId: vixId, dates: { from: session.date, to: session.date }, from: ownFrom, until });
-        liveFrom = await playStoredMinutes({ pool, paper, instrumentId, dates: { from: session.date, to: session.date }, from: ownFrom, until });
+        await playStoredMinutes({ pool, paper: vixSink, instrumentId: vixId, dates: { from: first.date, to: session.date }, from: ownFrom, until });
+        liveFrom = await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until });
       } else {
         await playPastTicks(vixSink, pastVix, { from: ownFrom, until });
         liveFrom = await playPastTicks(paper, pastIndex, { from: ownFrom, until });
@@ -158,7 +166,7 @@ export async function runLegsMarketSession(
         closeDue: (now: number) => paper.closeDue(now),
       };
       const played = await playLive({ feed, scheduler, signal, session, intervalMinutes, run: live, liveFrom });
-      return endSession({ played, signal, run: paper, oms, gate, stepped, session, continues: false });
+      return endSession({ played, signal, run: paper, oms, gate, stepped, session, continues: swing });
     });
   } finally {
     feed.stop();

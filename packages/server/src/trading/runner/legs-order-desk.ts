@@ -4,11 +4,17 @@
 // is answered from its rows (never sent twice), its stored fills handed over when the replay
 // reaches their time, as paper-run.ts does for an instrument.
 //
+// An option held to its expiry settles without an order leaving: `recordExpiry` writes the
+// settlement through the OMS's books (oms/expiry-settlement.ts) under the run's next decision, so
+// a restart replaying from the first bar reaches the same decision and is answered from its row.
+//
 // The price band: the OMS checks each stop and target against the option premium's band (100%
 // around the contract's last premium: oms/risk-inputs.ts), wide enough for the stops short
 // options are protected with; a level beyond it is refused like any mistyped price.
 import type { OrderSide, ProtectiveLevels, VenueEvent, VenueTrade } from '@vyuha/engine';
 import type { ManualScheduler } from '../feeds/scheduler';
+import { recordExpirySettlement } from '../oms/expiry-settlement';
+import type { RecordedExpirySettlement } from '../oms/expiry-settlement';
 import type { Oms } from '../oms/oms';
 import type { OmsOrderView } from '../oms/oms-types';
 import type { PaperVenue } from '../paper/paper-venue';
@@ -62,7 +68,7 @@ export interface LegOrderDeskOptions {
   readonly oms: Oms;
   readonly venue: PaperVenue;
   readonly clock: ManualScheduler;
-  /** The product of every order (MIS intraday). */
+  /** The product of every order (MIS intraday, NRML swing). */
   readonly product: string;
   /** The instruments row of a leg's trading symbol. */
   readonly instrumentIdOf: (symbol: string) => Promise<number>;
@@ -168,6 +174,29 @@ export class LegOrderDesk {
     this.byBrokerId.set(view.brokerOrderId, order);
     if (placed.value.existing) await this.resumed(order, view, request.triggerPricePaise);
     return order;
+  }
+
+  /**
+   * Records a leg's slice settled at its expiry (`pricePaise` its intrinsic value, 0 when it
+   * expired worthless) as the run's next decision; a decision stored before a restart is answered
+   * from its row. Throws PaperDivergence when the OMS's books refuse it.
+   */
+  async recordExpiry(request: { readonly symbol: string; readonly side: OrderSide; readonly quantity: number; readonly pricePaise: number; readonly atMs: number }): Promise<RecordedExpirySettlement> {
+    const { oms, runId, product } = this.options;
+    const run = oms.attachedRuns.find((candidate) => candidate.runId === runId);
+    if (run === undefined) throw new PaperDivergence(`run ${runId} is not attached to its OMS, which records its expiry settlements`);
+    const instrumentId = await this.instrumentId(request.symbol);
+    const decision = this.decision;
+    this.decision += 1;
+    const recorded = await recordExpirySettlement(oms.pool, {
+      run, decision, instrumentId, side: request.side, quantity: request.quantity, event: request.pricePaise > 0 ? 'exercise' : 'expire-worthless',
+      settlementPricePaise: request.pricePaise, atMs: request.atMs, product,
+    });
+    if (!recorded.ok) {
+      throw new PaperDivergence(`the expiry settlement of ${request.symbol} (decision ${decision}) was not recorded: ${recorded.error.map((issue) => issue.message).join('; ')}`);
+    }
+    if (recorded.value.fill !== undefined) this.fills += 1;
+    return recorded.value;
   }
 
   /** Cancels an order still working (one that ended, before a restart or since, is left alone). */

@@ -14,16 +14,13 @@ import { parseTradingSymbol } from '@vyuha/market';
 const OPTION_TICK_PAISE = 5;
 
 /**
- * Why a legs configuration cannot run on paper yet, or undefined when it can. Swing legs: a leg
- * held to its expiry's close settles at intrinsic value without an order, which the OMS cannot
- * record yet (an intraday leg is always squared off first). At-cost re-entries: a resting entry
- * filled inside a bar, whose stop would have to be placed from the trader's own state.
- * @example legsPaperRefusal(SHORT_STRADDLE_LEGS, 'swing') // 'swing option legs are not run on paper yet: ...'
+ * Why a legs configuration cannot run on paper yet, or undefined when it can, intraday or swing
+ * (a swing leg held to its expiry is settled by the OMS: oms/expiry-settlement.ts). At-cost
+ * re-entries: a resting entry filled inside a bar, whose stop would have to be placed from the
+ * trader's own state. The strategy's `type` no longer decides anything; callers still pass it.
+ * @example legsPaperRefusal({ ...SHORT_STRADDLE_LEGS, onBuy: [{ ...leg, reEntry: { mode: 'at-cost' } }] }) // 'onBuy[0].reEntry: at-cost re-entries are not run on paper yet'
  */
-export function legsPaperRefusal(legs: OptionsLegsConfig, type: 'intraday' | 'swing'): string | undefined {
-  if (type === 'swing') {
-    return 'swing option legs are not run on paper yet: a leg held to its expiry settles without an order, which the OMS cannot record yet';
-  }
+export function legsPaperRefusal(legs: OptionsLegsConfig, _type?: 'intraday' | 'swing'): string | undefined {
   for (const [group, templates] of [['onBuy', legs.onBuy], ['onSell', legs.onSell]] as const) {
     for (const [index, leg] of templates.entries()) {
       if (leg.reEntry?.mode === 'at-cost') return `${group}[${index}].reEntry: at-cost re-entries are not run on paper yet`;

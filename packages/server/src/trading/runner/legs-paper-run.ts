@@ -31,14 +31,19 @@
 // options-legs/adopted-leg-exits.ts) instead of matching its own, and the check of step 1 holds
 // by construction; a bar whose window ended closes on time (`closeDue`).
 //
+// Swing legs are held from session to session (their stops and targets stay working at the venue,
+// met by the next session's opening tick as a jump). A leg still open at its expiry's close is
+// settled by the kernel at intrinsic value (engine options-legs/expiry-settlement.ts): there the
+// kernel's `expiry` fills are recorded by the OMS as settlements (oms/expiry-settlement.ts: an
+// order row never sent, its fill row for an exercise), after the leg's stop and target were
+// cancelled, and checked against the kernel's like any fill.
+//
 // Orders go through legs-order-desk.ts: decisions, the OMS (an option premium's price band), and a
 // restart, which replays the range from its first bar with every stored decision answered from
 // its rows, never sent twice.
 //
 // Not run here, each refused before anything is written (legs-paper-levels.ts `legsPaperRefusal`):
-// swing legs (a leg held to its expiry's close settles at intrinsic value without an order, and
-// the OMS cannot record a settlement yet; an intraday leg is always squared off first), at-cost
-// re-entries, and legs of one side alike in CE/PE and side whose exits differ.
+// at-cost re-entries, and legs of one side alike in CE/PE and side whose exits differ.
 import { istDate, paise } from '@vyuha/core';
 import { barWindowOf, CandleBuilder, chargeModelOf, OptionsLegsTrader, TICKS_PER_CANDLE } from '@vyuha/engine';
 import type {
@@ -305,8 +310,6 @@ export class LegsPaperRun {
     const fills = this.options.stepped.ledger.fills;
     const fresh = fills.slice(this.fillCursor) as LedgerFill[];
     this.fillCursor = fills.length;
-    const settled = fresh.find((fill) => fill.reason === 'expiry');
-    if (settled !== undefined) throw new PaperDivergence(`${settled.instrument} settled at its expiry, which the OMS cannot record yet (swing legs are refused on paper)`);
     return fresh;
   }
 
@@ -393,11 +396,17 @@ export class LegsPaperRun {
     });
   }
 
-  /** The kernel's non-protective fills as MARKET orders at the contracts' latest ticks; entries then get their stops and targets. */
+  /**
+   * The kernel's non-protective fills: its expiry settlements recorded by the OMS (no order leaves),
+   * the rest as MARKET orders at the contracts' latest ticks; entries then get their stops and targets.
+   */
   private async sendMarket(fills: readonly LedgerFill[]): Promise<void> {
     if (fills.length === 0) return;
+    for (const fill of fills) if (fill.reason === 'expiry') await this.settleAtExpiry(fill);
+    const trades = fills.filter((fill) => fill.reason !== 'expiry');
+    if (trades.length === 0) return;
     const sent: Array<{ fill: LedgerFill; order: PlacedLegOrder }> = [];
-    for (const fill of fills) {
+    for (const fill of trades) {
       if (!(await this.giveTick(fill.instrument, this.latest.tick === 0))) {
         throw new PaperDivergence(`the kernel filled ${fill.instrument} at ${fill.price} paise, but the contract has no premium at this tick`);
       }
@@ -414,7 +423,24 @@ export class LegsPaperRun {
       this.expectSameFill(venueFill, fill);
       this.hold(fill);
     }
-    for (const fill of fills) if (fill.reason === 'entry') await this.protect(fill);
+    for (const fill of trades) if (fill.reason === 'entry') await this.protect(fill);
+  }
+
+  /**
+   * A slice the kernel settled at its expiry's close: the OMS records the settlement (its stop and
+   * target were cancelled first: `cancelExited`), which must be the kernel's to the paisa, charges
+   * included; the contract is then no longer held, so the venue is given no more of its ticks.
+   */
+  private async settleAtExpiry(fill: LedgerFill): Promise<void> {
+    const side: OrderSide = fill.side === 'buy' ? 'BUY' : 'SELL';
+    const settled = await this.desk.recordExpiry({ symbol: fill.instrument, side, quantity: fill.quantity, pricePaise: fill.price, atMs: fill.time });
+    const charges = settled.fill?.chargesPaise ?? 0;
+    if (settled.pricePaise !== fill.price || settled.quantity !== fill.quantity || settled.side !== side || settled.atMs !== fill.time || charges !== fill.chargesTotal) {
+      throw new PaperDivergence(`the expiry settlement of ${fill.instrument} differs: recorded ${settled.side} ${settled.quantity} at ${settled.pricePaise} paise at `
+        + `${new Date(settled.atMs).toISOString()} (charges ${charges}), kernel ${side} ${fill.quantity} at ${fill.price} paise at ${new Date(fill.time).toISOString()} `
+        + `(charges ${fill.chargesTotal})`);
+    }
+    this.hold(fill);
   }
 
   private hold(fill: LedgerFill): void {

@@ -3,7 +3,9 @@
 // option candles, the option-legs trader), the stepped kernel with that trader, an OMS on a
 // run-scoped paper venue, the replay feed of the index, and the legs' paper run
 // (legs-paper-run.ts), which sends every leg fill to the venue and checks it against the kernel's.
-// So the replay makes the backtest's fills to the paisa (test/trading-runner/paper-legs-parity.test.ts).
+// So the replay makes the backtest's fills to the paisa (test/trading-runner/paper-legs-parity.test.ts),
+// intraday (MIS) or swing (NRML: legs held overnight, and those held to their expiry settled at
+// intrinsic value through the OMS, test/trading-runner/paper-legs-swing.test.ts).
 //
 // `runPaperReplay` (replay-run.ts) is the counterpart for an instrument or its futures; this one
 // takes the same request, with the prepared trader and option candles that `prepareStoredRun`
@@ -93,7 +95,7 @@ export async function runLegsPaperReplay(request: LegsPaperReplayRequest): Promi
     const underlying = { instrumentId, tradingSymbol: plan.legs.underlying };
     const paper = new LegsPaperRun({
       runId, stepped, series, legs: plan.legs, premiums, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId,
-      oms, venue, clock, product: 'MIS',
+      oms, venue, clock, product: stepped.config.type === 'swing' ? 'NRML' : 'MIS',
       instrumentIdOf: (symbol) => contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) }),
       endingOf: (index) => ({
         endOfData: index === last,

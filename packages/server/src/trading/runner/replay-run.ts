@@ -11,9 +11,10 @@
 // stepped kernel's result: with every venue fill checked against the kernel's, it is the run's.
 //
 // Option legs go to their own paper run (legs-replay.ts): the same request, the legs' contracts
-// ticked from the prices the trader gives them. What a replay does not do: swing option legs and
-// some leg shapes (legs-paper-levels.ts says which), and MANUAL confirmation (a replay at full
-// speed cannot wait for a person); refused with the reason before anything is written.
+// ticked from the prices the trader gives them, swing legs held across sessions and settled at
+// their expiry by the OMS. What a replay does not do: some leg shapes (legs-paper-levels.ts says
+// which), and MANUAL confirmation (a replay at full speed cannot wait for a person); refused with
+// the reason before anything is written.
 import { err, isoDate, istDate, istEpochDay, ok } from '@vyuha/core';
 import type { IsoDate, Paise, Result } from '@vyuha/core';
 import { GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
