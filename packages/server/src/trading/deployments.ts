@@ -116,7 +116,7 @@ async function lockStrategy(client: pg.PoolClient, request: { userId: string; st
     `SELECT s.status, s.kind, s.algorithm_id, s.algorithm_version, s.instrument_id, i.name AS instrument_name, s.interval_minutes,
             s.strategy_type, s.config
        FROM strategies s LEFT JOIN instruments i ON i.instrument_id = s.instrument_id
-      WHERE s.strategy_id = $1 AND s.user_id = $2 FOR UPDATE OF s`, [request.strategyId, request.userId]);
+      WHERE s.strategy_id = $1 AND s.user_id = $2 FOR NO KEY UPDATE OF s`, [request.strategyId, request.userId]);
   const row = rows[0];
   if (row === undefined) throw new Refusal([{ field: 'strategy_id', code: 'not-found', message: `no strategy ${request.strategyId} in this account` }]);
   return {
@@ -125,11 +125,16 @@ async function lockStrategy(client: pg.PoolClient, request: { userId: string; st
   };
 }
 
-/** The strategy's PAPER or LIVE runs still in progress, locked (normally none or one). */
+/**
+ * The strategy's PAPER or LIVE runs still in progress, locked (normally none or one). Strategy and
+ * run rows are locked FOR NO KEY UPDATE, here and in the runner: that still serializes deploys,
+ * stops and a run's end, but not a runner's order insert, whose foreign key checks take KEY SHARE
+ * on the same rows (FOR UPDATE made a stop and an order insert deadlock, each holding one row).
+ */
 async function lockRunsInProgress(client: pg.PoolClient, strategyId: string): Promise<Array<{ runId: string; params: Record<string, unknown> }>> {
   const { rows } = await client.query<{ run_id: string; params: Record<string, unknown> }>(
     `SELECT run_id, params FROM strategy_runs WHERE strategy_id = $1 AND status = 'IN PROGRESS' AND kind IN ('PAPER', 'LIVE')
-      ORDER BY started_at FOR UPDATE`, [strategyId]);
+      ORDER BY started_at FOR NO KEY UPDATE`, [strategyId]);
   return rows.map((row) => ({ runId: row.run_id, params: row.params }));
 }
 
@@ -150,7 +155,7 @@ async function todayIst(client: pg.PoolClient): Promise<string> {
 async function takeLicenceSlot(client: pg.PoolClient, userId: string): Promise<Result<string, DeployIssue>> {
   const { rows } = await client.query<{ id: string; available: number; utilized: number }>(
     `SELECT id, available, utilized FROM deployed_strategies
-      WHERE user_id = $1 AND expiry >= (now() AT TIME ZONE 'Asia/Kolkata')::date ORDER BY expiry, id FOR UPDATE`, [userId]);
+      WHERE user_id = $1 AND expiry >= (now() AT TIME ZONE 'Asia/Kolkata')::date ORDER BY expiry, id FOR NO KEY UPDATE`, [userId]);
   const free = rows.find((row) => row.utilized < row.available);
   if (free === undefined) {
     const used = rows.reduce((sum, row) => sum + row.utilized, 0);
@@ -171,7 +176,7 @@ async function takeLicenceSlot(client: pg.PoolClient, userId: string): Promise<R
  */
 export async function releaseLicenceSlot(client: pg.PoolClient, runId: string): Promise<boolean> {
   const { rows } = await client.query<{ licence_id: string }>(
-    `UPDATE strategy_runs r SET licence_id = NULL FROM (SELECT run_id, licence_id FROM strategy_runs WHERE run_id = $1 FOR UPDATE) held
+    `UPDATE strategy_runs r SET licence_id = NULL FROM (SELECT run_id, licence_id FROM strategy_runs WHERE run_id = $1 FOR NO KEY UPDATE) held
       WHERE r.run_id = held.run_id AND held.licence_id IS NOT NULL RETURNING held.licence_id`, [runId]);
   const licenceId = rows[0]?.licence_id;
   if (licenceId === undefined) return false;

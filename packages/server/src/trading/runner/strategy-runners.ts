@@ -265,7 +265,7 @@ export async function continueNextSession(
     }>(
       `SELECT r.strategy_id, r.user_id, r.params, r.licence_id, r.stop_requested_at, s.status AS strategy_status,
               (SELECT d.expiry::text FROM deployed_strategies d WHERE d.id = r.licence_id AND d.expiry < (now() AT TIME ZONE 'Asia/Kolkata')::date) AS licence_expired
-       FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.status = 'IN PROGRESS' FOR UPDATE OF r`, [request.runId]);
+       FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.status = 'IN PROGRESS' FOR NO KEY UPDATE OF r`, [request.runId]);
     const ended = rows[0];
     if (ended?.strategy_id == null || ended.stop_requested_at !== null || !['ACTIVE', 'PAUSED'].includes(ended.strategy_status ?? '')) return undefined;
     if (ended.licence_expired !== null) {
@@ -293,7 +293,7 @@ export async function continueNextSession(
 export async function endRun(pool: pg.Pool, request: { runId: string; status: 'COMPLETE' | 'COMPLETE: SQUARED OFF' | 'ERROR' | 'ERROR: SQUARED OFF'; reason: string | null }): Promise<boolean> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ strategy_id: string | null }>(
-      `SELECT strategy_id FROM strategy_runs WHERE run_id = $1 AND status = 'IN PROGRESS' FOR UPDATE`, [request.runId]);
+      `SELECT strategy_id FROM strategy_runs WHERE run_id = $1 AND status = 'IN PROGRESS' FOR NO KEY UPDATE`, [request.runId]);
     const ended = rows[0];
     if (ended === undefined) return false;
     await releaseLicenceSlot(client, request.runId);
