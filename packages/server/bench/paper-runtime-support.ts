@@ -103,33 +103,51 @@ export async function postgresCpuReader(pool: pg.Pool): Promise<() => number | u
 export class QueryCounter {
   count = 0;
   ms = 0;
+  onQuery: ((text: string) => () => void) | undefined;
+  inFlight = 0;
   /** Per statement (its first 70 characters, whitespace folded): count and summed ms. */
   readonly byStatement = new Map<string, { count: number; ms: number }>();
   constructor(pool: pg.Pool) {
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const result = query(...args);
-        if (result instanceof Promise) {
-          this.count += 1;
-          const first = args[0];
-          const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text ?? '?';
-          const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
-          const entry = this.byStatement.get(key) ?? { count: 0, ms: 0 };
-          entry.count += 1;
-          this.byStatement.set(key, entry);
-          const start = performance.now();
-          const done = (): void => {
-            const ms = performance.now() - start;
-            this.ms += ms;
-            entry.ms += ms;
+        // Counted whether it answers by promise or by callback (pool.query passes a callback).
+        const callbackAt = args.findLastIndex((arg) => typeof arg === 'function');
+        const done = this.started(args[0]);
+        if (callbackAt >= 0) {
+          const callback = args[callbackAt] as (...results: unknown[]) => void;
+          args[callbackAt] = (...results: unknown[]) => {
+            done();
+            callback(...results);
           };
-          result.then(done, done);
+          return query(...args);
         }
+        const result = query(...args);
+        if (result instanceof Promise) result.then(done, done);
         return result;
       };
     });
   }
+  /** Counts a statement starting now; the returned function records its end. */
+  private started(first: unknown): () => void {
+    this.count += 1;
+    const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text ?? '?';
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
+    const entry = this.byStatement.get(key) ?? { count: 0, ms: 0 };
+    entry.count += 1;
+    this.byStatement.set(key, entry);
+    const start = performance.now();
+    const traced = this.onQuery?.(key);
+    this.inFlight += 1;
+    return () => {
+      this.inFlight -= 1;
+      traced?.();
+      const ms = performance.now() - start;
+      this.ms += ms;
+      entry.ms += ms;
+    };
+  }
+
   snapshot(): { count: number; ms: number } {
     return { count: this.count, ms: this.ms };
   }
@@ -226,6 +244,38 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   await market.flushed();
   // The tick a strategy is handling, kept across its awaits: each venue.place is that tick's order.
   const handlingTick = new AsyncLocalStorage<FeedTick>();
+  const traceStore = new AsyncLocalStorage<{ pushed: number; steps: string[] }>();
+  const traces: Array<{ ms: number; steps: string[] }> = [];
+  const traceOn = process.env.BENCH_TRACE === '1';
+  const timeline: Array<[number, string]> = [];
+  let traceId = 0;
+  const step = (label: string): void => {
+    const store = traceStore.getStore();
+    if (traceOn && measuring) timeline.push([performance.now(), `${store === undefined ? '?' : (store as { id?: number }).id} ${label}`]);
+    if (store !== undefined) store.steps.push(`${(performance.now() - store.pushed).toFixed(1)} ${label}`);
+  };
+  if (traceOn) {
+    const wrap = (proto: Record<string, unknown>, name: string): void => {
+      const original = proto[name] as (...args: unknown[]) => unknown;
+      proto[name] = function traced(this: unknown, ...args: unknown[]) {
+        step(`> ${name}${name === 'placeOrder' ? ` pool total ${pool.totalCount} idle ${pool.idleCount} waiting ${pool.waitingCount} in flight ${request.queries.inFlight}` : ''}`);
+        const result = original.apply(this, args);
+        if (name === 'moveClock') step(result === undefined ? '  clock moved' : '  clock advancing');
+        if (result instanceof Promise) result.then(() => step(`< ${name}`), () => step(`< ${name} (failed)`));
+        return result;
+      };
+    };
+    const { Oms } = await import('../src/trading/oms/oms');
+    const { PaperRun } = await import('../src/trading/runner/paper-run');
+    for (const name of ['placeOrder', 'cancelOrder', 'modifyOrder', 'markToMarket', 'settled', 'apply', 'enqueue', 'sendInOrder', 'startKnownSend', 'placeWithTimeout', 'views', 'instrument']) wrap(Oms.prototype as unknown as Record<string, unknown>, name);
+    for (const name of ['moveClock', 'closeBar', 'openBar', 'sendKernelFills', 'cancelStaleProtection', 'cancelProtection', 'protect', 'markClosedBar', 'tickVenue', 'place'])
+      wrap(PaperRun.prototype as unknown as Record<string, unknown>, name);
+    request.queries.onQuery = (text: string) => {
+      const started = performance.now();
+      timeline.push([started, `q> ${text.slice(0, 50)}`]);
+      return () => timeline.push([performance.now(), `q< ${(performance.now() - started).toFixed(1)} ms ${text.slice(0, 50)}`]);
+    };
+  }
   const pushedAt = new WeakMap<object, number>();
   const latencies: number[] = [];
   const chained: number[] = [];
@@ -250,6 +300,9 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
       const ms = performance.now() - pushed;
       const protective = intent.orderType !== 'MARKET';
       (protective ? chained : latencies).push(ms);
+      const store = traceStore.getStore();
+      if (store !== undefined && !protective) traces.push({ ms, pushed: store.pushed, steps: [...store.steps, `${ms.toFixed(1)} PLACE ${intent.orderType}`] } as { ms: number; steps: string[] });
+      step(`PLACE ${intent.orderType}`);
       latencyByType.set(intent.orderType, [...(latencyByType.get(intent.orderType) ?? []), ms]);
       const filled = lastFillAt.get(this);
       if (protective && filled !== undefined) fillToProtective.push(performance.now() - filled);
@@ -270,10 +323,10 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
           const started = performance.now();
           const pushed = pushedAt.get(tick);
           if (measuring && pushed !== undefined) queueWaits.push(started - pushed);
-          return handlingTick.run(tick, async () => {
+          return traceStore.run({ pushed: pushed ?? started, steps: [], id: traceId++ } as { pushed: number; steps: string[] }, () => handlingTick.run(tick, async () => {
             await sink.onTick(tick);
             if (measuring) handling.push(performance.now() - started);
-          });
+          }));
         },
       });
       return feed;
@@ -293,6 +346,8 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const profiler = await startProfile();
   loopDelay.enable();
   const postgresCpu = await postgresCpuReader(pool);
+  const statementStats = process.env.BENCH_PGSS === '1';
+  if (statementStats) await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
   const postgres0 = postgresCpu();
   const queries0 = request.queries.snapshot();
   request.queries.reset();
@@ -325,7 +380,24 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   line('live: measured window', wall, withNote('s of wall time', `(${minutes} min of market from 10:00 IST ${date}, ticks handled ${handling.length} = ${strategies} strategies x ~1/s)`));
   line('live: orders (whole run, from the database)', counts.orders, withNote('orders', `(filled ${counts.fills}, cancelled ${counts.cancelled}, modified ${counts.modifies} times)`));
   line('live: database queries in the window', queries1.count - queries0.count, withNote('queries', `(${((queries1.count - queries0.count) / wall).toFixed(1)}/s; mean ${((queries1.ms - queries0.ms) / Math.max(1, queries1.count - queries0.count)).toFixed(2)} ms each)`));
+  if (statementStats) {
+    const { rows: top } = await pool.query<{ calls: number; total: number; mean: number; query: string }>(
+      `SELECT calls::int, total_exec_time::float8 AS total, mean_exec_time::float8 AS mean, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 20`);
+    for (const row of top) console.log(`live: server time by statement: ${String(row.calls).padStart(6)} x ${row.mean.toFixed(3).padStart(8)} ms = ${row.total.toFixed(1).padStart(8)} ms  ${row.query}`);
+  }
   if (process.env.BENCH_QUERIES === '1') request.queries.printTop('live: top statements by summed time', 16);
+  if (traceOn) console.log(`tick-to-order of MARKET orders in time order: ${latencies.map((ms) => ms.toFixed(0)).join(' ')}`);
+  if (traceOn) {
+    // BENCH_TRACE_ORDER=n: the timeline around the n-th order (0 = the first), else around the slowest.
+    const nth = process.env.BENCH_TRACE_ORDER;
+    const worst = (nth === undefined ? [...traces].sort((a, b) => b.ms - a.ms)[0] : traces[Number(nth)]) as { ms: number; pushed: number } | undefined;
+    if (worst !== undefined) {
+      console.log('timeline around the slowest order (ms from its tick push; run trace id; event):');
+      for (const [at, label] of timeline) if (at >= worst.pushed - 5 && at <= worst.pushed + worst.ms + 5) console.log(`  ${(at - worst.pushed).toFixed(1).padStart(7)} ${label}`);
+    }
+  }
+  if (traceOn) for (const trace of [...traces.sort((a, b) => b.ms - a.ms).slice(0, 2), ...traces.slice(-2)]) console.log(`trace ${trace.ms.toFixed(1)} ms:\n  ${trace.steps.join('\n  ')}`);
   distribution('live: tick-to-order latency, orders a tick decides (market push -> venue.place; MARKET entries, exits, square-offs)', latencies, 'ms');
   line('live: tick-to-order p99 budget <= 50 ms:', undefined, withNote('', latencies.length === 0 ? 'NO ORDERS MEASURED' : percentile([...latencies].sort((a, b) => a - b), 99) <= 50 ? 'met' : 'NOT met'));
   distribution('live: fill-to-order latency of stops and targets (the entry\'s venue fill -> their venue.place)', fillToProtective, 'ms');

@@ -10,8 +10,11 @@
 //    tick-to-order latency (p50/p95/p99/max), CPU, event-loop delay.
 // BENCH_PART=1 or 2 runs one part; BENCH_STRATEGIES, BENCH_LIVE_MINUTES, BENCH_BURST size part 2;
 // BENCH_POOL_MAX, BENCH_POOL_MIN, BENCH_POOL_IDLE_MS and BENCH_POOL_WARM set the pool (below; by
-// default the server's own pool: src/db/database.ts, 20 connections, 10 kept, the rest 2 minutes).
-// BENCH_QUERIES=1 prints the top statements, BENCH_PROFILE=FILE a CPU profile of part 2's window.
+// default the server's own pool: src/db/database.ts SERVER_POOL, 20 connections opened and kept).
+// BENCH_QUERIES=1 prints the top statements, BENCH_PROFILE=FILE a CPU profile of part 2's window,
+// BENCH_TRACE=1 each order's steps from its tick (the slowest and the last two) and the timeline
+// of every run around the slowest, BENCH_PGSS=1 the server's time by statement (needs a server
+// with pg_stat_statements preloaded, on DATABASE_URL).
 //   cd packages/server && npm run bench paper-runtime
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +26,7 @@ import { compileAlgorithm, runBacktest } from '@vyuha/engine';
 import type { DeployableConfig } from '@vyuha/engine';
 import { nextTradingDay } from '@vyuha/market';
 import pg from 'pg';
-import { createDatabaseIfMissing } from '../src/db/database';
+import { createDatabaseIfMissing, openPoolConnections, SERVER_POOL } from '../src/db/database';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { loadMigrations, migrate } from '../src/db/migrate';
 import { seedDemoWorld } from '../src/db/seed';
@@ -64,11 +67,11 @@ async function withDatabase(work: (pool: pg.Pool, queries: QueryCounter) => Prom
     await createDatabaseIfMissing(adminUrl, name);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? 20), min: Number(process.env.BENCH_POOL_MIN ?? 10), ...poolIdleOption() });
+    const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.BENCH_POOL_MAX ?? SERVER_POOL.max), min: Number(process.env.BENCH_POOL_MIN ?? SERVER_POOL.min), ...poolIdleOption() });
     const queries = new QueryCounter(pool);
     pool.on('error', (error) => console.log(`  pool: an idle connection failed: ${error.message}`));
     try {
-      await warmPool(pool);
+      await openPoolConnections(pool, Number(process.env.BENCH_POOL_WARM ?? SERVER_POOL.min));
       const started = performance.now();
       await migrate(pool, await loadMigrations(migrationsDir));
       await seedDemoWorld(pool, { dataDir: marketDataDir });
@@ -97,15 +100,6 @@ function poolIdleOption(): { idleTimeoutMillis: number } {
   return { idleTimeoutMillis: idle === undefined || idle === '' ? 120_000 : Number(idle) };
 }
 
-/**
- * BENCH_POOL_WARM=n opens n connections before the bench (default 10, the pool's kept minimum
- * BENCH_POOL_MIN, as a server that has run a while holds them: src/db/database.ts).
- */
-async function warmPool(pool: pg.Pool): Promise<void> {
-  const count = Number(process.env.BENCH_POOL_WARM ?? 10);
-  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
-  for (const client of clients) client.release();
-}
 
 interface ReplayFigures {
   readonly seconds: number;

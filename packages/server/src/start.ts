@@ -45,7 +45,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Also before anything starts: a bad VYUHA_BROKER_SECRET_KEY or key file stops here.
   const brokerKey = await loadBrokerSecretKey({ env: process.env, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
   logger.info(describeBrokerSecretKey(brokerKey));
-  const database = await openDatabase({ config, log: (message) => logger.info(message) });
+  const database = await openDatabase({ config, log: (message) => logger.info(message), openConnections: true });
   const version = readDeployedVersion();
   let app: FastifyInstance | undefined;
   let queue: JobQueue | undefined;

@@ -8,6 +8,21 @@ import { seedDemoWorld } from './seed';
 const DATABASE_NAME = 'vyuha';
 const MINIMUM_SERVER_VERSION = 150000;
 
+/**
+ * The server's pool. Strategy runs order in bursts at bar boundaries, a minute or more apart, and
+ * a connection opened during a burst costs its statement 50-150 ms (the password exchange hashes
+ * thousands of rounds), so the server opens all of them at start (`openConnections`) and keeps them:
+ * the paper runtime bench's tick-to-order latency went from about 150 to 75 ms p99 when 10 were
+ * kept, and its slowest orders of a burst waited for the 11th to the 20th.
+ */
+export const SERVER_POOL = { max: 20, min: 20, idleTimeoutMillis: 120_000 } as const;
+
+/** Opens `count` connections of the pool at once (released, kept by its `min`). */
+export async function openPoolConnections(pool: pg.Pool, count: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
+  for (const client of clients) client.release();
+}
+
 /** The database the server runs on: a pool, and the embedded server behind it if we started one. */
 export interface Database {
   readonly pool: pg.Pool;
@@ -24,6 +39,8 @@ export interface OpenDatabaseOptions {
   readonly migrate?: boolean;
   /** Seed the demo world when the configuration asks for it (default true). */
   readonly seed?: boolean;
+  /** Open the pool's kept connections before returning (the server: default false, for a command that needs one or two). */
+  readonly openConnections?: boolean;
 }
 
 /**
@@ -39,11 +56,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     url = embedded.urlFor(DATABASE_NAME);
     await createDatabaseIfMissing(embedded.urlFor('postgres'), DATABASE_NAME);
   }
-  // Idle connections are kept 2 minutes (pg's default is 10 s), and 10 of them always once opened:
-  // strategy runs order in bursts at bar boundaries, a minute or more apart, and a burst that has
-  // to open connections waits 10-20 ms for each, one after another (the paper runtime bench's
-  // tick-to-order latency went from about 150 to 75 ms p99 with the connections kept).
-  const pool = new pg.Pool({ connectionString: url, max: 20, min: 10, idleTimeoutMillis: 120_000 });
+  const pool = new pg.Pool({ connectionString: url, ...SERVER_POOL });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', (error) => log(`database connection lost: ${error.message}`));
   const close = async () => {
@@ -60,6 +73,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       const summary = await seedDemoWorld(pool, { dataDir: marketDataDir, log });
       log(`demo world ready (${summary.users} demo users; ${summary.inserted} rows added now)`);
     }
+    if (options.openConnections === true) await openPoolConnections(pool, SERVER_POOL.min);
   } catch (error) {
     await close();
     throw error;
