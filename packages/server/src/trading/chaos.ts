@@ -9,7 +9,7 @@
 // - `after-write-before-send`: the rows and `submitted_at` written, `venue.place` not yet called.
 // - `after-send-before-ack`: `venue.place` answered, the answer not yet applied to the row.
 // - `mid-fill`: inside a fill's transaction, the fill row inserted, before COMMIT (it dies uncommitted).
-// - `mid-square-off`: a square-off order (request.squareOff) written, before it is queued and sent.
+// - `mid-square-off`: a square-off order (request.squareOff) written, before it is sent (its send started in the same write when the rate queue let it leave at once).
 
 export const CHAOS_POINTS = ['before-write', 'after-write-before-send', 'after-send-before-ack', 'mid-fill', 'mid-square-off'] as const;
 export type ChaosPoint = (typeof CHAOS_POINTS)[number];

@@ -125,10 +125,16 @@ export class Oms {
       return err(risk.error.map((refusal) => ({ code: refusal.code, message: refusal.message })));
     }
     chaosPoint('before-write');
-    const written = await writeDecisionRows(this.pool, { run, order: request, slices: risk.value.slices, nowMs: now });
+    const departure = risk.value.slices.length === 1 ? this.departNow({ clientOrderId: ids[0] as string, instrument, squareOff: request.squareOff === true, nowMs: now }) : undefined;
+    const written = await writeDecisionRows(this.pool, {
+      run, order: request, slices: risk.value.slices, nowMs: now, ...(departure?.leaves === true ? { sendingAtMs: now } : {}),
+    });
+    if (departure !== undefined && departure.others.length > 0) void this.track(this.sendInOrder(departure.others));
     if (written !== undefined && request.squareOff === true) chaosPoint('mid-square-off');
+    // A decision written before (a restart): its slot in the rate window stays spent, which only slows the account.
     if (written === undefined) return this.continueDecision(request, await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]));
-    await this.enqueue(written, instrument);
+    if (departure?.leaves === true) await this.sendWritten(written[0] as StoredOrder);
+    else await this.enqueue(written, instrument);
     return ok({ existing: false, orders: await this.views(ids) });
   }
 
@@ -172,7 +178,32 @@ export class Oms {
    * and daily_pnl, the row, an audit row), then the effects that reach out (asking the venue).
    */
   apply(clientOrderId: string, event: OrderEvent): Promise<Result<readonly OrderEffect[], OrderEventError>> {
-    return this.locks.run(clientOrderId, () => this.applyLocked(clientOrderId, event));
+    return this.locks.run(clientOrderId, async () => (await this.applyWithoutFill(clientOrderId, event)) ?? this.applyLocked(clientOrderId, event));
+  }
+
+  /**
+   * An event that records no fill (a cancel asked for or confirmed, an acknowledgement), applied
+   * by reading the row and writing it back only if it did not move meanwhile (a compare-and-set,
+   * as `applyToSent`): two statements where the locked transaction takes four, which is what an
+   * exit waits for when it cancels its stop and target first. Undefined when the locked
+   * transaction must decide: a fill, an event the order refuses (audited there), the row moved.
+   */
+  private async applyWithoutFill(clientOrderId: string, event: OrderEvent): Promise<Result<readonly OrderEffect[], OrderEventError> | undefined> {
+    if (event.type === 'fill' || event.type === 'venue-report') return undefined;
+    const [stored] = await selectOrders(this.pool, 'o.client_order_id = $1', [clientOrderId]);
+    if (stored === undefined) return undefined;
+    const result = applyOrderEvent(stored.order, event);
+    if (!result.ok || result.value.effects.some((effect) => effect.kind === 'record-fill')) return undefined;
+    const next = result.value.order;
+    if (result.value.changed) {
+      const written = await writeOrder(this.pool, {
+        orderId: stored.orderId, order: next, onlyIfStill: stored.order, audit: this.auditOf(stored, next, `order.${event.type}`),
+      });
+      if (!written) return undefined;
+    }
+    this.afterEffects(next, { effects: result.value.effects, squareOff: stored.squareOff });
+    this.forgetIfFinished(next);
+    return ok(result.value.effects);
   }
 
   /** True when nothing this OMS started is still running (a venue's undelivered events aside: ask the venue). */
@@ -225,6 +256,42 @@ export class Oms {
     const known = new Map(rows.map((row) => [row.order.clientOrderId as string, row]));
     await this.sendInOrder(leaving, known);
     this.armTimer();
+  }
+
+  /**
+   * Whether a decision's one slice may leave as soon as its row is written (`leaves`): no kill
+   * switch holds it and the rate queue lets it go now, counted as departed. Otherwise it is taken
+   * back out of the queue, to be written unsent and queued behind the account's waiting orders.
+   * `others`: orders of the account that fell due meanwhile, to be sent now either way.
+   */
+  private departNow(request: { readonly clientOrderId: string; readonly instrument: OmsInstrument; readonly squareOff: boolean; readonly nowMs: number }): { leaves: boolean; others: string[] } {
+    const { clientOrderId, squareOff, nowMs } = request;
+    const kill = this.killSwitches.stateFor(this.userId);
+    const key = orderRateKey({ userId: this.userId, segment: request.instrument.exchange });
+    this.rateKeys.add(key);
+    if ((kill.user || kill.global) && !squareOff) return { leaves: false, others: [] };
+    const queued = this.queue.enqueue({ key, item: { clientOrderId, squareOff }, atMs: nowMs });
+    if (!queued.ok) throw new Error(queued.error);
+    this.queued.add(clientOrderId);
+    const leaving = this.release(nowMs);
+    const leaves = leaving.includes(clientOrderId);
+    if (!leaves) {
+      this.queue.withdraw(key, (entry) => entry.clientOrderId === clientOrderId);
+      this.queued.delete(clientOrderId);
+    }
+    return { leaves, others: leaving.filter((id) => id !== clientOrderId) };
+  }
+
+  /** Places an order whose row was written with its send started (`departNow`); resolves once the venue's answer is applied. */
+  private async sendWritten(stored: StoredOrder): Promise<void> {
+    let markCalled: () => void = () => undefined;
+    const called = new Promise<void>((resolve) => {
+      markCalled = resolve;
+    });
+    const sending = this.track(this.locks.run(stored.order.clientOrderId, () => this.placeAndAnswer({ stored, order: stored.order }, markCalled)));
+    await Promise.race([called, sending.catch(() => undefined)]);
+    this.armTimer();
+    await sending;
   }
 
   /** Takes every waiting order of this account that is not a square-off out of the queue. */
@@ -325,16 +392,22 @@ export class Oms {
     return this.locks.run(clientOrderId, async () => {
       const started = (known === undefined ? undefined : await this.startKnownSend(known)) ?? await this.startLockedSend(clientOrderId);
       if (started === undefined) return;
-      chaosPoint('after-write-before-send');
-      const outcome = await this.placeWithTimeout(started.stored, started.order, called);
-      chaosPoint('after-send-before-ack');
-      if (outcome.kind === 'accepted') this.sentByBrokerId.set(outcome.brokerOrderId, clientOrderId);
-      const event: OrderEvent = outcome.kind === 'accepted' ? { type: 'accepted', brokerOrderId: outcome.brokerOrderId, status: outcome.status }
-        : outcome.kind === 'rejected' ? { type: 'rejected', reason: outcome.reason }
-          : outcome.kind === 'timeout' ? { type: 'send-timeout' } : { type: 'send-failed-unknown', reason: outcome.reason };
-      if (await this.applyToSent(started, event)) return;
-      await this.applyLocked(clientOrderId, event);
+      await this.placeAndAnswer(started, called);
     });
+  }
+
+  /** `venue.place` of an order whose send started (`submitted_at` written), then its answer through the state machine; the caller holds the order's lock. */
+  private async placeAndAnswer(started: { stored: StoredOrder; order: OmsOrder }, called: () => void): Promise<void> {
+    const clientOrderId = started.order.clientOrderId;
+    chaosPoint('after-write-before-send');
+    const outcome = await this.placeWithTimeout(started.stored, started.order, called);
+    chaosPoint('after-send-before-ack');
+    if (outcome.kind === 'accepted') this.sentByBrokerId.set(outcome.brokerOrderId, clientOrderId);
+    const event: OrderEvent = outcome.kind === 'accepted' ? { type: 'accepted', brokerOrderId: outcome.brokerOrderId, status: outcome.status }
+      : outcome.kind === 'rejected' ? { type: 'rejected', reason: outcome.reason }
+        : outcome.kind === 'timeout' ? { type: 'send-timeout' } : { type: 'send-failed-unknown', reason: outcome.reason };
+    if (await this.applyToSent(started, event)) return;
+    await this.applyLocked(clientOrderId, event);
   }
 
   /**

@@ -3,7 +3,7 @@
 // "The life of a live order"). Rows are inserted with ON CONFLICT (client_order_id) DO NOTHING, so a
 // decision asked again (a restarted runner, a second process) finds its rows instead of doubling.
 import { istDate } from '@vyuha/core';
-import { brokerTagFor, clientOrderIdFor, createOrder, OMS_ORDER_TYPES } from '@vyuha/engine';
+import { applyOrderEvent, brokerTagFor, clientOrderIdFor, createOrder, OMS_ORDER_TYPES } from '@vyuha/engine';
 import type { ClientOrderId } from '@vyuha/engine';
 import type pg from 'pg';
 import { auditView, inTransaction, ORDER_COLUMNS, storedNewOrder } from './order-rows';
@@ -98,6 +98,14 @@ export interface DecisionToWrite {
   readonly order: PlaceOrderRequest;
   readonly slices: readonly number[];
   readonly nowMs: number;
+  /**
+   * A decision of one slice that the rate queue lets leave now: its row is written with
+   * `submitted_at` (the send started, audited as `order.send-started`) in the same statement, so
+   * the venue hears of it one round trip after the risk check instead of two. The OMS places it
+   * next, holding the order's lock; a crash in between leaves a row the recovery resolves by asking
+   * the venue, as after any send that started.
+   */
+  readonly sendingAtMs?: number;
 }
 
 /**
@@ -107,6 +115,7 @@ export interface DecisionToWrite {
  * atomic without BEGIN and COMMIT: one round trip where there were six, on the way to the venue.
  */
 export async function writeDecisionRows(pool: pg.Pool, request: DecisionToWrite): Promise<StoredOrder[] | undefined> {
+  if (request.sendingAtMs !== undefined && request.slices.length !== 1) throw new RangeError('only a decision of one slice is written as sent');
   if (request.slices.length === 1) {
     const row = await insertSlice(pool, { ...request, slice: 0, quantity: request.slices[0] as number, parentId: null });
     return row === undefined ? undefined : [storedNewOrder(row)];
@@ -141,22 +150,30 @@ async function insertSlice(db: pg.Pool | pg.ClientBase, request: DecisionToWrite
   });
   if (!created.ok) throw new RangeError(`${created.error.field}: ${created.error.message}`);
   const audit = { ...auditView(created.value), runId: run.runId, algoId: run.algoId, squareOff: order.squareOff === true };
-  // The audit row and the count come FROM inserted: a client order id another writer took writes nothing here.
+  const sending = request.sendingAtMs === undefined ? undefined : applyOrderEvent(created.value, { type: 'send-started', atMs: request.sendingAtMs });
+  if (sending !== undefined && !sending.ok) throw new RangeError(sending.error.message);
+  const sentAudit = sending === undefined ? null : JSON.stringify({ before: auditView(created.value), after: { ...auditView(sending.value.order), fills: 0 } });
+  // The audit rows and the count come FROM inserted: a client order id another writer took writes nothing here.
   const { rows } = await db.query<OrderDbRow>(
     `WITH inserted AS (
        INSERT INTO orders AS o (client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, order_type, product,
-         price_paise, trigger_price_paise, status, algo_id, tag, parent_order_id, square_off, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING_SUBMIT', $13, $14, $15, $16, to_timestamp($17::float8 / 1000))
+         price_paise, trigger_price_paise, status, algo_id, tag, parent_order_id, square_off, created_at, submitted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING_SUBMIT', $13, $14, $15, $16, to_timestamp($17::float8 / 1000),
+         CASE WHEN $20::float8 IS NULL THEN NULL ELSE to_timestamp($20::float8 / 1000) END)
        ON CONFLICT (client_order_id) DO NOTHING RETURNING ${ORDER_COLUMNS}),
      audited AS (
        INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after)
-       SELECT $4, 'order.created', 'orders', $1, NULL, $18::jsonb FROM inserted),
+       SELECT $4, 'order.created', 'orders', $1, NULL, $18::jsonb FROM inserted RETURNING id),
+     -- FROM audited: the send's row is inserted after the creation's, in the trail's order.
+     sent AS (
+       INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after)
+       SELECT NULL, 'order.send-started', 'orders', $1, $21::jsonb -> 'before', $21::jsonb -> 'after' FROM audited WHERE $21::jsonb IS NOT NULL),
      counted AS (
        INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) SELECT $2, $19::date, 0, 1 FROM inserted
        ON CONFLICT (run_id, date) DO UPDATE SET orders_count = daily_pnl.orders_count + EXCLUDED.orders_count)
      SELECT * FROM inserted`,
     [ids.clientOrderId, run.runId, run.strategyId, run.userId, run.userBrokerId, order.instrumentId, order.side, quantity, order.orderType,
       order.product, order.pricePaise ?? null, order.triggerPricePaise ?? null, run.algoId, ids.tag, request.parentId, order.squareOff === true, request.nowMs,
-      JSON.stringify(audit), istDate(request.nowMs)]);
+      JSON.stringify(audit), istDate(request.nowMs), request.sendingAtMs ?? null, sentAudit]);
   return rows[0];
 }

@@ -385,8 +385,10 @@ export class PaperRun {
     this.lastPrices.set(symbol, price);
     const heard = this.events.length;
     venue.onTick({ instrumentId, time: tick.time, price, volume: tick.volume, synthetic: tick.synthetic }, { jump });
-    // A tick that filled nothing, with nothing else under way, needs no wait (a turn behind every other run's work).
-    if (this.events.length > heard || !oms.idle || !venue.idle) await oms.settled();
+    // A tick that filled nothing needs no wait (a turn behind every other run's work): the OMS's
+    // work still under way (a cancellation's confirmation being written) is waited for before the
+    // next order's answer is read, not here.
+    if (this.events.length > heard || !venue.idle) await oms.settled();
     this.takeEvents();
     this.deliverStoredFills(tick.time);
   }
@@ -475,10 +477,18 @@ export class PaperRun {
     if (protection === undefined) return;
     const position = this.trader.openPosition();
     if (position !== undefined && position.instrument === protection.symbol && position.quantity === protection.quantity && position.direction === protection.direction) return;
-    await this.cancelProtection();
+    // The exit (or the new position's orders) follows at once: the paper venue took the cancels
+    // when they were asked for, and their confirmations are written while the exit goes out.
+    await this.cancelProtection({ confirmed: false });
   }
 
-  private async cancelProtection(): Promise<void> {
+  /**
+   * Cancels the position's stop and target. `confirmed` (the default) waits until the venue's
+   * cancellations are written too; without it, only until the venue took them (the paper venue
+   * takes a cancel as it is asked: no tick can fill the order after that), which is all an order
+   * that follows needs.
+   */
+  private async cancelProtection(options: { readonly confirmed: boolean } = { confirmed: true }): Promise<void> {
     const protection = this.protection;
     this.protection = undefined;
     if (protection === undefined) return;
@@ -489,10 +499,10 @@ export class PaperRun {
     await Promise.all(working.map(async (order) => {
       const view = views.find((candidate) => candidate.clientOrderId === order.clientOrderId);
       if (view === undefined || isFinalOrder(view)) return;
-      const cancelled = await oms.cancelOrder(order.clientOrderId);
+      const cancelled = await oms.apply(order.clientOrderId, { type: 'cancel-requested' });
       if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
     }));
-    await oms.settled();
+    if (options.confirmed) await oms.settled();
     this.takeEvents();
   }
 
