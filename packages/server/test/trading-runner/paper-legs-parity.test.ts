@@ -6,13 +6,12 @@
 // quantity, price and charges, to the paisa; and the positions the OMS stored are the fold of
 // those fills. A venue whose premiums are not the kernel's is reported as a divergence.
 import { isoDate } from '@vyuha/core';
-import type { IsoDate, Paise } from '@vyuha/core';
-import { compileAlgorithm, parseOptionsLegsConfig } from '@vyuha/engine';
+import type { IsoDate } from '@vyuha/core';
+import { compileAlgorithm } from '@vyuha/engine';
 import type { CompiledAlgorithm, LedgerFill } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareStoredRun, runPrepared } from '../../src/backtest/stored-run';
+import { runPrepared } from '../../src/backtest/stored-run';
 import type { PreparedRun } from '../../src/backtest/stored-run';
-import { storedInstrumentOf } from '../../src/backtest/trade-plan';
 import { EXAMPLE_ALGORITHMS, SHORT_STRADDLE_LEGS } from '../../src/db/seed/demo-research';
 import type { LegsPaperRun } from '../../src/trading/runner/legs-paper-run';
 import { runLegsPaperReplay } from '../../src/trading/runner/legs-replay';
@@ -20,7 +19,7 @@ import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { PaperRunFailure, RELEASE } from '../../src/trading/runner/replay-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
-import { createTrader, storedFills } from './runner-test-support';
+import { bareRunRow, createTrader, prepareLegs, storedFills } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
 
 let db: TestDatabase;
@@ -60,19 +59,11 @@ const TRAILING_LEGS = {
 
 /** A straddle of `legs` prepared over `range` as run_backtest prepares it (Rs 3 lakh, intraday, 5-minute bars). */
 async function prepareStraddle(range: { from: IsoDate; to: IsoDate }, legs: unknown = SHORT_STRADDLE_LEGS): Promise<PreparedRun> {
-  const { rows } = await db.pool.query<{ exchange: string; trading_symbol: string; name: string }>(
-    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [nifty]);
-  const row = rows[0]!;
-  const instrument = await storedInstrumentOf(db.pool, { instrumentId: nifty, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
-  return prepareStoredRun({
-    pool: db.pool, instrument, strategyType: 'intraday', dateRange: range, intervalMinutes: INTERVAL, capital: 300_000_00 as Paise,
-    legs: parseOptionsLegsConfig(legs),
-  });
+  return prepareLegs(db.pool, { instrumentId: nifty, range, legs, strategyType: 'intraday', intervalMinutes: INTERVAL });
 }
 
 async function paperRunRow(): Promise<string> {
-  const { rows } = await db.pool.query<{ run_id: string }>(`INSERT INTO strategy_runs (user_id, kind) VALUES ($1, 'PAPER') RETURNING run_id`, [userId]);
-  return rows[0]!.run_id;
+  return bareRunRow(db.pool, userId);
 }
 
 interface ReplayOptions {

@@ -6,20 +6,19 @@
 // quantity, price, charges), every position ends flat with the backtest's realised P&L, and a
 // settlement asked again (a restart from the first bar) writes nothing twice.
 import { isoDate } from '@vyuha/core';
-import type { IsoDate, Paise } from '@vyuha/core';
-import { compileAlgorithm, parseOptionsLegsConfig } from '@vyuha/engine';
+import type { IsoDate } from '@vyuha/core';
+import { compileAlgorithm } from '@vyuha/engine';
 import type { CompiledAlgorithm, LedgerFill } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareStoredRun, runPrepared } from '../../src/backtest/stored-run';
+import { runPrepared } from '../../src/backtest/stored-run';
 import type { PreparedRun } from '../../src/backtest/stored-run';
-import { storedInstrumentOf } from '../../src/backtest/trade-plan';
 import { EXAMPLE_ALGORITHMS } from '../../src/db/seed/demo-research';
 import { positionsOf } from '../../src/jobs/backtest-rows';
 import { recordExpirySettlement } from '../../src/trading/oms/expiry-settlement';
 import { runLegsPaperReplay } from '../../src/trading/runner/legs-replay';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
-import { createTrader, storedFills } from './runner-test-support';
+import { bareRunRow, createTrader, prepareLegs, storedFills } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
 
 let db: TestDatabase;
@@ -61,19 +60,11 @@ afterAll(async () => {
 
 /** The swing straddle prepared over `range` as run_backtest prepares it (Rs 3 lakh, swing, 5-minute bars). */
 async function prepareSwing(range: { from: IsoDate; to: IsoDate }): Promise<PreparedRun> {
-  const { rows } = await db.pool.query<{ exchange: string; trading_symbol: string; name: string }>(
-    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [nifty]);
-  const row = rows[0]!;
-  const instrument = await storedInstrumentOf(db.pool, { instrumentId: nifty, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
-  return prepareStoredRun({
-    pool: db.pool, instrument, strategyType: 'swing', dateRange: range, intervalMinutes: INTERVAL, capital: 300_000_00 as Paise,
-    legs: parseOptionsLegsConfig(SWING_STRADDLE),
-  });
+  return prepareLegs(db.pool, { instrumentId: nifty, range, legs: SWING_STRADDLE, strategyType: 'swing', intervalMinutes: INTERVAL });
 }
 
 async function paperRunRow(): Promise<string> {
-  const { rows } = await db.pool.query<{ run_id: string }>(`INSERT INTO strategy_runs (user_id, kind) VALUES ($1, 'PAPER') RETURNING run_id`, [userId]);
-  return rows[0]!.run_id;
+  return bareRunRow(db.pool, userId);
 }
 
 async function replay(runId: string): ReturnType<typeof runLegsPaperReplay> {

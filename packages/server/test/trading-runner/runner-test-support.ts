@@ -2,10 +2,13 @@
 // PAPER runs of deployable configurations, the fills a run stored and the fills the backtest
 // makes over the same range (the engine's runBacktest on the backtest's own preparation).
 import { randomUUID } from 'node:crypto';
-import type { IsoDate } from '@vyuha/core';
-import { compileAlgorithm, runBacktest, serializeDeployableConfig } from '@vyuha/engine';
+import type { IsoDate, Paise } from '@vyuha/core';
+import { compileAlgorithm, parseOptionsLegsConfig, runBacktest, serializeDeployableConfig } from '@vyuha/engine';
 import type { DeployableConfig, LedgerFill } from '@vyuha/engine';
 import type pg from 'pg';
+import { prepareStoredRun } from '../../src/backtest/stored-run';
+import type { PreparedRun } from '../../src/backtest/stored-run';
+import { storedInstrumentOf } from '../../src/backtest/trade-plan';
 import { buySellGraph } from '../../src/db/seed/demo-research';
 import { paperConfigOf, preparePaperReplay, readPaperRunParams } from '../../src/trading/runner/replay-run';
 
@@ -98,4 +101,24 @@ export async function backtestFillsOf(pool: pg.Pool, runId: string): Promise<{ f
     ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
   });
   return { fills: backtestFills(result.fills), reasons: new Set(result.fills.map((fill) => fill.reason)) };
+}
+
+/** Option legs on an index prepared over `range` as run_backtest prepares them (Rs 3 lakh). */
+export async function prepareLegs(pool: pg.Pool, request: {
+  readonly instrumentId: number; readonly range: { from: IsoDate; to: IsoDate }; readonly legs: unknown; readonly strategyType: 'intraday' | 'swing'; readonly intervalMinutes: number;
+}): Promise<PreparedRun> {
+  const { rows } = await pool.query<{ exchange: string; trading_symbol: string; name: string }>(
+    'SELECT exchange, trading_symbol, name FROM instruments WHERE instrument_id = $1', [request.instrumentId]);
+  const row = rows[0]!;
+  const instrument = await storedInstrumentOf(pool, { instrumentId: request.instrumentId, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
+  return prepareStoredRun({
+    pool, instrument, strategyType: request.strategyType, dateRange: request.range, intervalMinutes: request.intervalMinutes, capital: 300_000_00 as Paise,
+    legs: parseOptionsLegsConfig(request.legs),
+  });
+}
+
+/** A bare PAPER run row of `userId` (the legs replays take their configuration from the request). */
+export async function bareRunRow(pool: pg.Pool, userId: string): Promise<string> {
+  const { rows } = await pool.query<{ run_id: string }>(`INSERT INTO strategy_runs (user_id, kind) VALUES ($1, 'PAPER') RETURNING run_id`, [userId]);
+  return rows[0]!.run_id;
 }
