@@ -7,19 +7,18 @@
 // those fills. A venue whose premiums are not the kernel's is reported as a divergence.
 import { isoDate } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { compileAlgorithm } from '@vyuha/engine';
 import type { CompiledAlgorithm, LedgerFill } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrepared } from '../../src/backtest/stored-run';
 import type { PreparedRun } from '../../src/backtest/stored-run';
-import { EXAMPLE_ALGORITHMS, SHORT_STRADDLE_LEGS } from '../../src/db/seed/demo-research';
+import { SHORT_STRADDLE_LEGS } from '../../src/db/seed/demo-research';
 import type { LegsPaperRun } from '../../src/trading/runner/legs-paper-run';
 import { runLegsPaperReplay } from '../../src/trading/runner/legs-replay';
 import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { PaperRunFailure, RELEASE } from '../../src/trading/runner/replay-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
-import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
-import { bareRunRow, createTrader, prepareLegs, storedFills } from './runner-test-support';
+import { indexId } from '../trading-feeds/feed-test-support';
+import { bareRunRow, legsWorld, prepareLegs, storedFills } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
 
 let db: TestDatabase;
@@ -34,13 +33,7 @@ const INTERVAL = 5;
 
 beforeAll(async () => {
   db = await freshDatabase({ seeded: true });
-  await storeSyntheticHistory(db.pool, { from: FROM, to: TO, instruments: ['NIFTY 50', 'INDIA VIX'], seed: 'paper-legs-parity' });
-  nifty = await indexId(db.pool, 'NIFTY 50');
-  userId = await createTrader(db.pool);
-  const example = EXAMPLE_ALGORITHMS.find((candidate) => candidate.key === 'short-straddle');
-  const compiled = compileAlgorithm(example?.graph);
-  if (!compiled.ok) throw new Error('the short straddle example does not compile');
-  program = compiled.value;
+  ({ nifty, userId, program } = await legsWorld(db.pool, { from: FROM, to: TO }));
 }, 120_000);
 
 afterAll(async () => {

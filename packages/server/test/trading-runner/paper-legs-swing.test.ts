@@ -7,18 +7,15 @@
 // settlement asked again (a restart from the first bar) writes nothing twice.
 import { isoDate } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
-import { compileAlgorithm } from '@vyuha/engine';
 import type { CompiledAlgorithm, LedgerFill } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrepared } from '../../src/backtest/stored-run';
 import type { PreparedRun } from '../../src/backtest/stored-run';
-import { EXAMPLE_ALGORITHMS } from '../../src/db/seed/demo-research';
 import { positionsOf } from '../../src/jobs/backtest-rows';
 import { recordExpirySettlement } from '../../src/trading/oms/expiry-settlement';
 import { runLegsPaperReplay } from '../../src/trading/runner/legs-replay';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
-import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
-import { bareRunRow, createTrader, prepareLegs, storedFills } from './runner-test-support';
+import { bareRunRow, legsWorld, prepareLegs, storedFills } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
 
 let db: TestDatabase;
@@ -45,13 +42,7 @@ const SWING_STRADDLE = {
 
 beforeAll(async () => {
   db = await freshDatabase({ seeded: true });
-  await storeSyntheticHistory(db.pool, { from: RANGE.from, to: RANGE.to, instruments: ['NIFTY 50', 'INDIA VIX'], seed: 'paper-legs-parity' });
-  nifty = await indexId(db.pool, 'NIFTY 50');
-  userId = await createTrader(db.pool);
-  const example = EXAMPLE_ALGORITHMS.find((candidate) => candidate.key === 'short-straddle');
-  const compiled = compileAlgorithm(example?.graph);
-  if (!compiled.ok) throw new Error('the short straddle example does not compile');
-  program = compiled.value;
+  ({ nifty, userId, program } = await legsWorld(db.pool, RANGE));
 }, 120_000);
 
 afterAll(async () => {

@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IsoDate, Paise } from '@vyuha/core';
 import { compileAlgorithm, parseOptionsLegsConfig, runBacktest, serializeDeployableConfig } from '@vyuha/engine';
-import type { DeployableConfig, LedgerFill } from '@vyuha/engine';
+import type { CompiledAlgorithm, DeployableConfig, LedgerFill } from '@vyuha/engine';
 import type pg from 'pg';
 import { prepareStoredRun } from '../../src/backtest/stored-run';
 import type { PreparedRun } from '../../src/backtest/stored-run';
 import { storedInstrumentOf } from '../../src/backtest/trade-plan';
-import { buySellGraph } from '../../src/db/seed/demo-research';
+import { buySellGraph, EXAMPLE_ALGORITHMS } from '../../src/db/seed/demo-research';
 import { paperConfigOf, preparePaperReplay, readPaperRunParams } from '../../src/trading/runner/replay-run';
+import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
 
 /** A user of `tier` (default advanced) with the given permissions. */
 export async function createTrader(pool: pg.Pool, options: { tier?: string; permissions?: readonly string[] } = {}): Promise<string> {
@@ -121,4 +122,18 @@ export async function prepareLegs(pool: pg.Pool, request: {
 export async function bareRunRow(pool: pg.Pool, userId: string): Promise<string> {
   const { rows } = await pool.query<{ run_id: string }>(`INSERT INTO strategy_runs (user_id, kind) VALUES ($1, 'PAPER') RETURNING run_id`, [userId]);
   return rows[0]!.run_id;
+}
+
+/**
+ * What a legs replay test trades with: synthetic NIFTY 50 and INDIA VIX history over `range`
+ * stored, NIFTY's id, a trader, and the seeded short straddle example compiled.
+ */
+export async function legsWorld(pool: pg.Pool, range: { from: IsoDate; to: IsoDate }): Promise<{ nifty: number; userId: string; program: CompiledAlgorithm }> {
+  await storeSyntheticHistory(pool, { from: range.from, to: range.to, instruments: ['NIFTY 50', 'INDIA VIX'], seed: 'paper-legs-parity' });
+  const nifty = await indexId(pool, 'NIFTY 50');
+  const userId = await createTrader(pool);
+  const example = EXAMPLE_ALGORITHMS.find((candidate) => candidate.key === 'short-straddle');
+  const compiled = compileAlgorithm(example?.graph);
+  if (!compiled.ok) throw new Error('the short straddle example does not compile');
+  return { nifty, userId, program: compiled.value };
 }
