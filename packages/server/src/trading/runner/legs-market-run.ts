@@ -36,7 +36,7 @@ import { LegsMarketVix } from './legs-market-vix';
 import { legsPaperRefusal } from './legs-paper-levels';
 import { LegsPaperRun } from './legs-paper-run';
 import { LEG_SLIPPAGE, OPTION_TICK_PAISE } from './legs-replay';
-import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, SWING_WAKE_BEFORE_OPEN_MS, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { gatedProgram } from './pending-signals';
@@ -53,8 +53,6 @@ export interface LegsMarketRunRow {
 
 /** The backtest's preparation fills the legs at the next bar's open (stored-run.ts), and so does the market. */
 const LEG_FILL = 'next-open';
-/** A swing run wakes this long before the session (as market-run.ts's does), to play its earlier sessions again first. */
-const SWING_WAKE_BEFORE_OPEN_MS = 20 * 60_000;
 
 async function vixInstrumentId(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = 'INDIA VIX'`);

@@ -38,7 +38,7 @@ import { barStartOf, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, st
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
 import { runLegsMarketSession } from './legs-market-run';
-import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
+import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, SWING_WAKE_BEFORE_OPEN_MS, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
 import { PaperRun } from './paper-run';
@@ -48,8 +48,6 @@ import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRan
 export { CLOSE_GRACE_MS, WARM_UP_SESSIONS, warmUpFrom } from './market-session';
 export type { MarketRunOptions, MarketRunOutcome, MarketSource } from './market-session';
 
-/** ... and a swing run this long, to play its earlier sessions again first. */
-const SWING_WAKE_BEFORE_OPEN_MS = 20 * 60_000;
 
 /**
  * Runs one session of a PAPER strategy deployed on the market. The caller owns the run's status

@@ -20,6 +20,8 @@ export const WARM_UP_SESSIONS = 5;
 export const CLOSE_GRACE_MS = 1_500;
 /** A run wakes this long before its session opens, to load its warm-up ... */
 export const WAKE_BEFORE_OPEN_MS = 60_000;
+/** ... and a swing run this long, to play its earlier sessions again first. */
+export const SWING_WAKE_BEFORE_OPEN_MS = 20 * 60_000;
 const MS_PER_MINUTE = 60_000;
 
 /** The market a run trades on: its live feed, and the ticks it made before (when it can say). */
