@@ -25,7 +25,7 @@ import { markPosition, recordFill } from './fill-ledger';
 import { KeyedLock } from './keyed-lock';
 import { decisionIds, mismatchOf, requestIssues, viewOf, writeDecisionRows } from './order-intake';
 import { modifyWorkingOrder } from './order-modify';
-import { auditOrder, auditView, clientOrderIdForVenue, inTransaction, lockOrder, selectOrders, writeOrder } from './order-rows';
+import { auditOrder, auditView, clientOrderIdForVenue, inTransaction, lockOrder, ordersByIds, writeOrder } from './order-rows';
 import type { OrderAuditEntry, StoredOrder } from './order-rows';
 import { KILL_SWITCH_WITHDRAWN, QUEUED_MESSAGE } from './oms-types';
 import type { ModifyOrderRequest, OmsIssue, OmsModifyIssue, OmsOrderView, PlacedDecision, PlaceOrderRequest, RunContext } from './oms-types';
@@ -117,7 +117,7 @@ export class Oms {
     // The risk reads and the look for the decision's rows are one statement: a decision asked again
     // (rare: a restart) discards the risk answer and reads its rows.
     const { decided, risk } = await checkRisk(this.pool, { run, request, instrument, nowMs: now, killSwitch: this.killSwitches.stateFor(run.userId), decisionIds: ids });
-    if (decided) return this.continueDecision(request, await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]));
+    if (decided) return this.continueDecision(request, await ordersByIds(this.pool, ids));
     if (!risk.ok) {
       await inTransaction(this.pool, (client) => auditOrder(client, {
         action: 'order.refused', clientOrderId: ids[0] as string, actorUserId: run.userId, after: { request, refusals: risk.error },
@@ -132,7 +132,7 @@ export class Oms {
     if (departure !== undefined && departure.others.length > 0) void this.track(this.sendInOrder(departure.others));
     if (written !== undefined && request.squareOff === true) chaosPoint('mid-square-off');
     // A decision written before (a restart): its slot in the rate window stays spent, which only slows the account.
-    if (written === undefined) return this.continueDecision(request, await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [ids]));
+    if (written === undefined) return this.continueDecision(request, await ordersByIds(this.pool, ids));
     if (departure?.leaves === true) await this.sendWritten(written[0] as StoredOrder);
     else await this.enqueue(written, instrument);
     return ok({ existing: false, orders: await this.views(ids) });
@@ -145,6 +145,21 @@ export class Oms {
     const view = (await this.views([clientOrderId]))[0];
     if (view === undefined) throw new Error(`order ${clientOrderId} vanished`);
     return ok(view);
+  }
+
+  /**
+   * Asks the venue to cancel an order that is still working; one that has ended (filled, cancelled,
+   * rejected) is left as it is. One read of the row, then the event as `apply` writes it: the
+   * caller needs no look at the order first. False when the order had ended.
+   */
+  cancelIfWorking(clientOrderId: string): Promise<Result<boolean, OrderEventError>> {
+    return this.locks.run(clientOrderId, async () => {
+      const [stored] = await ordersByIds(this.pool, [clientOrderId]);
+      if (stored === undefined) throw new Error(`no order ${clientOrderId}`);
+      if (isFinalStatus(stored.order.status)) return ok(false);
+      const applied = (await this.applyWithoutFill(clientOrderId, { type: 'cancel-requested' }, stored)) ?? await this.applyLocked(clientOrderId, { type: 'cancel-requested' });
+      return applied.ok ? ok(true) : applied;
+    });
   }
 
   /**
@@ -170,7 +185,7 @@ export class Oms {
 
   /** The orders with these client order ids, as stored now. */
   async views(clientOrderIds: readonly string[]): Promise<OmsOrderView[]> {
-    return (await selectOrders(this.pool, 'o.client_order_id = ANY($1::text[])', [clientOrderIds])).map(viewOf);
+    return (await ordersByIds(this.pool, clientOrderIds)).map(viewOf);
   }
 
   /**
@@ -188,9 +203,9 @@ export class Oms {
    * exit waits for when it cancels its stop and target first. Undefined when the locked
    * transaction must decide: a fill, an event the order refuses (audited there), the row moved.
    */
-  private async applyWithoutFill(clientOrderId: string, event: OrderEvent): Promise<Result<readonly OrderEffect[], OrderEventError> | undefined> {
+  private async applyWithoutFill(clientOrderId: string, event: OrderEvent, read?: StoredOrder): Promise<Result<readonly OrderEffect[], OrderEventError> | undefined> {
     if (event.type === 'fill' || event.type === 'venue-report') return undefined;
-    const [stored] = await selectOrders(this.pool, 'o.client_order_id = $1', [clientOrderId]);
+    const stored = read ?? (await ordersByIds(this.pool, [clientOrderId]))[0];
     if (stored === undefined) return undefined;
     const result = applyOrderEvent(stored.order, event);
     if (!result.ok || result.value.effects.some((effect) => effect.kind === 'record-fill')) return undefined;
@@ -552,7 +567,7 @@ export class Oms {
 
   /** An UNKNOWN order looked up at the venue by its tag; its absence counts only 10 s after the send. */
   async resolveUnknown(clientOrderId: string): Promise<void> {
-    const [stored] = await selectOrders(this.pool, 'o.client_order_id = $1', [clientOrderId]);
+    const [stored] = await ordersByIds(this.pool, [clientOrderId]);
     if (stored === undefined || stored.order.status !== 'UNKNOWN') return;
     const report = await this.venue.orderByTag(venueTagOf(stored.order));
     const event: OrderEvent = report === undefined ? { type: 'venue-absent', checkedAtMs: this.scheduler.now() } : { type: 'venue-report', report };

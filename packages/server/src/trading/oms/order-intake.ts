@@ -3,9 +3,11 @@
 // "The life of a live order"). Rows are inserted with ON CONFLICT (client_order_id) DO NOTHING, so a
 // decision asked again (a restarted runner, a second process) finds its rows instead of doubling.
 import { istDate } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
 import { applyOrderEvent, brokerTagFor, clientOrderIdFor, createOrder, OMS_ORDER_TYPES } from '@vyuha/engine';
 import type { ClientOrderId } from '@vyuha/engine';
-import type pg from 'pg';
+import pg from 'pg';
+import { batchPerKey, StatementBatch } from '../../db/statement-batch';
 import { auditView, inTransaction, ORDER_COLUMNS, storedNewOrder } from './order-rows';
 import type { OrderDbRow, StoredOrder } from './order-rows';
 import { SLICES_PER_DECISION } from './oms-types';
@@ -137,7 +139,16 @@ export async function writeDecisionRows(pool: pg.Pool, request: DecisionToWrite)
   });
 }
 
-/** One slice's order row, audited and counted, in one statement; undefined when its client order id was taken. */
+/** One slice's order row as the statement writes it. */
+interface SliceRow {
+  readonly clientOrderId: string; readonly runId: string; readonly strategyId: string | null; readonly userId: string; readonly userBrokerId: string | null;
+  readonly instrumentId: number; readonly side: string; readonly quantity: number; readonly orderType: string; readonly product: string;
+  readonly pricePaise: number | null; readonly triggerPricePaise: number | null; readonly algoId: string | null; readonly tag: string;
+  readonly parentId: string | null; readonly squareOff: boolean; readonly createdAtMs: number; readonly audit: string; readonly day: IsoDate;
+  readonly sendingAtMs: number | null; readonly sentAudit: string | null;
+}
+
+/** One slice's order row, audited and counted; undefined when its client order id was taken. */
 async function insertSlice(db: pg.Pool | pg.ClientBase, request: DecisionToWrite & {
   readonly slice: number; readonly quantity: number; readonly parentId: string | null;
 }): Promise<OrderDbRow | undefined> {
@@ -152,28 +163,60 @@ async function insertSlice(db: pg.Pool | pg.ClientBase, request: DecisionToWrite
   const audit = { ...auditView(created.value), runId: run.runId, algoId: run.algoId, squareOff: order.squareOff === true };
   const sending = request.sendingAtMs === undefined ? undefined : applyOrderEvent(created.value, { type: 'send-started', atMs: request.sendingAtMs });
   if (sending !== undefined && !sending.ok) throw new RangeError(sending.error.message);
-  const sentAudit = sending === undefined ? null : JSON.stringify({ before: auditView(created.value), after: { ...auditView(sending.value.order), fills: 0 } });
-  // The audit rows and the count come FROM inserted: a client order id another writer took writes nothing here.
+  const row: SliceRow = {
+    clientOrderId: ids.clientOrderId, runId: run.runId, strategyId: run.strategyId, userId: run.userId, userBrokerId: run.userBrokerId,
+    instrumentId: order.instrumentId, side: order.side, quantity, orderType: order.orderType, product: order.product,
+    pricePaise: order.pricePaise ?? null, triggerPricePaise: order.triggerPricePaise ?? null, algoId: run.algoId, tag: ids.tag,
+    parentId: request.parentId, squareOff: order.squareOff === true, createdAtMs: request.nowMs, audit: JSON.stringify(audit), day: istDate(request.nowMs),
+    sendingAtMs: request.sendingAtMs ?? null,
+    sentAudit: sending === undefined ? null : JSON.stringify({ before: auditView(created.value), after: { ...auditView(sending.value.order), fills: 0 } }),
+  };
+  // Outside a transaction, with the other orders written in the same turn (db/statement-batch.ts).
+  if (db instanceof pg.Pool) return sliceInsertsOf(db).call(row);
+  return (await insertSliceRows(db, [row]))[0];
+}
+
+const sliceInsertsOf = batchPerKey((pool: pg.Pool) => new StatementBatch<SliceRow, OrderDbRow | undefined>({ run: (rows) => insertSliceRows(pool, rows) }));
+
+/**
+ * Slices' order rows in one statement: each row, its audit row (and its `order.send-started` row
+ * when it is written as sent), and its count in today's daily_pnl; each answer the row as written,
+ * or undefined when its client order id was taken.
+ */
+async function insertSliceRows(db: pg.Pool | pg.ClientBase, slices: readonly SliceRow[]): Promise<Array<OrderDbRow | undefined>> {
+  const column = <K extends keyof SliceRow>(key: K): Array<SliceRow[K]> => slices.map((slice) => slice[key]);
+  // The audit rows and the counts come FROM inserted: a client order id another writer took writes nothing here.
   const { rows } = await db.query<OrderDbRow>(
-    `WITH inserted AS (
+    `WITH req AS (
+       SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::int[], $7::text[], $8::int[], $9::text[], $10::text[],
+         $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::uuid[], $16::boolean[], $17::float8[], $18::text[], $19::date[], $20::float8[], $21::text[])
+         WITH ORDINALITY AS r(client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, order_type, product,
+           price_paise, trigger_price_paise, algo_id, tag, parent_order_id, square_off, created_ms, audit, day, sending_ms, sent_audit, n)),
+     inserted AS (
        INSERT INTO orders AS o (client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, order_type, product,
          price_paise, trigger_price_paise, status, algo_id, tag, parent_order_id, square_off, created_at, submitted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'PENDING_SUBMIT', $13, $14, $15, $16, to_timestamp($17::float8 / 1000),
-         CASE WHEN $20::float8 IS NULL THEN NULL ELSE to_timestamp($20::float8 / 1000) END)
+       SELECT client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, order_type, product,
+         price_paise, trigger_price_paise, 'PENDING_SUBMIT', algo_id, tag, parent_order_id, square_off, to_timestamp(created_ms / 1000),
+         CASE WHEN sending_ms IS NULL THEN NULL ELSE to_timestamp(sending_ms / 1000) END
+       FROM req ORDER BY n
        ON CONFLICT (client_order_id) DO NOTHING RETURNING ${ORDER_COLUMNS}),
      audited AS (
        INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after)
-       SELECT $4, 'order.created', 'orders', $1, NULL, $18::jsonb FROM inserted RETURNING id),
+       SELECT r.user_id, 'order.created', 'orders', r.client_order_id, NULL, r.audit::jsonb
+       FROM inserted i JOIN req r ON r.client_order_id = i.client_order_id ORDER BY r.n RETURNING entity_id),
      -- FROM audited: the send's row is inserted after the creation's, in the trail's order.
      sent AS (
        INSERT INTO audit_log (actor_user_id, action, entity, entity_id, before, after)
-       SELECT NULL, 'order.send-started', 'orders', $1, $21::jsonb -> 'before', $21::jsonb -> 'after' FROM audited WHERE $21::jsonb IS NOT NULL),
+       SELECT NULL, 'order.send-started', 'orders', r.client_order_id, r.sent_audit::jsonb -> 'before', r.sent_audit::jsonb -> 'after'
+       FROM audited a JOIN req r ON r.client_order_id = a.entity_id WHERE r.sent_audit IS NOT NULL ORDER BY r.n),
      counted AS (
-       INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) SELECT $2, $19::date, 0, 1 FROM inserted
+       INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count)
+       SELECT r.run_id, r.day, 0, count(*) FROM inserted i JOIN req r ON r.client_order_id = i.client_order_id GROUP BY r.run_id, r.day
        ON CONFLICT (run_id, date) DO UPDATE SET orders_count = daily_pnl.orders_count + EXCLUDED.orders_count)
      SELECT * FROM inserted`,
-    [ids.clientOrderId, run.runId, run.strategyId, run.userId, run.userBrokerId, order.instrumentId, order.side, quantity, order.orderType,
-      order.product, order.pricePaise ?? null, order.triggerPricePaise ?? null, run.algoId, ids.tag, request.parentId, order.squareOff === true, request.nowMs,
-      JSON.stringify(audit), istDate(request.nowMs), request.sendingAtMs ?? null, sentAudit]);
-  return rows[0];
+    [column('clientOrderId'), column('runId'), column('strategyId'), column('userId'), column('userBrokerId'), column('instrumentId'), column('side'),
+      column('quantity'), column('orderType'), column('product'), column('pricePaise'), column('triggerPricePaise'), column('algoId'), column('tag'),
+      column('parentId'), column('squareOff'), column('createdAtMs'), column('audit'), column('day'), column('sendingAtMs'), column('sentAudit')]);
+  const byId = new Map(rows.map((row) => [row.client_order_id, row]));
+  return slices.map((slice) => byId.get(slice.clientOrderId));
 }

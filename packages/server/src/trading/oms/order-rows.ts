@@ -4,7 +4,8 @@
 // the same transaction, so two processes (or a restarted one) never work from a stale copy.
 import type { OmsOrder, OrderRow, OmsFill } from '@vyuha/engine';
 import { orderRowOf, restoreOrder } from '@vyuha/engine';
-import type pg from 'pg';
+import pg from 'pg';
+import { batchPerKey, StatementBatch } from '../../db/statement-batch';
 
 /** An order row with what the OMS needs besides the state machine's fields. */
 export interface StoredOrder {
@@ -92,6 +93,24 @@ export async function selectOrders(db: pg.ClientBase | pg.Pool, where: string, p
   return rows.map(storedWithFills);
 }
 
+/**
+ * The orders with these client order ids (no lock), oldest first: read with every other such read
+ * of this turn in one statement (db/statement-batch.ts), as the selections of `selectOrders`.
+ */
+export async function ordersByIds(pool: pg.Pool, clientOrderIds: readonly string[]): Promise<StoredOrder[]> {
+  return orderReadsOf(pool).call(clientOrderIds);
+}
+
+const orderReadsOf = batchPerKey((pool: pg.Pool) => new StatementBatch<readonly string[], StoredOrder[]>({
+  run: async (selections) => {
+    const found = await selectOrders(pool, 'o.client_order_id = ANY($1::text[])', [[...new Set(selections.flat())]]);
+    return selections.map((ids) => {
+      const wanted = new Set(ids);
+      return found.filter((row) => wanted.has(row.order.clientOrderId));
+    });
+  },
+}));
+
 /** The client order id a venue event is about: by broker order id, else by the tag of an order not yet acknowledged. */
 export async function clientOrderIdForVenue(db: pg.Pool, request: { readonly brokerOrderId: string; readonly tag?: string; readonly userId: string }): Promise<string | undefined> {
   const { rows } = await db.query<{ client_order_id: string }>(
@@ -118,14 +137,8 @@ function auditParams(entry: OrderAuditEntry): unknown[] {
     entry.before === undefined ? null : JSON.stringify(entry.before), entry.after === undefined ? null : JSON.stringify(entry.after)];
 }
 
-/**
- * Writes the state machine's fields of an order, its price and trigger included (a modification
- * moves them), and takes it out of the queue once it was sent or ended. With `audit`, its audit row
- * goes in the same statement: one round trip instead of two, which under load is one wait for the
- * event loop less. With `onlyIfUnsent`, the row is written only while it is still PENDING_SUBMIT
- * without `submitted_at` (a compare-and-set: of two senders, one wins). True when the row was written.
- */
-export async function writeOrder(client: pg.ClientBase | pg.Pool, request: {
+/** One order's write (`writeOrder`'s request). */
+export interface OrderWrite {
   readonly orderId: string; readonly order: OmsOrder; readonly queuedUntilMs?: number | null; readonly audit?: OrderAuditEntry;
   readonly onlyIfUnsent?: boolean;
   /**
@@ -134,26 +147,76 @@ export async function writeOrder(client: pg.ClientBase | pg.Pool, request: {
    * compare-and-set.
    */
   readonly onlyIfStill?: OmsOrder;
-}): Promise<boolean> {
-  const row = orderRowOf(request.order);
-  const still = request.onlyIfStill === undefined ? undefined : orderRowOf(request.onlyIfStill);
-  const guardAt = request.audit === undefined ? 11 : 16;
-  const stillQueued = row.status === 'PENDING_SUBMIT' && row.submittedAtMs === null && request.queuedUntilMs !== undefined ? request.queuedUntilMs : null;
-  const update = `UPDATE orders SET status = $2, filled_quantity = $3, average_price_paise = $4,
-       submitted_at = CASE WHEN $5::float8 IS NULL THEN NULL ELSE to_timestamp($5::float8 / 1000) END,
-       broker_order_id = $6, status_message = $7,
-       queued_until = CASE WHEN $8::float8 IS NULL THEN NULL ELSE to_timestamp($8::float8 / 1000) END,
-       price_paise = $9, trigger_price_paise = $10
-     WHERE order_id = $1${request.onlyIfUnsent === true ? ` AND status = 'PENDING_SUBMIT' AND submitted_at IS NULL` : ''}${still === undefined ? ''
-       : ` AND status = $${guardAt} AND filled_quantity = $${guardAt + 1} AND (broker_order_id IS NULL OR broker_order_id = $6)`}`;
-  const params = [request.orderId, row.status, row.filledQuantity, row.averagePricePaise, row.submittedAtMs, row.brokerOrderId, row.statusMessage, stillQueued,
-    row.pricePaise, row.triggerPricePaise];
-  const guard = still === undefined ? [] : [still.status, still.filledQuantity];
-  if (request.audit === undefined) return ((await client.query(update, [...params, ...guard])).rowCount ?? 0) > 0;
-  // FROM changed: the audit row exists exactly when the order row was written.
-  const audited = await client.query(`WITH changed AS (${update} RETURNING order_id) ${AUDIT_INSERT} SELECT $11, $12, 'orders', $13, $14, $15 FROM changed`,
-    [...params, ...auditParams(request.audit), ...guard]);
-  return (audited.rowCount ?? 0) > 0;
+}
+
+/**
+ * Writes the state machine's fields of an order, its price and trigger included (a modification
+ * moves them), and takes it out of the queue once it was sent or ended. With `audit`, its audit row
+ * goes in the same statement: one round trip instead of two, which under load is one wait for the
+ * event loop less. With `onlyIfUnsent`, the row is written only while it is still PENDING_SUBMIT
+ * without `submitted_at` (a compare-and-set: of two senders, one wins). True when the row was
+ * written. On a pool (outside a transaction) the write goes with the other writes of this turn in
+ * one statement (db/statement-batch.ts).
+ */
+export async function writeOrder(client: pg.ClientBase | pg.Pool, request: OrderWrite): Promise<boolean> {
+  if (client instanceof pg.Pool) return orderWritesOf(client).call(request);
+  return (await writeOrderRows(client, [request]))[0] as boolean;
+}
+
+const orderWritesOf = batchPerKey((pool: pg.Pool) => new StatementBatch<OrderWrite, boolean>({
+  run: async (writes) => {
+    // Two writes of one order are never in one UPDATE (which would apply one of them): one at a time.
+    if (new Set(writes.map((write) => write.orderId)).size === writes.length) return writeOrderRows(pool, writes);
+    const written: boolean[] = [];
+    for (const write of writes) written.push(...await writeOrderRows(pool, [write]));
+    return written;
+  },
+}));
+
+/** The writes of distinct orders in one statement, each guarded by its own compare-and-set, each audited when asked. */
+async function writeOrderRows(db: pg.ClientBase | pg.Pool, writes: readonly OrderWrite[]): Promise<boolean[]> {
+  const rows = writes.map((write) => orderRowOf(write.order));
+  const stills = writes.map((write) => (write.onlyIfStill === undefined ? undefined : orderRowOf(write.onlyIfStill)));
+  const { rows: changed } = await db.query<{ n: string }>(
+    `WITH req AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::bigint[], $5::float8[], $6::text[], $7::text[], $8::float8[], $9::bigint[], $10::bigint[],
+         $11::boolean[], $12::text[], $13::int[], $14::uuid[], $15::text[], $16::text[], $17::text[], $18::text[]) WITH ORDINALITY
+         AS r(order_id, status, filled_quantity, average_price_paise, submitted_ms, broker_order_id, status_message, queued_ms, price_paise, trigger_price_paise,
+           only_unsent, still_status, still_filled, actor_user_id, action, entity_id, audit_before, audit_after, n)),
+     changed AS (
+       UPDATE orders o SET status = r.status, filled_quantity = r.filled_quantity, average_price_paise = r.average_price_paise,
+         submitted_at = CASE WHEN r.submitted_ms IS NULL THEN NULL ELSE to_timestamp(r.submitted_ms / 1000) END,
+         broker_order_id = r.broker_order_id, status_message = r.status_message,
+         queued_until = CASE WHEN r.queued_ms IS NULL THEN NULL ELSE to_timestamp(r.queued_ms / 1000) END,
+         price_paise = r.price_paise, trigger_price_paise = r.trigger_price_paise
+       FROM req r
+       WHERE o.order_id = r.order_id
+         AND (NOT r.only_unsent OR (o.status = 'PENDING_SUBMIT' AND o.submitted_at IS NULL))
+         AND (r.still_status IS NULL OR (o.status = r.still_status AND o.filled_quantity = r.still_filled
+           AND (o.broker_order_id IS NULL OR o.broker_order_id = r.broker_order_id)))
+       RETURNING r.n),
+     -- FROM changed: an audit row exists exactly when its order row was written.
+     audited AS (
+       ${AUDIT_INSERT} SELECT r.actor_user_id, r.action, 'orders', r.entity_id, r.audit_before::jsonb, r.audit_after::jsonb
+       FROM changed c JOIN req r ON r.n = c.n WHERE r.action IS NOT NULL ORDER BY r.n)
+     SELECT n FROM changed`,
+    [writes.map((write) => write.orderId), rows.map((row) => row.status), rows.map((row) => row.filledQuantity), rows.map((row) => row.averagePricePaise),
+      rows.map((row) => row.submittedAtMs), rows.map((row) => row.brokerOrderId), rows.map((row) => row.statusMessage),
+      writes.map((write, index) => queuedUntil(rows[index] as OrderRow, write.queuedUntilMs)), rows.map((row) => row.pricePaise), rows.map((row) => row.triggerPricePaise),
+      writes.map((write) => write.onlyIfUnsent === true), stills.map((still) => still?.status ?? null), stills.map((still) => still?.filledQuantity ?? null),
+      writes.map((write) => write.audit?.actorUserId ?? null), writes.map((write) => write.audit?.action ?? null), writes.map((write) => write.audit?.clientOrderId ?? null),
+      writes.map((write) => jsonOrNull(write.audit?.before)), writes.map((write) => jsonOrNull(write.audit?.after))]);
+  const written = new Set(changed.map((row) => Number(row.n)));
+  return writes.map((_, index) => written.has(index + 1));
+}
+
+/** `queued_until` of a row: kept only while it is unsent and a time is given. */
+function queuedUntil(row: OrderRow, queuedUntilMs: number | null | undefined): number | null {
+  return row.status === 'PENDING_SUBMIT' && row.submittedAtMs === null && queuedUntilMs !== undefined ? queuedUntilMs : null;
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
 }
 
 /** One audit_log row about an order (entity `orders`, its client order id). */

@@ -10,6 +10,7 @@ import type { Result } from '@vyuha/core';
 import { isOptionUnderlying } from '@vyuha/market';
 import type { ExchangeCode } from '@vyuha/market';
 import type pg from 'pg';
+import { batchPerKey, StatementBatch } from '../../db/statement-batch';
 import type { PlaceOrderRequest, RunContext } from './oms-types';
 
 /** A contract as the OMS sends it. */
@@ -91,13 +92,56 @@ interface RiskReadRow {
   decided: boolean; position: number | null; strategy_pnl: number; user_pnl: number; last_price: number | null;
 }
 
+/** One order's risk reads: its run, user, strategy and contract, the day, and its decision's client order ids. */
+interface RiskReadInput {
+  readonly runId: string;
+  readonly instrumentId: number;
+  readonly userId: string;
+  readonly strategyId: string | null;
+  readonly needsLastPrice: boolean;
+  readonly day: IsoDate;
+  readonly decisionIds: readonly string[];
+}
+
+/**
+ * The risk reads of every order decided in one turn, in one statement (db/statement-batch.ts): at a
+ * bar boundary a dozen strategies order on the same tick, and a dozen statements would queue for
+ * the database's cores. Each order's row: whether any of its decision's rows exists, its run's
+ * position, today's P&L of its strategy and of its user (PAPER and LIVE runs), and the last price
+ * when it brings no reference price.
+ */
+const riskReadsOf = batchPerKey((db: pg.Pool) => new StatementBatch<RiskReadInput, RiskReadRow>({
+  run: async (inputs) => {
+    const { rows } = await db.query<RiskReadRow & { n: string }>(
+      `WITH req AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::uuid[], $5::boolean[], $6::date[]) WITH ORDINALITY
+           AS r(run_id, instrument_id, user_id, strategy_id, needs_last, day, n)),
+       decided AS (
+         SELECT DISTINCT d.n FROM unnest($7::text[], $8::bigint[]) AS d(id, n) JOIN orders o ON o.client_order_id = d.id)
+       SELECT r.n, r.n IN (SELECT n FROM decided) AS decided,
+         (SELECT p.net_quantity FROM positions p WHERE p.run_id = r.run_id AND p.instrument_id = r.instrument_id) AS position,
+         coalesce(pnl.strategy, 0)::float8 AS strategy_pnl, coalesce(pnl.user_total, 0)::float8 AS user_pnl,
+         CASE WHEN r.needs_last THEN (SELECT l.price_paise::float8 FROM instrument_last_prices l WHERE l.instrument_id = r.instrument_id) END AS last_price
+       FROM req r
+       LEFT JOIN LATERAL (
+         SELECT sum(d.pnl_paise) FILTER (WHERE s.strategy_id = r.strategy_id) AS strategy, sum(d.pnl_paise) AS user_total
+         FROM daily_pnl d JOIN strategy_runs s ON s.run_id = d.run_id
+         WHERE s.user_id = r.user_id AND s.kind IN ('PAPER', 'LIVE') AND d.date = r.day) pnl ON true
+       ORDER BY r.n`,
+      [inputs.map((input) => input.runId), inputs.map((input) => input.instrumentId), inputs.map((input) => input.userId),
+        inputs.map((input) => input.strategyId), inputs.map((input) => input.needsLastPrice), inputs.map((input) => input.day),
+        inputs.flatMap((input) => input.decisionIds), inputs.flatMap((input, index) => input.decisionIds.map(() => index + 1))]);
+    return rows;
+  },
+}));
+
 /**
  * Every risk check of the engine's `checkOrderRisk` on a request, with what they read from the
- * database in one statement: the run's position, today's P&L of the strategy and of the user, the
- * last price when the request brings no reference price, and whether any of the decision's rows
- * (`decisionIds`) exists (a decision asked again after a restart: `decided`, and the caller reads
- * its rows instead). One connection and one round trip before the order is written: a burst of
- * decisions at one bar close queues on the pool, not on four reads each.
+ * database: the run's position, today's P&L of the strategy and of the user, the last price when
+ * the request brings no reference price, and whether any of the decision's rows (`decisionIds`)
+ * exists (a decision asked again after a restart: `decided`, and the caller reads its rows
+ * instead). One round trip before the order is written, shared with every other order decided in
+ * the same turn (`riskReadsOf`).
  */
 export async function checkRisk(db: pg.Pool, input: {
   readonly run: RunContext;
@@ -108,16 +152,10 @@ export async function checkRisk(db: pg.Pool, input: {
   readonly decisionIds: readonly string[];
 }): Promise<{ readonly decided: boolean; readonly risk: Result<RiskApproval, readonly RiskRefusal[]> }> {
   const { run, request } = input;
-  const { rows } = await db.query<RiskReadRow>(
-    `SELECT EXISTS (SELECT 1 FROM orders WHERE client_order_id = ANY($6::text[])) AS decided,
-       (SELECT net_quantity FROM positions WHERE run_id = $1 AND instrument_id = $2) AS position,
-       coalesce(pnl.strategy, 0)::float8 AS strategy_pnl, coalesce(pnl.user_total, 0)::float8 AS user_pnl,
-       CASE WHEN $5::boolean THEN (SELECT price_paise::float8 FROM instrument_last_prices WHERE instrument_id = $2) END AS last_price
-     FROM (SELECT sum(d.pnl_paise) FILTER (WHERE r.strategy_id = $4) AS strategy, sum(d.pnl_paise) AS user_total
-           FROM daily_pnl d JOIN strategy_runs r ON r.run_id = d.run_id
-           WHERE r.user_id = $3 AND r.kind IN ('PAPER', 'LIVE') AND d.date = $7) pnl`,
-    [request.runId, request.instrumentId, run.userId, run.strategyId, request.referencePricePaise === undefined, input.decisionIds, istDate(input.nowMs)]);
-  const read = rows[0] as RiskReadRow;
+  const read = await riskReadsOf(db).call({
+    runId: request.runId, instrumentId: request.instrumentId, userId: run.userId, strategyId: run.strategyId,
+    needsLastPrice: request.referencePricePaise === undefined, day: istDate(input.nowMs), decisionIds: input.decisionIds,
+  });
   const reference = request.referencePricePaise ?? (read.last_price !== null && read.last_price > 0 ? read.last_price : undefined);
   const band = reference === undefined ? undefined : priceBandOf(reference, input.instrument.kind);
   const risk = checkOrderRisk(

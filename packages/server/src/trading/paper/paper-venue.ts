@@ -38,6 +38,7 @@ import type {
   VenuePosition, VenuePort, VenueTrade, WorkingOrder,
 } from '@vyuha/engine';
 import type pg from 'pg';
+import { batchPerKey, StatementBatch } from '../../db/statement-batch';
 import { EXPIRY_SETTLEMENT_ROW } from '../oms/expiry-settlement';
 
 /** How one instrument is matched: the strategy's slippage model and the instrument's tick size. */
@@ -89,6 +90,27 @@ function venueStatusOf(status: string): VenueOrderStatus {
   return 'OPEN';
 }
 
+/**
+ * The paper venue's acceptances of one turn in one statement: each order row found by its tag and
+ * user (sent, no broker order id yet) gets the next `PAPER-<n>` id and, for a MARKET order, the
+ * fill decided now. Each answer: the ids written for that tag (one, or none when no such row).
+ */
+const paperAcceptancesOf = batchPerKey((pool: pg.Pool) => new StatementBatch<{ tag: string; userId: string; fill: string | null }, string[]>({
+  run: async (inputs) => {
+    const { rows } = await pool.query<{ n: string; broker_order_id: string }>(
+      `WITH req AS (SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[]) WITH ORDINALITY AS r(tag, user_id, fill, n)),
+       target AS MATERIALIZED (
+         SELECT o.order_id, r.n, r.fill, 'PAPER-' || nextval('paper_order_seq') AS id
+         FROM req r JOIN orders o ON o.tag = r.tag AND o.user_id = r.user_id AND o.broker_order_id IS NULL AND o.submitted_at IS NOT NULL)
+       UPDATE orders o SET broker_order_id = t.id,
+         paper_trade = CASE WHEN t.fill IS NULL THEN NULL ELSE jsonb_build_object('tradeId', t.id || '-1') || t.fill::jsonb END
+       FROM target t WHERE o.order_id = t.order_id AND o.broker_order_id IS NULL AND o.submitted_at IS NOT NULL
+       RETURNING t.n, o.broker_order_id`,
+      [inputs.map((input) => input.tag), inputs.map((input) => input.userId), inputs.map((input) => input.fill)]);
+    return inputs.map((_, index) => rows.filter((row) => Number(row.n) === index + 1).map((row) => row.broker_order_id));
+  },
+}));
+
 export class PaperVenue implements VenuePort {
   private readonly orders = new Map<string, PaperOrder>();
   private readonly listeners = new Set<(event: VenueEvent) => void>();
@@ -136,15 +158,10 @@ export class PaperVenue implements VenuePort {
     const fill = last !== undefined && working.type === 'market'
       ? { quantity: intent.quantity, pricePaise: paise(Math.round(core.marketPrice(working.side, last.price))), atMs: Math.max(last.time, this.options.clock.now()) }
       : undefined;
-    // The id from the sequence and the row in one statement (one round trip): the trade id is the id's, so SQL adds it.
-    const { rows } = await this.options.pool.query<{ broker_order_id: string }>(
-      `WITH next AS (SELECT 'PAPER-' || nextval('paper_order_seq') AS id)
-       UPDATE orders SET broker_order_id = next.id,
-         paper_trade = CASE WHEN $3::jsonb IS NULL THEN NULL ELSE jsonb_build_object('tradeId', next.id || '-1') || $3::jsonb END
-       FROM next WHERE tag = $1 AND user_id = $2 AND broker_order_id IS NULL AND submitted_at IS NOT NULL
-       RETURNING orders.broker_order_id`,
-      [intent.tag, this.options.userId, fill === undefined ? null : JSON.stringify(fill)]);
-    const brokerOrderId = rows[0]?.broker_order_id;
+    // The id from the sequence and the row in one statement (one round trip, shared with every
+    // order placed in the same turn): the trade id is the id's, so SQL adds it.
+    const rows = await paperAcceptancesOf(this.options.pool).call({ tag: intent.tag, userId: this.options.userId, fill: fill === undefined ? null : JSON.stringify(fill) });
+    const brokerOrderId = rows[0];
     if (rows.length !== 1 || brokerOrderId === undefined) {
       return { kind: 'rejected', reason: `the paper venue keeps its book on the order rows, and no sent order has tag ${intent.tag}` };
     }

@@ -203,9 +203,7 @@ export class LegOrderDesk {
   async cancel(order: PlacedLegOrder): Promise<void> {
     const { oms } = this.options;
     if (order.storedFinal) return;
-    const view = (await oms.views([order.clientOrderId]))[0];
-    if (view === undefined || isFinalOrder(view)) return;
-    const cancelled = await oms.cancelOrder(order.clientOrderId);
+    const cancelled = await oms.cancelIfWorking(order.clientOrderId);
     if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
   }
 

@@ -494,12 +494,9 @@ export class PaperRun {
     if (protection === undefined) return;
     const { oms } = this.options;
     const working = [protection.stop, protection.target].filter((order): order is PlacedOrder => order !== undefined);
-    const views = await oms.views(working.map((order) => order.clientOrderId));
-    // Both at once: they are two orders of the venue, cancelled independently.
+    // Both at once: they are two orders of the venue, cancelled independently (one that ended is left alone).
     await Promise.all(working.map(async (order) => {
-      const view = views.find((candidate) => candidate.clientOrderId === order.clientOrderId);
-      if (view === undefined || isFinalOrder(view)) return;
-      const cancelled = await oms.apply(order.clientOrderId, { type: 'cancel-requested' });
+      const cancelled = await oms.cancelIfWorking(order.clientOrderId);
       if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
     }));
     if (options.confirmed) await oms.settled();
