@@ -23,12 +23,22 @@ export interface WriteCandlesResult {
 }
 
 /**
- * Stores candles inside the caller's transaction (staging table dropped at commit).
+ * Up to this many candles are written by one INSERT over arrays (unnest) instead of COPY into a
+ * staging table: the simulated market stores each minute's candles as the minute closes, at the
+ * moment every strategy orders, and a temporary table's CREATE and DROP change the catalogs, which
+ * makes every other connection drop its cached plans (the foreign-key checks of the order inserts
+ * among them) and plan them again.
+ */
+export const SMALL_CANDLE_WRITE = 500;
+
+/**
+ * Stores candles inside the caller's transaction (a large write through a staging table dropped at commit).
  * @example await writeCandlesInTransaction(client, { instrumentId: 1, candles, source: 'import' }) // { inserted: 375, duplicates: 0 }
  */
 export async function writeCandlesInTransaction(client: pg.PoolClient, input: WriteCandlesInput): Promise<WriteCandlesResult> {
   const { instrumentId, candles, source } = input;
   if (!Number.isSafeInteger(instrumentId)) throw new TypeError(`instrumentId must be an integer, got ${instrumentId}`);
+  if (candles.length <= SMALL_CANDLE_WRITE) return insertCandleArrays(client, input);
   await client.query(`CREATE TEMP TABLE candle_staging (
     ts_ms bigint NOT NULL, open_paise integer NOT NULL, high_paise integer NOT NULL, low_paise integer NOT NULL,
     close_paise integer NOT NULL, volume bigint NOT NULL, oi bigint) ON COMMIT DROP`);
@@ -44,8 +54,27 @@ export async function writeCandlesInTransaction(client: pg.PoolClient, input: Wr
   return { inserted: count, duplicates: candles.length - count };
 }
 
-/** Stores candles in a transaction of their own. */
+/** A few candles in one statement (atomic on its own): the columns as arrays, ON CONFLICT DO NOTHING as the staged write. */
+async function insertCandleArrays(db: pg.Pool | pg.ClientBase, input: WriteCandlesInput): Promise<WriteCandlesResult> {
+  const { instrumentId, candles, source } = input;
+  if (!Number.isSafeInteger(instrumentId)) throw new TypeError(`instrumentId must be an integer, got ${instrumentId}`);
+  const column = (values: ArrayLike<number>): number[] => Array.from({ length: candles.length }, (_, index) => values[index] as number);
+  const inserted = await db.query(
+    `INSERT INTO candles (ts, volume, oi, instrument_id, open_paise, high_paise, low_paise, close_paise, source)
+     SELECT timestamptz 'epoch' + c.ts_ms * interval '1 millisecond', c.volume, c.oi, $1, c.open_paise, c.high_paise, c.low_paise, c.close_paise, $2::candle_source
+     FROM unnest($3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::bigint[], $9::bigint[])
+       AS c(ts_ms, open_paise, high_paise, low_paise, close_paise, volume, oi)
+     ORDER BY c.ts_ms
+     ON CONFLICT (instrument_id, ts) DO NOTHING`,
+    [instrumentId, source, column(candles.time), column(candles.open), column(candles.high), column(candles.low), column(candles.close), column(candles.volume),
+      candles.oi === undefined ? Array.from({ length: candles.length }, () => null) : column(candles.oi)]);
+  const count = inserted.rowCount ?? 0;
+  return { inserted: count, duplicates: candles.length - count };
+}
+
+/** Stores candles in a transaction of their own (a few: in one statement). */
 export async function writeCandles(pool: pg.Pool, input: WriteCandlesInput): Promise<WriteCandlesResult> {
+  if (input.candles.length <= SMALL_CANDLE_WRITE) return insertCandleArrays(pool, input);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
