@@ -276,6 +276,13 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
       return () => timeline.push([performance.now(), `q< ${(performance.now() - started).toFixed(1)} ms ${text.slice(0, 50)}`]);
     };
   }
+  // BENCH_TRACE: the event loop's stalls (a 1 ms timer late by more than 3 ms) go on the timeline too.
+  let loopLast = performance.now();
+  const loopProbe = traceOn ? setInterval(() => {
+    const now = performance.now();
+    if (measuring && now - loopLast > 4) timeline.push([now, `event loop: a 1 ms timer ran ${(now - loopLast).toFixed(1)} ms after the last`]);
+    loopLast = now;
+  }, 1) : undefined;
   const pushedAt = new WeakMap<object, number>();
   const latencies: number[] = [];
   const chained: number[] = [];
@@ -357,6 +364,7 @@ export async function runLiveBench(request: LiveBenchRequest): Promise<void> {
   const wall0 = performance.now();
   await scheduler.sleepUntil(istEpochMs(date, '10:00') + minutes * 60_000 + 2_000);
   measuring = false;
+  if (loopProbe !== undefined) clearInterval(loopProbe);
   await profiler?.stop();
   loopDelay.disable();
   const wall = (performance.now() - wall0) / 1000;
