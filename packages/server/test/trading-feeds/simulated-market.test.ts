@@ -186,6 +186,43 @@ describe('the simulated market', () => {
     expect(await candleRows(TODAY)).toBe(stored);
   });
 
+  it('opens the next session from the close just stored, even while that last write is slow', async () => {
+    const thursday = isoDate('2026-11-26');
+    // Today's last minute is stored again by this market at 15:30; a lock holds that write back.
+    await db.pool.query('DELETE FROM candles WHERE ts = $1', [new Date(istEpochMs(TODAY, '15:29'))]);
+    const scheduler = new ManualScheduler(istEpochMs(TODAY, '15:29:57'));
+    const sim = market(scheduler);
+    await sim.start();
+    await sim.flushed();
+    const locker = await db.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE candles IN SHARE ROW EXCLUSIVE MODE');
+      await scheduler.advanceTo(istEpochMs(TODAY, '15:31'));
+      const ticks: FeedTick[] = [];
+      const feed = sim.feed();
+      expect(feed.subscribe([nifty])).toEqual({ ok: true, value: undefined });
+      const running = feed.run({ onTick: (tick) => { ticks.push(tick); } });
+      // The lock goes while the market is already waking for Thursday's open.
+      setTimeout(() => void locker.query('COMMIT'), 300);
+      await scheduler.advanceTo(istEpochMs(thursday, '09:15'));
+      const deadline = Date.now() + 10_000;
+      while (sim.status.state !== 'open' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await scheduler.advanceTo(istEpochMs(thursday, '09:15:02'));
+      feed.stop();
+      await running;
+      await sim.flushed();
+      const today = await dayCandles(nifty, TODAY);
+      expect(today.time[today.length - 1]).toBe(istEpochMs(TODAY, '15:29'));
+      // The two last closes differ, so opening from the one before the last would show.
+      expect(today.close[today.length - 1]).not.toBe(today.close[today.length - 2]);
+      expect(ticks[0]).toMatchObject({ time: istEpochMs(thursday, '09:15'), price: today.close[today.length - 1] });
+    } finally {
+      locker.release();
+      await sim.stop();
+    }
+  });
+
   it('moves the history marker on only from the session just before (a gap is never recorded as stored)', async () => {
     await db.pool.query(`UPDATE app_meta SET value = $1 WHERE key = 'demo_history'`, [JSON.stringify({ seed: 'vyuha-demo-world', month: '2026-11', lastDate: '2026-11-20' })]);
     expect(await recordContinuedSession(db.pool, TODAY)).toBe(false);

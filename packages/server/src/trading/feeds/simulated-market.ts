@@ -198,6 +198,9 @@ export class SimulatedMarket {
   /** The session of `date` from the last stored closes before it; undefined when no index has history. */
   private async prepare(date: IsoDate, session: TradingSession): Promise<SimulatedSession | undefined> {
     const openMs = sessionMs(date, session.open);
+    // The session before may still be on its way to the table (its last minutes queued at its
+    // close): continued from a close not yet stored, the session would start from an earlier one.
+    await this.flushed();
     const { rows } = await this.options.pool.query<{ instrument_id: number; name: SyntheticInstrument; close_paise: number | null }>(
       `SELECT i.instrument_id, i.name, last.close_paise
        FROM instruments i
