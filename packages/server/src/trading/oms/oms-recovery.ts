@@ -100,6 +100,11 @@ export async function recoverOms(oms: Oms): Promise<RecoveryReport> {
   const unsent = await selectOrders(oms.pool,
     `o.run_id = ANY($1::uuid[]) AND o.status = 'PENDING_SUBMIT' AND o.submitted_at IS NULL AND o.created_at <= to_timestamp($2::float8 / 1000)`, [runIds, now]);
   await oms.enqueue(unsent);
+  // The lookups started above end here, at the time of the recovery: a replay restarted from its
+  // range's start would otherwise race them, and a lookup still running when the replay reaches
+  // the order's decision could find the venue holding it and record the venue's answer while the
+  // runner reads the order (paper venue: an order received late is received at the clock's time).
+  await oms.settled();
   const switches = [oms.killSwitches.switchOf(oms.userId), oms.killSwitches.switchOf(null)].filter((row) => row?.isOn === true);
   let killSwitch: KillSwitchEnforcement | undefined;
   for (const row of switches) if (row !== undefined) killSwitch = await enforceKillSwitch(oms, row);
