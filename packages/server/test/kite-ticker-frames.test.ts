@@ -1,4 +1,4 @@
-// Kite's ticker frames, built here byte by byte from the layouts in ../shared/KITE.md section 5
+// Kite's ticker frames, built here byte by byte from the layouts in docs/BROKER-KITE.md ("The ticker's frames")
 // (offsets written out, big-endian), and read back by kite-ticker-frames.ts.
 import { describe, expect, it } from 'vitest';
 import { kiteModeMessage, kiteSubscribeMessage, parseKiteBinaryFrame, parseKiteTextFrame } from '../src/brokers/kite/kite-ticker-frames';

@@ -1,9 +1,9 @@
-// Kite Connect's WebSocket ticker, the bytes only (../shared/KITE.md section 5): the binary frames
+// Kite Connect's WebSocket ticker, the bytes only (docs/BROKER-KITE.md, Ticker): the binary frames
 // the server sends parsed into ticks, its text frames into order updates, errors and broker
 // messages, and the JSON text frames a client sends (subscribe, unsubscribe, mode). Pure functions,
 // no socket: the broker feed of the runtime (issue 17) moves the bytes.
 //
-// Facts this follows (KITE.md, with its sources):
+// Facts this follows (docs/BROKER-KITE.md, "The ticker's frames, byte by byte"):
 // - All numbers are big-endian. A binary frame is a 2-byte packet count, then per packet a 2-byte
 //   length and that many bytes. A 1-byte frame is a heartbeat (about once a second), no data.
 // - A packet's length is its kind: 8 LTP, 28 and 32 an index in quote and full mode, 44 and 184 a
