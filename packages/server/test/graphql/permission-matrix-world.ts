@@ -96,6 +96,12 @@ async function createOwnedRows(pool: pg.Pool, user: WorldUser, instrumentId: num
   await pool.query(`INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) VALUES ($1, '2025-01-02', 1500, 1)`, [runId]);
   await pool.query(`INSERT INTO kill_switches (user_id, is_on, changed_by) VALUES ($1, false, $1)`, [user.id]);
   await pool.query(
+    `INSERT INTO broker_requests (user_id, order_id, broker, method, path, request, http_status, outcome, response, started_at, duration_ms)
+     VALUES ($1, $2, 'zerodha', 'POST', '/orders/regular', '{"tag":"mx"}', 200, 'ok', '{"order_id":"1"}', now(), 12)`, [user.id, orderId]);
+  await pool.query(
+    `INSERT INTO trading_alerts (user_id, strategy_id, kind, message) VALUES ($1, $2, 'broker-session-missing', 'log in to Zerodha for today')`,
+    [user.id, strategyId]);
+  await pool.query(
     `INSERT INTO user_credits (user_id, credits, expiry, category, subcategory) VALUES ($1, 1000, '2099-01-01', 'BACKTEST', 'CANDLES')`,
     [user.id]);
   await pool.query(`INSERT INTO deployed_strategies (user_id, available, utilized, expiry) VALUES ($1, 2, 1, '2099-01-01')`, [user.id]);

@@ -6,7 +6,8 @@
  * secrets; served by the auth API), `audit_log` (the SEBI trail of who did what: a user reading
  * it would see staff actions and IP addresses; it is read with SQL for investigations),
  * `app_meta` (installation facts), `broker_sessions` (the day's broker access tokens, encrypted;
- * only the server uses them), `vyuha_migrations`, and the `ltps` table of recorded prices (GraphQL's
+ * only the server uses them), `broker_instruments` and `broker_instrument_dumps` (a broker's daily
+ * instruments dump: the adapters' token and symbol lookup), `vyuha_migrations`, and the `ltps` table of recorded prices (GraphQL's
  * `ltps` is the view instrument_last_prices over it and the candles: tables-market.ts).
  */
 import type { ActionDeclaration, Metadata, TableDeclaration } from './types';

@@ -202,8 +202,34 @@ const killSwitches: TableDeclaration = {
   permissions: ownedTable({ owner: OWNS_DIRECTLY }),
 };
 
+// Written by the broker adapters only: every request sent to a broker and its answer, secrets
+// redacted before the row is written (migration 0023). The owner reads their own trail.
+const brokerRequests: TableDeclaration = {
+  name: 'broker_requests',
+  description: "Every request sent to a user's broker and its answer (secrets redacted), per order; written by the server.",
+  objectRelationships: { user: USER, order: { table: 'orders', columns: { order_id: 'order_id' } } },
+  permissions: ownedTable({ owner: OWNS_DIRECTLY, select: { limit: ORDER_ROW_LIMIT } }),
+};
+
+// Written by the runtime; the user only acknowledges an alert (sets acknowledged_at, once).
+const tradingAlerts: TableDeclaration = {
+  name: 'trading_alerts',
+  description: 'What the trading runtime tells a user about their account (a broker session to renew, a paused strategy); '
+    + 'written by the server, acknowledged by the user.',
+  objectRelationships: { user: USER, strategy: STRATEGY },
+  permissions: ownedTable({
+    owner: OWNS_DIRECTLY,
+    update: {
+      roles: OWN_ROW_WRITER_ROLES,
+      columns: ['acknowledged_at'],
+      filter: { acknowledged_at: { _is_null: true } },
+      check: () => ({ acknowledged_at: { _is_null: false } }),
+    },
+  }),
+};
+
 /** The trading tables in declaration order. */
 export const TRADING_TABLES: readonly TableDeclaration[] = [
   algorithms, algorithmVersions, indicatorConfigs, strategies, subscriptions, pendingSignals, strategyRuns,
-  orders, fills, positions, dailyPnl, killSwitches,
+  orders, fills, positions, dailyPnl, killSwitches, brokerRequests, tradingAlerts,
 ];
