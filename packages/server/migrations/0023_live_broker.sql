@@ -91,7 +91,9 @@ CREATE TABLE trading_alerts (
 );
 
 CREATE INDEX trading_alerts_user_idx ON trading_alerts (user_id, created_at DESC);
-CREATE INDEX trading_alerts_open_idx ON trading_alerts (user_id) WHERE acknowledged_at IS NULL;
+-- One open alert per account, strategy and kind: the same condition again refreshes it.
+CREATE UNIQUE INDEX trading_alerts_open_idx ON trading_alerts (user_id, user_broker_id, strategy_id, kind)
+  NULLS NOT DISTINCT WHERE acknowledged_at IS NULL;
 
 SELECT public.watch_table_changes('public.broker_requests');
 SELECT public.watch_table_changes('public.trading_alerts');

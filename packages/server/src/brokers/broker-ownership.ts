@@ -40,7 +40,7 @@ export async function storeVerifiedSession(pool: pg.Pool, session: VerifiedSessi
          ON CONFLICT (user_broker_id) DO UPDATE SET
            access_token_ciphertext = EXCLUDED.access_token_ciphertext, access_token_nonce = EXCLUDED.access_token_nonce,
            access_token_key_id = EXCLUDED.access_token_key_id, broker_user_id = EXCLUDED.broker_user_id,
-           created_at = now(), expires_at = EXCLUDED.expires_at
+           created_at = now(), expires_at = EXCLUDED.expires_at, invalidated_at = NULL, invalid_reason = NULL
          RETURNING user_broker_id, expires_at
        )
        INSERT INTO audit_log (actor_user_id, action, entity, entity_id, after, ip)
