@@ -96,3 +96,16 @@ describe('the session expiry', () => {
     expect(new Date(kiteSessionExpiry(Date.parse(issued))).toISOString()).toBe(expires);
   });
 });
+
+describe('Kite URLs as settings (a stand-in in tests and demos)', () => {
+  it('reads KITE_API_URL and KITE_LOGIN_URL, defaulting to Kite, and refuses what is not an http(s) URL', async () => {
+    const { kiteApiBaseUrl, kiteLoginBaseUrl } = await import('../src/brokers/kite/kite-http');
+    expect(kiteApiBaseUrl({})).toBe('https://api.kite.trade');
+    expect(kiteLoginBaseUrl({})).toBe('https://kite.zerodha.com/connect/login');
+    expect(kiteLoginBaseUrl({ KITE_LOGIN_URL: 'http://127.0.0.1:4010/connect/login/' })).toBe('http://127.0.0.1:4010/connect/login');
+    expect(kiteLoginUrl('abc', kiteLoginBaseUrl({ KITE_LOGIN_URL: 'http://127.0.0.1:4010/connect/login' })))
+      .toBe('http://127.0.0.1:4010/connect/login?v=3&api_key=abc');
+    expect(() => kiteLoginBaseUrl({ KITE_LOGIN_URL: 'ws://x' })).toThrow(/KITE_LOGIN_URL must be an http\(s\) URL/);
+    expect(() => kiteApiBaseUrl({ KITE_API_URL: 'not a url' })).toThrow(/KITE_API_URL must be an http\(s\) URL/);
+  });
+});

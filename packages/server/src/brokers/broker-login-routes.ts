@@ -17,7 +17,7 @@ import type { AccessTokenClaims } from '../auth/jwt';
 import { exchangeFailureCode, outcomeLocation, type BrokerLoginErrorCode } from './broker-login-outcome';
 import { storeVerifiedSession } from './broker-ownership';
 import { BrokerSecretError, decryptBrokerSecret, encryptBrokerSecret, type BrokerSecretKey } from './broker-secrets';
-import { exchangeKiteRequestToken, kiteApiBaseUrl } from './kite/kite-http';
+import { exchangeKiteRequestToken, kiteApiBaseUrl, kiteLoginBaseUrl } from './kite/kite-http';
 import { kiteLoginUrl, kiteSessionExpiry, kiteSessionForm, parseKiteCallback } from './kite/kite-login';
 
 /** Must match the web app's ACCESS_TOKEN_COOKIE (packages/web/src/auth/token-storage.ts). */
@@ -34,6 +34,8 @@ export interface BrokerLoginOptions {
   readonly key: BrokerSecretKey | undefined;
   /** Kite API base URL; default from KITE_API_URL (kiteApiBaseUrl). */
   readonly kiteApiUrl?: string;
+  /** Kite's login page; default from KITE_LOGIN_URL (kiteLoginBaseUrl). */
+  readonly kiteLoginUrl?: string;
   /** Clock for session expiry; default Date.now. */
   readonly now?: () => number;
 }
@@ -59,6 +61,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Registers GET /api/broker_login/:broker/:client_id. */
 export const brokerLoginRoutes: FastifyPluginAsync<BrokerLoginOptions> = async (app, options) => {
   const kiteApiUrl = options.kiteApiUrl ?? kiteApiBaseUrl(process.env);
+  const kiteLoginPage = options.kiteLoginUrl ?? kiteLoginBaseUrl(process.env);
   const now = options.now ?? Date.now;
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>('/api/broker_login/:broker/:client_id', {
     // The query string carries the broker's request token: request logs show the path only.
@@ -79,7 +82,7 @@ export const brokerLoginRoutes: FastifyPluginAsync<BrokerLoginOptions> = async (
     // One case per built adapter; every other row of `brokers` is honest about it.
     switch (account.broker) {
       case 'zerodha':
-        return kiteLogin({ request, reply, context: { options, kiteApiUrl, now, userId, clientId, account: { ...account, user_broker_id: account.user_broker_id } } });
+        return kiteLogin({ request, reply, context: { options, kiteApiUrl, kiteLoginPage, now, userId, clientId, account: { ...account, user_broker_id: account.user_broker_id } } });
       default:
         return failed('not-supported');
     }
@@ -89,6 +92,7 @@ export const brokerLoginRoutes: FastifyPluginAsync<BrokerLoginOptions> = async (
 interface KiteLoginContext {
   readonly options: BrokerLoginOptions;
   readonly kiteApiUrl: string;
+  readonly kiteLoginPage: string;
   readonly now: () => number;
   readonly userId: string;
   readonly clientId: string;
@@ -103,7 +107,7 @@ async function kiteLogin(input: { request: FastifyRequest<{ Querystring: Record<
   if (!callback.ok) return fail('callback-invalid', callback.error);
   // Both steps need the app's key: the login URL names it, the exchange checksums it.
   if (account.api_key === null || account.api_key === '') return fail('api-key-missing', 'the account has no api_key');
-  if (callback.value.kind === 'start') return reply.redirect(kiteLoginUrl(account.api_key), 302);
+  if (callback.value.kind === 'start') return reply.redirect(kiteLoginUrl(account.api_key, context.kiteLoginPage), 302);
   if (account.api_secret_ciphertext === null || account.api_secret_nonce === null || account.api_secret_key_id === null) {
     return fail('api-secret-missing', 'the account has no API secret (set_broker_secret)');
   }

@@ -39,11 +39,11 @@ export interface KiteSession {
 }
 
 /**
- * The Kite login page for an app's api_key.
+ * The Kite login page for an app's api_key (`loginUrl`: KITE_LOGIN_URL's value, for a stand-in).
  * @example kiteLoginUrl('abc123') // 'https://kite.zerodha.com/connect/login?v=3&api_key=abc123'
  */
-export function kiteLoginUrl(apiKey: string): string {
-  return `${KITE_LOGIN_URL}?${new URLSearchParams({ v: KITE_API_VERSION, api_key: apiKey }).toString()}`;
+export function kiteLoginUrl(apiKey: string, loginUrl: string = KITE_LOGIN_URL): string {
+  return `${loginUrl}?${new URLSearchParams({ v: KITE_API_VERSION, api_key: apiKey }).toString()}`;
 }
 
 /** Kite's request tokens are short alphanumeric strings; anything else is not one. */

@@ -6,6 +6,8 @@ import type pg from 'pg';
 import type { BrokerSecretKey } from '../../brokers/broker-secrets';
 import { encryptBrokerSecret } from '../../brokers/broker-secrets';
 import { BROKER_SECRET_KEY_VARIABLE } from '../../brokers/broker-secret-key';
+import { kiteApiBaseUrl } from '../../brokers/kite/kite-http';
+import { disconnectBrokerActionDeclaration } from './broker-disconnect-action';
 import { VYUHA_METADATA_TABLES } from '../metadata';
 import type { ActionDeclaration, ActionInvocation } from '../metadata/types';
 import { GraphqlFailure } from '../types';
@@ -39,6 +41,8 @@ export interface BrokerActionsOptions {
   readonly pool: pg.Pool;
   /** The key secrets are encrypted with; undefined: the action refuses (no key configured). */
   readonly key: BrokerSecretKey | undefined;
+  /** Kite's API base URL for `disconnect_broker`; default from KITE_API_URL. */
+  readonly kiteApiUrl?: string;
 }
 
 export interface SetBrokerSecretOutput {
@@ -117,7 +121,7 @@ export async function setBrokerSecretAction(options: BrokerActionsOptions, invoc
 
 /**
  * The broker action declarations for the metadata (`Metadata.actions`).
- * @example brokerActions({ pool, key }).map((action) => action.name) // ['set_broker_secret']
+ * @example brokerActions({ pool, key }).map((action) => action.name) // ['set_broker_secret', 'disconnect_broker']
  */
 export function brokerActions(options: BrokerActionsOptions): ActionDeclaration[] {
   return [
@@ -130,5 +134,6 @@ export function brokerActions(options: BrokerActionsOptions): ActionDeclaration[
       roles: BROKER_SECRET_ROLES,
       handler: (invocation) => setBrokerSecretAction(options, invocation),
     },
+    disconnectBrokerActionDeclaration({ pool: options.pool, key: options.key, kiteApiUrl: options.kiteApiUrl ?? kiteApiBaseUrl(process.env) }, BROKER_SECRET_ROLES),
   ];
 }
