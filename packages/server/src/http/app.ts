@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { registerAuth, type AuthPluginOptions } from '../auth/plugin';
 import { createSigningKeys } from '../auth/signing-keys';
 import { brokerLoginRoutes } from '../brokers/broker-login-routes';
+import { brokerPostbackRoutes } from '../brokers/broker-postback-routes';
 import type { BrokerSecretKey } from '../brokers/broker-secrets';
 import { createGraphqlEngine } from '../graphql/engine';
 import type { ActionDeclaration } from '../graphql/metadata/types';
@@ -33,7 +34,10 @@ export interface AppOptions {
     /** Engine limits over the defaults (depth, cost, response ceiling). */
     readonly engineLimits?: Partial<EngineLimits>;
   };
-  /** Mounts GET /api/broker_login/:broker/:client_id; needs `auth` (the browser's token cookie is verified with its keys). */
+  /**
+   * Mounts GET /api/broker_login/:broker/:client_id (needs `auth`: the browser's token cookie is
+   * verified with its keys) and POST /api/broker_postback/:broker (verified by the order's checksum).
+   */
   readonly brokerLogin?: { readonly key: BrokerSecretKey | undefined };
 }
 
@@ -109,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const keys = createSigningKeys({ pool: options.pool, config: options.auth.config });
     await app.register(brokerLoginRoutes, { pool: options.pool, verifyToken: (token) => keys.verify(token), claimsNamespace: options.auth.config.jwt.claimsNamespace, key: options.brokerLogin.key });
   }
+  // Postbacks come from the broker, not a signed-in browser: verified by the order's checksum.
+  if (options.brokerLogin) await app.register(brokerPostbackRoutes, { pool: options.pool, key: options.brokerLogin.key });
   await registerWebApp(app, options.webDistDir);
   return app;
 }
