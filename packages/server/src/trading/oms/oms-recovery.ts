@@ -53,10 +53,14 @@ export async function recoverOms(oms: Oms): Promise<RecoveryReport> {
     `o.run_id = ANY($1::uuid[]) AND (o.status NOT IN ('FILLED', 'CANCELLED', 'REJECTED') OR o.created_at >= to_timestamp($2::float8 / 1000))
      AND NOT ${EXPIRY_SETTLEMENT_ROW}`,
     [runIds, istMidnightMs(istDate(now))]);
+  // A broker's venue holds one broker account's positions: only the runs that traded through it count.
+  const account = oms.attachedRuns.find((run) => run.userBrokerId !== null)?.userBrokerId ?? null;
   const local = await oms.pool.query<{ instrument_id: number; net: number }>(
     `SELECT p.instrument_id, sum(p.net_quantity)::float8 AS net FROM positions p JOIN strategy_runs r ON r.run_id = p.run_id
-     WHERE r.user_id = $1 AND r.kind IN (SELECT kind FROM strategy_runs WHERE run_id = ANY($2::uuid[])) GROUP BY p.instrument_id`,
-    [oms.userId, runIds]);
+     WHERE r.user_id = $1 AND r.kind IN (SELECT kind FROM strategy_runs WHERE run_id = ANY($2::uuid[]))
+       AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.run_id = r.run_id AND o.user_broker_id = $3::uuid))
+     GROUP BY p.instrument_id`,
+    [oms.userId, runIds, account]);
   const book = await oms.venue.orderBook();
   const venuePositions = await oms.venue.positions();
   const outcome = reconcile({

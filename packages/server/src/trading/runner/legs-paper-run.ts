@@ -54,6 +54,7 @@ import { LegOrderDesk } from './legs-order-desk';
 import { legOfEntry, legsPaperRefusal, sliceLevels } from './legs-paper-levels';
 import type { LegProtection, LegVenueFill, PlacedLegOrder } from './legs-order-desk';
 import { PaperDivergence } from './paper-run';
+import type { PaperVenue } from '../paper/paper-venue';
 import type { PaperRunBaseOptions } from './paper-run';
 import { PauseBook } from './pause-book';
 import type { PauseInterval } from './pause-book';
@@ -65,6 +66,8 @@ type VenueLegBar = AdoptedLegKey & { exit?: AdoptedLegExit; levels?: ProtectiveL
 
 /** A run of option legs: the stepped kernel's trader is the option-legs trader. */
 export interface LegsPaperRunOptions extends PaperRunBaseOptions {
+  /** Option legs run on paper only: the paper venue's matching is checked leg by leg. */
+  readonly venue: PaperVenue;
   /** The legs the trader was built with (the run's trade instruments config). */
   readonly legs: OptionsLegsConfig;
   /** Each contract's premium at each tick of the index, from the trader's own pricing inputs. */

@@ -20,7 +20,14 @@
 // Everything is awaited tick by tick, so a replay at full speed is as deterministic as the
 // backtest. A venue fill that differs from the kernel's (price, time, side or quantity), or one
 // the kernel does not make, is a divergence: the run stops with the reason (paper cannot diverge
-// unless the code is wrong; live, issue 17 adopts the broker's fills instead).
+// unless the code is wrong).
+//
+// LIVE (`fills: 'adopt'`, a broker's venue): the broker matches its own market, so the run does
+// not feed it ticks, and its fills come when the broker reports them, at the broker's prices and
+// times, possibly in parts. The run waits for each market order's fills (real time, bounded),
+// adopts them (side and quantity must still be the kernel's; the price difference is the fill's
+// slippage, logged), and an order the broker rejects or never resolves ends the run with the
+// reason: the account's positions are the broker's, which reconciliation adopts at the next start.
 //
 // Prices: ticks, orders and fills in paise; the kernel's series in rupees (paise / 100, as the
 // backtest's series is built from stored candles).
@@ -33,7 +40,6 @@ import type { SessionExchange } from '@vyuha/market';
 import type { ManualScheduler } from '../feeds/scheduler';
 import type { Oms } from '../oms/oms';
 import type { OmsOrderView } from '../oms/oms-types';
-import type { PaperVenue } from '../paper/paper-venue';
 import { PauseBook } from './pause-book';
 import type { PauseInterval } from './pause-book';
 import { isFinalOrder, storedOrderFills } from './stored-orders';
@@ -57,7 +63,15 @@ export interface PaperRunBaseOptions {
   /** The instruments row of a ledger instrument key (the series' symbol, a contract's symbol). */
   readonly instrumentIdOf: (symbol: string) => Promise<number>;
   readonly oms: Oms;
-  readonly venue: PaperVenue;
+  readonly venue: RunVenue;
+  /** 'verify' (paper: every fill must be the kernel's) or 'adopt' (live: the broker's fills are taken); default 'verify'. */
+  readonly fills?: 'verify' | 'adopt';
+  /** Adopt: how long to wait, real time, for a market order's fills before the run gives up on it (default 15 s). */
+  readonly fillWaitMs?: number;
+  /** Adopt: a real-time pause between looks for fills (default a 25 ms timer). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Adopt: where slippage and waits are reported. */
+  readonly log?: (message: string) => void;
   /** Market time: the OMS's and the venue's clock, moved by the runner to each tick and bar end. */
   readonly clock: ManualScheduler;
   /** The product of every order (MIS intraday, NRML or CNC swing). */
@@ -90,6 +104,20 @@ export interface PaperRunOptions extends PaperRunBaseOptions {
 }
 
 export type { PauseInterval } from './pause-book';
+
+/**
+ * What a run needs of its venue beyond the OMS: its events, and the market's ticks for a venue
+ * that matches on them (the paper venue). A broker's venue ignores ticks: the broker matches its
+ * own market (`idle` stays true).
+ */
+export interface RunVenue {
+  subscribe(listener: (event: VenueEvent) => void): () => void;
+  onTick(tick: FeedTick, options?: { readonly jump?: boolean }): void;
+  readonly idle: boolean;
+}
+
+/** Adopt mode's default wait for a market order's fills (real time). */
+export const FILL_WAIT_MS = 15_000;
 
 /** A venue fill that is not the kernel's, or the other way round. */
 export class PaperDivergence extends Error {
@@ -359,9 +387,12 @@ export class PaperRun {
   private adoptedExit(): AdoptedExit | undefined {
     const first = this.protectiveFills[0];
     if (first === undefined) return undefined;
-    if (this.protectiveFills.length > 1) throw new PaperDivergence(`bar ${this.barIndex}: the venue filled ${this.protectiveFills.length} protective orders of one position`);
+    // A broker may fill one order in parts: its trades are one exit at their average price.
+    const sameOrder = this.options.fills === 'adopt' && this.protectiveFills.every((venueFill) => venueFill.order === first.order);
+    if (this.protectiveFills.length > 1 && !sameOrder) throw new PaperDivergence(`bar ${this.barIndex}: the venue filled ${this.protectiveFills.length} protective orders of one position`);
+    const trade = combinedTrade(this.protectiveFills.map((venueFill) => venueFill.trade));
     const kind = first.order.role === 'target' ? 'target' : this.protection?.levels.stopIsTrailing === true ? 'trailing' : 'stop';
-    return { kind, price: first.trade.pricePaise, time: first.trade.atMs };
+    return { kind, price: trade.pricePaise, time: trade.atMs };
   }
 
   /** The traded instrument's price at tick `k` of the bar: the signal tick itself, or the k-th tick of the traded candle's path. */
@@ -443,6 +474,10 @@ export class PaperRun {
       sent.push({ fill, order });
     }
     if (sent.length === 0) return;
+    if (this.options.fills === 'adopt') {
+      await this.adoptMarketFills(sent);
+      return;
+    }
     await this.options.oms.settled();
     this.takeEvents();
     for (const { fill, order } of sent) {
@@ -451,6 +486,52 @@ export class PaperRun {
       if (venueFill === undefined) throw new PaperDivergence(`the ${fill.reason} order ${order.clientOrderId} did not fill on paper (the kernel filled it at ${fill.price} paise)`);
       expectSameFill(venueFill.trade, fill, order);
     }
+  }
+
+  /**
+   * Live: waits (real time, up to `fillWaitMs`) until the broker reported every unit of the orders
+   * just sent, then takes its fills. Side and quantity must be the kernel's; the price is the
+   * broker's (its difference from the kernel's is logged as slippage). A rejected or cancelled
+   * order, or one not filled in time, ends the run with the reason.
+   */
+  private async adoptMarketFills(sent: ReadonlyArray<{ readonly fill: LedgerFill; readonly order: PlacedOrder }>): Promise<void> {
+    const { oms } = this.options;
+    const waitMs = this.options.fillWaitMs ?? FILL_WAIT_MS;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const started = Date.now();
+    for (;;) {
+      await oms.settled();
+      this.takeEvents();
+      const waiting = sent.filter(({ order }) => this.marketFilledQuantity(order) < order.quantity);
+      if (waiting.length === 0) break;
+      const views = await oms.views(waiting.map(({ order }) => order.clientOrderId));
+      const ended = views.find((view) => view.status === 'REJECTED' || view.status === 'CANCELLED');
+      if (ended !== undefined) {
+        throw new PaperDivergence(`the broker ${ended.status === 'REJECTED' ? 'rejected' : 'cancelled'} order ${ended.clientOrderId}: ${ended.statusMessage ?? 'no reason given'}`);
+      }
+      if (Date.now() - started >= waitMs) {
+        throw new PaperDivergence(`the broker has not reported the fills of ${waiting.map(({ order }) => order.clientOrderId).join(', ')} within ${waitMs / 1000} s`);
+      }
+      await sleep(25);
+    }
+    for (const { fill, order } of sent) {
+      const trades = this.marketFills.filter((venueFill) => venueFill.order === order);
+      this.marketFills = this.marketFills.filter((venueFill) => venueFill.order !== order);
+      const adopted = combinedTrade(trades.map((venueFill) => venueFill.trade));
+      const side = fill.side === 'buy' ? 'BUY' : 'SELL';
+      if (adopted.quantity !== fill.quantity || order.side !== side) {
+        throw new PaperDivergence(`${fill.reason} fill of ${fill.instrument} differs: the broker ${order.side} ${adopted.quantity}, the kernel ${side} ${fill.quantity}`);
+      }
+      const slippage = adopted.pricePaise - paise(fill.price);
+      if (slippage !== 0) this.options.log?.(`${order.clientOrderId}: the broker filled ${adopted.quantity} at ${adopted.pricePaise} paise, the kernel's price was ${paise(fill.price)} (slippage ${slippage} paise a unit)`);
+    }
+  }
+
+  /** Units of `order` the venue reported filled so far among the market fills not yet taken. */
+  private marketFilledQuantity(order: PlacedOrder): number {
+    let quantity = 0;
+    for (const venueFill of this.marketFills) if (venueFill.order === order) quantity += venueFill.trade.quantity;
+    return quantity;
   }
 
   /** At the bar's close: the venue's protective fills of the bar are exactly the kernel's stop, target or trailing exits. */
@@ -462,7 +543,9 @@ export class PaperRun {
       if (!PROTECTIVE_REASONS.has(fill.reason)) break;
       kernel.push(fill);
     }
-    const venue = this.protectiveFills;
+    const venue = this.options.fills === 'adopt' && this.protectiveFills.length > 0
+      ? [{ order: (this.protectiveFills[0] as VenueFill).order, trade: combinedTrade(this.protectiveFills.map((venueFill) => venueFill.trade)) }]
+      : this.protectiveFills;
     this.protectiveFills = [];
     if (kernel.length !== venue.length) {
       throw new PaperDivergence(`bar ${this.barIndex}: the kernel made ${kernel.length} protective exit fill(s), the paper venue ${venue.length}`);
@@ -594,10 +677,32 @@ export class PaperRun {
     const order: PlacedOrder = {
       clientOrderId: view.clientOrderId, symbol: request.symbol, instrumentId, side: request.side, quantity: request.quantity, role: request.role, storedFinal: false,
     };
-    if (view.brokerOrderId === null) throw new PaperDivergence(`order ${view.clientOrderId} has not reached the paper venue (${view.status}${view.statusMessage === null ? '' : `: ${view.statusMessage}`})`);
+    if (view.brokerOrderId === null && this.options.fills === 'adopt') view = await this.awaitBrokerAnswer(view);
+    if (view.brokerOrderId === null) throw new PaperDivergence(`order ${view.clientOrderId} has not reached the ${this.options.fills === 'adopt' ? 'broker' : 'paper venue'} (${view.status}${view.statusMessage === null ? '' : `: ${view.statusMessage}`})`);
     this.byBrokerId.set(view.brokerOrderId, order);
     if (placed.value.existing) await this.resumed(order, view, request);
     return order;
+  }
+
+  /**
+   * Live: an order without the broker's id yet (waiting in the rate queue, or UNKNOWN after a send
+   * that timed out) is waited for, real time, up to `fillWaitMs`: the OMS sends it when the queue
+   * lets it and resolves an UNKNOWN from the broker's order book, never by sending it again. A
+   * rejection ends the wait with the broker's reason.
+   */
+  private async awaitBrokerAnswer(first: OmsOrderView): Promise<OmsOrderView> {
+    const { oms } = this.options;
+    const waitMs = this.options.fillWaitMs ?? FILL_WAIT_MS;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const started = Date.now();
+    let view = first;
+    while (view.brokerOrderId === null && view.status !== 'REJECTED' && view.status !== 'CANCELLED' && Date.now() - started < waitMs) {
+      if (view.status === 'UNKNOWN') await oms.resolveUnknown(view.clientOrderId);
+      await oms.settled();
+      view = (await oms.views([view.clientOrderId]))[0] as OmsOrderView;
+      if (view.brokerOrderId === null) await sleep(25);
+    }
+    return view;
   }
 
   /**
@@ -634,6 +739,21 @@ export class PaperRun {
 function issueText(error: unknown): string {
   if (Array.isArray(error)) return error.map((issue: { message?: string }) => issue.message ?? String(issue)).join('; ');
   return error instanceof Error ? error.message : typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+}
+
+/** Trades of one order as one: their total quantity at their value-weighted price (rounded half up), at the last trade's time. */
+function combinedTrade(trades: readonly VenueTrade[]): VenueTrade {
+  const only = trades[0];
+  if (trades.length === 1 && only !== undefined) return only;
+  let quantity = 0;
+  let value = 0;
+  let atMs = 0;
+  for (const trade of trades) {
+    quantity += trade.quantity;
+    value += trade.quantity * trade.pricePaise;
+    atMs = Math.max(atMs, trade.atMs);
+  }
+  return { tradeId: trades.map((trade) => trade.tradeId).join('+'), quantity, pricePaise: paise(quantity === 0 ? 0 : Math.floor(value / quantity + 0.5)), atMs };
 }
 
 /** The venue's fill must be the kernel's: price, time, quantity and side. */
