@@ -110,7 +110,7 @@ describe('Kite ticker binary frames', () => {
     const [tick] = ticksOf(frame(packet(8, { 0: USDINR_FUT, 4: 841_234_500 })));
     expect(tick!.segment).toBe(3);
     // Rs 84.12345 = 8,412.345 paise.
-    expect(tick!.lastPricePaise).toBeCloseTo(8_412.345, 9);
+    expect(tick!.lastPricePaise).toBe(8_412.345);
   });
 
   it('leaves out a packet of an unknown length, naming it, and reads the others', () => {

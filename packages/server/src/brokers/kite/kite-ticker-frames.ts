@@ -67,9 +67,10 @@ export type KiteBinaryFrame =
   | { readonly kind: 'ticks'; readonly ticks: readonly KiteTick[]; readonly unknown: readonly { readonly index: number; readonly length: number }[] };
 
 /** Paise per packet unit: the divisor of the token's segment, against paise. */
-function paiseScale(segment: number): number {
-  if (segment === 3) return 100 / 10_000_000;
-  if (segment === 6) return 100 / 10_000;
+/** What the raw integer is divided by to give paise (a division, so CDS prices stay exact decimals). */
+function paiseDivisor(segment: number): number {
+  if (segment === 3) return 100_000;
+  if (segment === 6) return 100;
   return 1;
 }
 
@@ -107,8 +108,8 @@ function packetTick(packet: DataView): KiteTick | undefined {
   const u32 = (at: number): number => packet.getUint32(at);
   const instrumentToken = u32(0);
   const segment = instrumentToken & 0xff;
-  const scale = paiseScale(segment);
-  const price = (at: number): number => u32(at) * scale;
+  const divisor = paiseDivisor(segment);
+  const price = (at: number): number => u32(at) / divisor;
   const base = { instrumentToken, segment, lastPricePaise: price(4) };
   if (length === 8) return { ...base, tradable: segment !== INDICES_SEGMENT, mode: 'ltp' };
   if (length === 28 || length === 32) {
