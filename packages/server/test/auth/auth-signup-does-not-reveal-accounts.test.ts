@@ -50,7 +50,10 @@ describe('sign-up of a taken address', () => {
     expect((await request(`${server.authUrl}/signin/email-password`, { body: { email: owner, password: 'trying to take it over' } })).status).toBe(401);
   });
 
-  it('takes as long as a new address: paired differences within 15% of the time, over 21 pairs', async () => {
+  // The leak this guards against is work skipped for a taken address (above all the password hash,
+  // most of a sign-up's time): that shifts the paired difference by well over half the time. Noise
+  // on a loaded 2-core machine reached 27% in one run of six, so the bound is 35%.
+  it('takes as long as a new address: paired differences within 35% of the time, over 21 pairs', async () => {
     const differences: number[] = [];
     const all: number[] = [];
     await signUp('warm-up.one@example.in');
@@ -74,7 +77,7 @@ describe('sign-up of a taken address', () => {
     const typical = median(all);
     const shift = median(differences);
     console.log(`sign-up: median ${typical.toFixed(1)} ms; median of (taken - new) over 21 pairs ${shift.toFixed(1)} ms`);
-    expect(Math.abs(shift) / typical).toBeLessThan(0.15);
+    expect(Math.abs(shift) / typical).toBeLessThan(0.35);
   });
 });
 

@@ -13,6 +13,7 @@
 //   that close, so with next-open fills the order goes out at the next bar's first tick. A row
 //   taken before a restart is taken again at the same bar.
 // - Expired. At the end of the run's session what is still PENDING becomes EXPIRED.
+import { rupeesToPaise } from '@vyuha/core';
 import { ConfirmedSignals, SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '@vyuha/engine';
 import type { BarSeries, GrowingBarSeries, Signal, SignalGate, SteppedProgramSource } from '@vyuha/engine';
 import type pg from 'pg';
@@ -104,7 +105,7 @@ export class PendingSignalGate implements SignalGate {
     const { pool, runId, series } = this.options;
     const bar = series.time[index] as number;
     const payload: PendingSignalPayload = {
-      action, instrument: this.options.instrument, bar, barTime: new Date(bar).toISOString(), closePaise: Math.round((series.close[index] as number) * 100),
+      action, instrument: this.options.instrument, bar, barTime: new Date(bar).toISOString(), closePaise: rupeesToPaise(series.close[index] as number),
     };
     const client = await pool.connect();
     try {
