@@ -41,30 +41,82 @@ import { runLegsMarketSession } from './legs-market-run';
 import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, SWING_WAKE_BEFORE_OPEN_MS, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
-import { PaperRun } from './paper-run';
+import { PaperRun, type RunVenue } from './paper-run';
+import type { Oms } from '../oms/oms';
 import { gatedProgram } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
+import type { PaperRunParams } from './replay-run';
 
 export { CLOSE_GRACE_MS, WARM_UP_SESSIONS, warmUpFrom } from './market-session';
 export type { MarketRunOptions, MarketRunOutcome, MarketSource } from './market-session';
 
+
+/** What a run's session has prepared before it trades: the kernel warmed up, the session, the contract chain. */
+export interface PreparedMarketSession {
+  readonly run: { readonly user_id: string; readonly strategy_id: string | null; readonly algo_id: string | null };
+  readonly params: PaperRunParams;
+  readonly instrumentId: number;
+  readonly swing: boolean;
+  readonly first: ReturnType<typeof sessionFor>;
+  readonly session: ReturnType<typeof sessionFor>;
+  readonly ownFrom: number;
+  readonly intervalMinutes: number;
+  readonly series: GrowingBarSeries;
+  readonly stepped: ReturnType<typeof startSteppedRun>;
+  readonly chain: FuturesChain | undefined;
+  readonly plan: Awaited<ReturnType<typeof prepareDeployedRange>>['plan'];
+  readonly dailyMaxLoss: number | undefined;
+  readonly gate: ReturnType<typeof gatedProgram>['gate'];
+}
+
+/** How a session's orders are executed: the paper venue (runMarketSession) or a broker's (live-run.ts). */
+export interface MarketOrderSide {
+  readonly oms: Oms;
+  readonly venue: RunVenue;
+  readonly fills: 'verify' | 'adopt';
+  /** The market clock the run's PaperRun moves (the paper venue's and its OMS's clock on paper). */
+  readonly clock: ManualScheduler;
+  readonly entriesBlocked?: () => boolean;
+  readonly brokerReady?: () => Promise<void>;
+}
 
 /**
  * Runs one session of a PAPER strategy deployed on the market. The caller owns the run's status
  * (strategy-runners.ts); the run row's params name no replay.
  */
 export async function runMarketSession(options: MarketRunOptions): Promise<MarketRunOutcome> {
+  const prepared = await prepareMarketSession(options, 'PAPER');
+  if (!('stepped' in prepared)) return prepared;
+  const { stepped, ownFrom, run } = prepared;
+  // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
+  const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });
+  const orders = {
+    pool: options.pool, runId: options.runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
+    rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.dailyMaxLoss,
+  };
+  return withPaperOms(orders, ({ oms, venue }) => tradeMarketSession(options, prepared, { oms, venue, fills: 'verify', clock }));
+}
+
+/**
+ * A run's session up to the moment it trades: the run row (of `kind`), the wait (leased) for the
+ * session, the program, the stored bars the kernel warms up on, the futures chain of an index.
+ * Returns the outcome instead when the run ends before its session (a stop or a hand-over).
+ */
+export async function prepareMarketSession(options: MarketRunOptions, kind: 'PAPER' | 'LIVE'): Promise<PreparedMarketSession | MarketRunOutcome> {
   const { pool, runId, scheduler, signal } = options;
   const { rows } = await pool.query<{ user_id: string; strategy_id: string | null; params: unknown; algo_id: string | null; started_ms: string }>(
     `SELECT r.user_id, r.strategy_id, r.params, s.algo_id, (extract(epoch FROM r.started_at) * 1000)::bigint::text AS started_ms
-     FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.kind = 'PAPER'`, [runId]);
+     FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.kind = $2`, [runId, kind]);
   const run = rows[0];
-  if (run === undefined) throw new PaperRunFailure(`run ${runId} is not a PAPER run`);
+  if (run === undefined) throw new PaperRunFailure(`run ${runId} is not a ${kind} run`);
   const params = readPaperRunParams(run.params);
   if (!params.ok) throw new PaperRunFailure(params.error);
   const { config, instrumentId } = params.value;
   if (params.value.replay !== null) throw new PaperRunFailure('this run replays stored history; the replay runner runs it');
-  if (config.legs !== null) return runLegsMarketSession(options, { run, config, legs: config.legs, instrumentId, pauses: params.value.pauses });
+  if (config.legs !== null) {
+    if (kind === 'LIVE') throw new PaperRunFailure('option legs are not traded LIVE yet: deploy them on PAPER');
+    return runLegsMarketSession(options, { run, config, legs: config.legs, instrumentId, pauses: params.value.pauses });
+  }
   const swing = config.type === 'swing';
 
   // An intraday run is one session; a swing run goes on from session to session (the runner calls
@@ -108,42 +160,50 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
   });
   if (gate !== undefined) gate.direction = stepped.config.direction;
   stepStoredBars(stepped, stored, warmUp);
-
-  // Moved at every tick: no event-loop turns when nothing sleeps until then (scheduler.ts).
-  const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });
-  const orders = {
-    pool, runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
-    rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,
+  return {
+    run, params: params.value, instrumentId, swing, first, session, ownFrom, intervalMinutes, series, stepped, chain, plan,
+    dailyMaxLoss: prepared.config.dailyMaxLoss, gate,
   };
+}
+
+/**
+ * The session traded: the run's PaperRun on the given order side, the minutes it missed played
+ * (a resume), then the market live until the session closes or the run is stopped.
+ */
+export async function tradeMarketSession(options: MarketRunOptions, prepared: PreparedMarketSession, side: MarketOrderSide): Promise<MarketRunOutcome> {
+  const { pool, runId, scheduler, signal } = options;
+  const { instrumentId, swing, first, session, ownFrom, intervalMinutes, series, stepped, chain, plan, gate } = prepared;
+  const { oms, venue, clock } = side;
   const feed = options.market.feed();
   try {
-    return await withPaperOms(orders, async ({ oms, venue }) => {
-      const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
-      const paper = new PaperRun({
-        runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId, oms, venue, clock,
-        product: !swing ? 'MIS' : plan.kind === 'index-futures' ? 'NRML' : 'CNC',
-        ...(chain === undefined ? {} : {
-          tradedPrices: chain.prices, contractAt: (index: number) => chain.symbolAt(index),
-          tradedTickPrice: (index: number, price: number) => chain.tickPrice(index, price),
-        }),
-        instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? instrumentId
-          : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
-        ...(options.pauses === undefined ? {} : { pauses: options.pauses }),
-        ...(gate === undefined ? {} : { signalGate: gate }),
-      });
-      options.onPaperRun?.(paper);
-      // Subscribed before the stored minutes are read: a minute stored meanwhile is in the queue.
-      const subscribed = feed.subscribe([instrumentId]);
-      if (!subscribed.ok) throw new PaperRunFailure(subscribed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
-      const until = scheduler.now();
-      const past = options.market.pastTicks?.(instrumentId, ownFrom, until);
-      const liveFrom = past === undefined
-        ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
-        : await playPastTicks(paper, past, { from: ownFrom, until });
-
-      const played = await playLive({ feed, scheduler, signal, session, intervalMinutes, run: paper, liveFrom });
-      return endSession({ played, signal, run: paper, oms, gate, stepped, session, continues: swing });
+    const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
+    const paper = new PaperRun({
+      runId, stepped, series, intervalMinutes, exchange: 'NSE', signalInstrumentId: instrumentId, oms, venue, clock, fills: side.fills,
+      product: !swing ? 'MIS' : plan.kind === 'index-futures' ? 'NRML' : 'CNC',
+      ...(chain === undefined ? {} : {
+        tradedPrices: chain.prices, contractAt: (index: number) => chain.symbolAt(index),
+        tradedTickPrice: (index: number, price: number) => chain.tickPrice(index, price),
+      }),
+      instrumentIdOf: async (symbol) => (symbol === stepped.config.instrument ? instrumentId
+        : contractInstrumentId(pool, { underlying, symbol, tradeDate: istDate(clock.now()) })),
+      ...(options.pauses === undefined ? {} : { pauses: options.pauses }),
+      ...(gate === undefined ? {} : { signalGate: gate }),
+      ...(side.entriesBlocked === undefined ? {} : { entriesBlocked: side.entriesBlocked }),
+      ...(side.brokerReady === undefined ? {} : { brokerReady: side.brokerReady }),
+      ...(options.log === undefined ? {} : { log: options.log }),
     });
+    options.onPaperRun?.(paper);
+    // Subscribed before the stored minutes are read: a minute stored meanwhile is in the queue.
+    const subscribed = feed.subscribe([instrumentId]);
+    if (!subscribed.ok) throw new PaperRunFailure(subscribed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+    const until = scheduler.now();
+    const past = options.market.pastTicks?.(instrumentId, ownFrom, until);
+    const liveFrom = past === undefined
+      ? await playStoredMinutes({ pool, paper, instrumentId, dates: { from: first.date, to: session.date }, from: ownFrom, until })
+      : await playPastTicks(paper, past, { from: ownFrom, until });
+
+    const played = await playLive({ feed, scheduler, signal, session, intervalMinutes, run: paper, liveFrom });
+    return await endSession({ played, signal, run: paper, oms, gate, stepped, session, continues: swing });
   } finally {
     feed.stop();
   }

@@ -72,6 +72,10 @@ export interface PaperRunBaseOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Adopt: where slippage and waits are reported. */
   readonly log?: (message: string) => void;
+  /** Live: true while entries must not be decided (the broker session is lost): read at each bar's open, as a pause. */
+  readonly entriesBlocked?: () => boolean;
+  /** Live: resolves when orders can reach the broker (after a lost session, a new login and its reconciliation); awaited before each order. */
+  readonly brokerReady?: () => Promise<void>;
   /** Market time: the OMS's and the venue's clock, moved by the runner to each tick and bar end. */
   readonly clock: ManualScheduler;
   /** The product of every order (MIS intraday, NRML or CNC swing). */
@@ -319,7 +323,7 @@ export class PaperRun {
     const moving = this.moveClock(tick.time);
     if (moving !== undefined) await moving;
     const hint = this.options.endingOf?.(index, bar.start) ?? {};
-    stepped.kernel.kernel.entriesPaused = this.pauses.pausedAt(bar.start);
+    stepped.kernel.kernel.entriesPaused = this.pauses.pausedAt(bar.start) || this.options.entriesBlocked?.() === true;
     stepped.openBar({ time: bar.start, open: tick.price / 100 }, hint);
     // 2. Protective orders of a position the open closed (or changed) go before the tick reaches the venue.
     if (this.protection !== undefined) await this.cancelStaleProtection();
@@ -435,6 +439,8 @@ export class PaperRun {
       if (event.kind !== 'fill') continue;
       const order = this.byBrokerId.get(event.brokerOrderId);
       if (order === undefined) {
+        // A broker account's venue is shared by its runs (and the user's own orders): not this run's.
+        if (this.options.fills === 'adopt') continue;
         // The kill switch's square-off is the OMS's order, not this run's.
         this.checkKillSwitch();
         throw new PaperDivergence(`the venue filled order ${event.brokerOrderId}, which this run did not place`);
@@ -654,6 +660,8 @@ export class PaperRun {
   }): Promise<PlacedOrder> {
     const { oms, runId, product } = this.options;
     this.checkKillSwitch();
+    // Live with the broker session lost: the order waits for the next login (it is never dropped).
+    if (this.options.brokerReady !== undefined) await this.options.brokerReady();
     // Numbered before any wait: the stop and the target are placed together, in this order.
     const decision = this.decision;
     this.decision += 1;
