@@ -48,12 +48,15 @@ export function priceDivisor(segment: number): number {
 
 /** Refuses an instrument the stand-in could not serve consistently; the message names the field. */
 export function checkInstrument(instrument: StandInInstrument): void {
-  const positive: Array<[string, number]> = [
-    ['instrumentToken', instrument.instrumentToken], ['exchangeToken', instrument.exchangeToken],
-    ['tickSizePaise', instrument.tickSizePaise], ['lotSize', instrument.lotSize],
-  ];
+  const positive: Array<[string, number]> = [['instrumentToken', instrument.instrumentToken], ['exchangeToken', instrument.exchangeToken]];
+  // An index is not traded: the dump lists it with a tick size and lot of 0.
+  const tradable: Array<[string, number]> = [['tickSizePaise', instrument.tickSizePaise], ['lotSize', instrument.lotSize]];
+  if (instrument.segment !== 'INDICES') positive.push(...tradable);
   for (const [field, value] of positive) {
     if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`addInstrument: ${field} must be a positive whole number, got ${value}.`);
+  }
+  for (const [field, value] of tradable) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`addInstrument: ${field} must be a whole number, got ${value}.`);
   }
   if (instrument.instrumentToken > 0xffff_ffff) throw new Error('addInstrument: instrumentToken must fit in 32 bits.');
   if (instrument.freezeQuantity !== undefined && (!Number.isSafeInteger(instrument.freezeQuantity) || instrument.freezeQuantity <= 0)) {

@@ -202,9 +202,21 @@ export class PaperRun {
     return this.options.stepped.kernel.processed;
   }
 
+  /** The market time of the latest tick the run has fully taken (its orders sent and answered). */
+  get lastTickAt(): number {
+    return this.lastTick;
+  }
+
+  private lastTick = Number.NEGATIVE_INFINITY;
+
   /** One tick of any instrument; only the signal instrument's drive the run. */
   async onTick(tick: FeedTick): Promise<void> {
     if (tick.instrumentId !== this.options.signalInstrumentId) return;
+    await this.takeTick(tick);
+    this.lastTick = Math.max(this.lastTick, tick.time);
+  }
+
+  private async takeTick(tick: FeedTick): Promise<void> {
     const closed = this.builder.push(tick);
     if (closed !== undefined) await this.closeBar(closed);
     const forming = this.builder.forming(tick.instrumentId);
