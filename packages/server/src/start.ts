@@ -5,7 +5,11 @@ import pino from 'pino';
 import { readAuthConfig } from './auth/config';
 import { withDemoAuthMethods } from './auth/demo-methods';
 import { authMethodModules } from './auth/method-modules';
+import { BrokerOrderUpdates } from './brokers/broker-order-updates';
 import { describeBrokerSecretKey, loadBrokerSecretKey } from './brokers/broker-secret-key';
+import { kiteApiBaseUrl, kiteLoginBaseUrl } from './brokers/kite/kite-http';
+import { kiteTickerBaseUrl } from './brokers/kite/kite-ticker';
+import { ConfigError } from './config';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db/database';
 import { readGraphqlLimits } from './graphql/config';
@@ -17,6 +21,8 @@ import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-work
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { SimulatedMarket } from './trading/feeds/simulated-market';
 import { WallScheduler } from './trading/feeds/scheduler';
+import { KillSwitchWatch } from './trading/kill-switch-watch';
+import { LiveAccounts } from './trading/live/live-accounts';
 import { startStrategyRunners, type StrategyRunners } from './trading/runner/strategy-runners';
 import { webDistDir } from './paths';
 import { readDeployedVersion } from './version';
@@ -45,6 +51,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Also before anything starts: a bad VYUHA_BROKER_SECRET_KEY or key file stops here.
   const brokerKey = await loadBrokerSecretKey({ env: process.env, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
   logger.info(describeBrokerSecretKey(brokerKey));
+  // The Kite URLs (a stand-in in tests and demos) and the platform's algo id, validated up front too.
+  const kite = { apiUrl: kiteApiBaseUrl(process.env), tickerUrl: kiteTickerBaseUrl(process.env) };
+  kiteLoginBaseUrl(process.env);
+  const defaultAlgoId = readDefaultAlgoId(process.env);
   const database = await openDatabase({ config, log: (message) => logger.info(message), openConnections: true });
   const version = readDeployedVersion();
   let app: FastifyInstance | undefined;
@@ -52,6 +62,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let workers: BacktestWorkers | undefined;
   let runners: StrategyRunners | undefined;
   let market: SimulatedMarket | undefined;
+  let liveAccounts: LiveAccounts | undefined;
+  let orderUpdates: BrokerOrderUpdates | undefined;
+  let killSwitches: KillSwitchWatch | undefined;
   const jobLog = (message: string, details?: Record<string, unknown>): void => logger.info(details ?? {}, message);
   try {
     // The queue is needed by the API (run_backtest enqueues) and by workers.
@@ -66,7 +79,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           adminSecret: config.adminSecret, production: config.production, limits: graphqlLimits,
           actions: [
             ...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key }),
-            ...tradingActions({ pool: database.pool, queue }),
+            ...tradingActions({ pool: database.pool, queue, ...(defaultAlgoId === undefined ? {} : { defaultAlgoId }) }),
           ],
         },
         brokerLogin: { key: brokerKey.key },
@@ -82,12 +95,28 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         : undefined;
       if (market !== undefined) await market.catchUp();
       await market?.start();
-      runners = await startStrategyRunners({ pool: database.pool, queue, log: jobLog, ...(market === undefined ? {} : { market }) });
+      // LIVE: the broker accounts this worker trades, opened as runs need them (their sessions'
+      // tokens are decrypted with the broker secret key: without one, LIVE runs end saying so).
+      if (brokerKey.key !== undefined) {
+        orderUpdates = await BrokerOrderUpdates.open({ pool: database.pool, log: (message) => logger.info(message) });
+        killSwitches = await KillSwitchWatch.open({ pool: database.pool });
+        liveAccounts = new LiveAccounts({
+          pool: database.pool, keys: [brokerKey.key], kite, scheduler: new WallScheduler(), killSwitches, updates: orderUpdates,
+          log: (message) => logger.info(message),
+        });
+      }
+      runners = await startStrategyRunners({
+        pool: database.pool, queue, log: jobLog, ...(market === undefined ? {} : { market }),
+        ...(liveAccounts === undefined ? {} : { live: { accounts: liveAccounts, ...(defaultAlgoId === undefined ? {} : { defaultAlgoId }) } }),
+      });
     }
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     // Whatever failed, the embedded PostgreSQL must not outlive us.
     await runners?.stop();
+    await liveAccounts?.closeAll();
+    await orderUpdates?.close();
+    await killSwitches?.close();
     await market?.stop();
     await workers?.stop();
     await queue?.stop({ graceful: false });
@@ -111,6 +140,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       stopping ??= (async () => {
         await running.close();
         await runners?.stop();
+        await liveAccounts?.closeAll();
+        await orderUpdates?.close();
+        await killSwitches?.close();
         await market?.stop();
         await workers?.stop();
         await queue?.stop({ timeoutMs: 10_000 });
@@ -120,6 +152,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       return stopping;
     },
   };
+}
+
+/** The exchange-issued algo id of the platform (VYUHA_ALGO_ID), for LIVE strategies without their own. */
+function readDefaultAlgoId(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.VYUHA_ALGO_ID?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) throw new ConfigError('VYUHA_ALGO_ID must be the exchange-issued algo id: 1 to 64 letters, digits, _ or -');
+  return raw;
 }
 
 /** How far back the demo users' example backtests reach from the last finished session. */

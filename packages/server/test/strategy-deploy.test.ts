@@ -86,6 +86,36 @@ afterAll(async () => {
 });
 
 describe('deployStrategy', () => {
+  it('deploys LIVE through the user\'s Zerodha account with a session for today, and otherwise says to log in, writing nothing', async () => {
+    const trader = await newTrader();
+    const strategyId = await newStrategy(trader);
+    await db.pool.query(`UPDATE strategies SET algo_id = 'ALGO-77' WHERE strategy_id = $1`, [strategyId]);
+    const account = await one<{ user_broker_id: string }>(
+      `INSERT INTO user_brokers (user_id, broker, client_id, api_key) VALUES ($1, 'zerodha', 'ZD9911', 'kitekey') RETURNING user_broker_id`, [trader.userId]);
+    const request = { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'LIVE', userBrokerId: account.user_broker_id };
+    const noSession = issuesOf(await deployStrategy(db.pool, request, deps));
+    expect(noSession).toEqual([{
+      field: 'user_broker_id', code: 'broker-session',
+      message: 'Log in to Zerodha for today: there is no session for ZD9911 (log in at /api/broker_login/zerodha/ZD9911)',
+    }]);
+    expect(await utilized(trader.licenceId)).toBe(0);
+    expect(await statusOf(strategyId)).toBe('DRAFT');
+    // Expired at 06:00 IST this morning: the same answer, in its words.
+    await db.pool.query(
+      `INSERT INTO broker_sessions (user_broker_id, access_token_ciphertext, access_token_nonce, access_token_key_id, expires_at)
+       VALUES ($1, '\\x01', '\\x02', 'k', now() - interval '1 minute')`, [account.user_broker_id]);
+    expect(codes(issuesOf(await deployStrategy(db.pool, request, deps)))).toEqual(['broker-session']);
+    await db.pool.query(`UPDATE broker_sessions SET expires_at = now() + interval '1 hour' WHERE user_broker_id = $1`, [account.user_broker_id]);
+    const elsewhere = issuesOf(await deployStrategy(db.pool, { ...request, userBrokerId: randomUUID() }, deps));
+    expect(codes(elsewhere)).toEqual(['broker-account']);
+    const deployed = await deployStrategy(db.pool, request, deps);
+    if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
+    expect(await one(`SELECT kind, params->>'mode' AS mode, params->>'userBrokerId' AS account, params->'replay' AS replay FROM strategy_runs WHERE run_id = $1`, [deployed.value.runId]))
+      .toEqual({ kind: 'LIVE', mode: 'LIVE', account: account.user_broker_id, replay: null });
+    expect(await one('SELECT status, mode FROM strategies WHERE strategy_id = $1', [strategyId])).toEqual({ status: 'ACTIVE', mode: 'LIVE' });
+    expect(await utilized(trader.licenceId)).toBe(1);
+  });
+
   it('refuses what the paper runtime cannot run yet, each at its field, and writes nothing', async () => {
     const trader = await newTrader();
     // MANUAL on a replay: nobody confirms at replay speed.

@@ -72,6 +72,23 @@ export async function liveBrokerSession(
   db: pg.Pool | pg.PoolClient,
   request: { readonly userBrokerId: string; readonly keys: readonly BrokerSecretKey[]; readonly nowMs: number },
 ): Promise<Result<LiveBrokerSession, BrokerSessionProblem>> {
+  return readSession(db, request, true);
+}
+
+/**
+ * Why the account cannot trade LIVE at `nowMs` (as liveBrokerSession says it), or undefined when
+ * its session is usable; reads no secret (deploy_strategy asks this before any run starts).
+ */
+export async function brokerSessionProblem(db: pg.Pool | pg.PoolClient, request: { readonly userBrokerId: string; readonly nowMs: number }): Promise<BrokerSessionProblem | undefined> {
+  const session = await readSession(db, { ...request, keys: [] }, false);
+  return session.ok ? undefined : session.error;
+}
+
+async function readSession(
+  db: pg.Pool | pg.PoolClient,
+  request: { readonly userBrokerId: string; readonly keys: readonly BrokerSecretKey[]; readonly nowMs: number },
+  decrypt: boolean,
+): Promise<Result<LiveBrokerSession, BrokerSessionProblem>> {
   const { rows } = await db.query<SessionRow>(
     `SELECT ub.user_broker_id, ub.user_id, ub.broker, b.name AS broker_name, ub.client_id, ub.active, ub.api_key,
             s.access_token_ciphertext, s.access_token_nonce, s.access_token_key_id,
@@ -98,6 +115,12 @@ export async function liveBrokerSession(
   const expiresAtMs = Number(row.expires_ms);
   if (expiresAtMs <= request.nowMs) {
     return err({ code: 'session-expired', message: logInForTodayMessage(row.broker_name, `the session of ${row.client_id} expired at 06:00 IST`), loginPath: login });
+  }
+  if (!decrypt) {
+    return ok({
+      userBrokerId: row.user_broker_id, userId: row.user_id, broker: row.broker, brokerName: row.broker_name, clientId: row.client_id,
+      apiKey: row.api_key, accessToken: '', expiresAtMs,
+    });
   }
   if (request.keys.length === 0) {
     return err({ code: 'secret-key-missing', message: 'the server has no broker secret key (VYUHA_BROKER_SECRET_KEY), so it cannot read broker sessions' });

@@ -18,14 +18,15 @@ export interface DeployIssue {
 export type DeployIssueCode =
   | 'not-found' | 'not-managed' | 'not-deployable' | 'invalid-status' | 'invalid-mode' | 'live-unavailable'
   | 'permission-missing' | 'invalid-config' | 'invalid-replay' | 'not-runnable' | 'no-licence-slot' | 'run-in-progress' | 'resume-differs'
-  | 'signal-processed' | 'signal-expired' | 'run-ended' | 'name-taken';
+  | 'signal-processed' | 'signal-expired' | 'run-ended' | 'name-taken' | 'broker-account' | 'broker-session' | 'algo-id-missing';
 
 /** Replay speeds: 1x, 10x, 60x, 600x, and 0 = as fast as the runtime goes. */
 export const REPLAY_SPEEDS: readonly number[] = [0, 1, 10, 60, 600];
 
 export const DEPLOY_MODES: readonly string[] = ['PAPER', 'LIVE'];
 
-export const LIVE_UNAVAILABLE_MESSAGE = 'LIVE trading needs a connected broker venue, which Vyuha does not have yet; deploy on PAPER';
+/** Why a tier that trades only on paper cannot deploy LIVE. */
+export const LIVE_UNAVAILABLE_MESSAGE = 'demo and backtest accounts trade on PAPER only';
 
 /** Past stored candles played through the runtime: an IST date range and a speed. */
 export interface ReplayRequest {
@@ -45,12 +46,11 @@ export interface DeployableRow {
 }
 
 /**
- * The mode must be PAPER (LIVE is refused until a broker venue exists).
- * @example modeIssues('LIVE') // [{ field: 'mode', code: 'live-unavailable', message: 'LIVE trading needs ...' }]
+ * The mode must be PAPER or LIVE (LIVE's own checks: deployments.ts `liveIssues`).
+ * @example modeIssues('SIM') // [{ field: 'mode', code: 'invalid-mode', message: 'mode must be PAPER or LIVE, got "SIM"' }]
  */
 export function modeIssues(mode: unknown): DeployIssue[] {
-  if (mode === 'LIVE') return [{ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE }];
-  if (mode === 'PAPER') return [];
+  if (mode === 'LIVE' || mode === 'PAPER') return [];
   return [{ field: 'mode', code: 'invalid-mode', message: `mode must be PAPER or LIVE, got ${JSON.stringify(mode)}` }];
 }
 

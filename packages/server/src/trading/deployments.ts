@@ -23,7 +23,8 @@ import type pg from 'pg';
 import { BacktestParamsError, readBacktestRunParams } from '../jobs/backtest-params';
 import type { BacktestRunParams } from '../jobs/backtest-params';
 import { inTransaction } from './oms/order-rows';
-import { deployableConfigOf, modeIssues, replayIssues, runtimeIssues } from './deploy-checks';
+import { deployableConfigOf, LIVE_UNAVAILABLE_MESSAGE, modeIssues, replayIssues, runtimeIssues } from './deploy-checks';
+import { brokerSessionProblem } from '../brokers/broker-sessions';
 import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
 
 export type { DeployIssue, DeployIssueCode, ReplayRequest } from './deploy-checks';
@@ -40,11 +41,17 @@ export interface DeployRequest extends Acting {
   readonly mode: string;
   /** Omitted or null: the live or simulated market. */
   readonly replay?: ReplayRequest | null;
+  /** LIVE: the user's broker account the strategy trades through. */
+  readonly userBrokerId?: string | null;
 }
 
 export interface DeployDeps {
   /** Enqueues the run's job inside the deploying transaction (`enqueueStrategyRun`). */
   enqueue(client: pg.PoolClient, runId: string): Promise<void>;
+  /** The platform's exchange-issued algo id for strategies without their own (VYUHA_ALGO_ID); LIVE needs one or the other. */
+  readonly defaultAlgoId?: string;
+  /** The time the broker session must be usable at (default now). */
+  readonly now?: () => number;
 }
 
 export interface Deployment {
@@ -61,6 +68,8 @@ export interface DeployedRunParams {
   readonly config: Record<string, unknown>;
   readonly instrumentId: number;
   readonly intervalMinutes: number;
+  /** LIVE: the broker account the run trades through. */
+  readonly userBrokerId?: string;
 }
 
 /** Rolls the transaction back and answers these issues. */
@@ -105,16 +114,17 @@ interface StrategyRow extends DeployableRow {
   readonly status: string;
   readonly kind: string;
   readonly instrumentId: number | null;
+  readonly algoId: string | null;
 }
 
 /** The account's strategy, locked; refused as not found when it is someone else's or absent. */
 async function lockStrategy(client: pg.PoolClient, request: { userId: string; strategyId: string }): Promise<StrategyRow> {
   const { rows } = await client.query<{
     status: string; kind: string; algorithm_id: string | null; algorithm_version: number | null; instrument_id: number | null;
-    instrument_name: string | null; interval_minutes: number; strategy_type: string; config: Record<string, unknown>;
+    instrument_name: string | null; interval_minutes: number; strategy_type: string; config: Record<string, unknown>; algo_id: string | null;
   }>(
     `SELECT s.status, s.kind, s.algorithm_id, s.algorithm_version, s.instrument_id, i.name AS instrument_name, s.interval_minutes,
-            s.strategy_type, s.config
+            s.strategy_type, s.config, s.algo_id
        FROM strategies s LEFT JOIN instruments i ON i.instrument_id = s.instrument_id
       WHERE s.strategy_id = $1 AND s.user_id = $2 FOR NO KEY UPDATE OF s`, [request.strategyId, request.userId]);
   const row = rows[0];
@@ -122,6 +132,7 @@ async function lockStrategy(client: pg.PoolClient, request: { userId: string; st
   return {
     status: row.status, kind: row.kind, algorithmId: row.algorithm_id, algorithmVersion: row.algorithm_version, instrumentId: row.instrument_id,
     instrumentName: row.instrument_name, intervalMinutes: row.interval_minutes, strategyType: row.strategy_type, config: row.config,
+    algoId: row.algo_id,
   };
 }
 
@@ -203,6 +214,40 @@ function resumeIssues(run: { runId: string; params: Record<string, unknown> }, r
   return issues;
 }
 
+/**
+ * LIVE's own checks: a tier that may trade live, the user's own broker account of a broker Vyuha
+ * trades through, a session usable now (else "log in to Zerodha for today" with the login path),
+ * the market as it happens (no replay), no option legs yet, and an algo id for the orders.
+ */
+async function liveIssues(client: pg.PoolClient, request: DeployRequest, context: { strategy: StrategyRow; deps: DeployDeps; legs: boolean }): Promise<DeployIssue[]> {
+  const issues: DeployIssue[] = [];
+  const tier = await client.query<{ tier: string }>('SELECT tier FROM users WHERE user_id = $1', [request.userId]);
+  if (['demo', 'backtest'].includes(tier.rows[0]?.tier ?? '')) issues.push({ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE });
+  if (request.replay != null) {
+    issues.push({ field: 'replay', code: 'invalid-replay', message: 'a LIVE strategy trades the market as it happens: a replay is for PAPER' });
+  }
+  if (context.legs) issues.push({ field: 'config.legs', code: 'live-unavailable', message: 'config.legs: option legs are not traded LIVE yet: deploy them on PAPER' });
+  if (context.strategy.algoId === null && context.deps.defaultAlgoId === undefined) {
+    issues.push({ field: 'strategy_id', code: 'algo-id-missing', message: "every LIVE order carries the exchange's algo id: set the strategy's algo id first" });
+  }
+  const accountId = request.userBrokerId;
+  if (accountId == null) {
+    issues.push({ field: 'user_broker_id', code: 'broker-account', message: 'user_broker_id: a LIVE strategy trades through one of your broker accounts: choose it' });
+    return issues;
+  }
+  const owned = await client.query('SELECT 1 FROM user_brokers WHERE user_broker_id = $1 AND user_id = $2', [accountId, request.userId]);
+  if (owned.rowCount === 0) {
+    issues.push({ field: 'user_broker_id', code: 'broker-account', message: `user_broker_id: no broker account ${accountId} of yours` });
+    return issues;
+  }
+  const problem = await brokerSessionProblem(client, { userBrokerId: accountId, nowMs: (context.deps.now ?? Date.now)() });
+  if (problem !== undefined) {
+    const login = problem.loginPath === undefined ? '' : ` (log in at ${problem.loginPath})`;
+    issues.push({ field: 'user_broker_id', code: 'broker-session', message: `${problem.message}${login}` });
+  }
+  return issues;
+}
+
 /** Every check of a deploy that needs no licence slot; the serialized configuration when they pass. */
 async function deployChecks(
   client: pg.PoolClient,
@@ -252,6 +297,7 @@ export function deployStrategy(pool: pg.Pool, request: DeployRequest, deps: Depl
       throw new Refusal([{ field: 'strategy_id', code: 'invalid-status', message: `the strategy is ${strategy.status}: ${hint}` }]);
     }
     const { issues, config } = await deployChecks(client, request, strategy);
+    if (request.mode === 'LIVE') issues.push(...await liveIssues(client, request, { strategy, deps, legs: config?.legs != null }));
     const running = await lockRunsInProgress(client, request.strategyId);
     const resuming = strategy.status === 'PAUSED' ? running[0] : undefined;
     if (resuming !== undefined) {
@@ -273,7 +319,8 @@ export function deployStrategy(pool: pg.Pool, request: DeployRequest, deps: Depl
     if (!slot.ok) issues.push(slot.error);
     if (issues.length > 0 || config === undefined || !slot.ok || strategy.instrumentId === null) throw new Refusal(issues);
     const params: DeployedRunParams = {
-      mode: 'PAPER', replay: request.replay ?? null, config, instrumentId: strategy.instrumentId, intervalMinutes: strategy.intervalMinutes,
+      mode: request.mode === 'LIVE' ? 'LIVE' : 'PAPER', replay: request.replay ?? null, config, instrumentId: strategy.instrumentId, intervalMinutes: strategy.intervalMinutes,
+      ...(request.mode === 'LIVE' && request.userBrokerId != null ? { userBrokerId: request.userBrokerId } : {}),
     };
     const { rows } = await client.query<{ run_id: string }>(
       `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, licence_id) VALUES ($1, $2, $3, 'IN PROGRESS', $4, $5) RETURNING run_id`,

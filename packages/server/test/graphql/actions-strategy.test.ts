@@ -157,13 +157,21 @@ describe('deploy_strategy', () => {
     expect(await snapshot()).toBe(state);
   });
 
-  it('refuses LIVE with the reason, a bad configuration at its field, and replay speed 7 at replay.speed', async () => {
+  it('refuses LIVE without what it needs (each at its field), a bad configuration at its field, and replay speed 7 at replay.speed', async () => {
     const strategyId = await newStrategy('advanced');
     const state = await snapshot();
     const live = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'LIVE', replay: REPLAY }));
-    expect(live).toEqual({ code: 'validation-failed', message: LIVE_UNAVAILABLE_MESSAGE, path: '$.selectionSet.deploy_strategy.args.mode',
-      issues: [{ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE }] });
-    expect(LIVE_UNAVAILABLE_MESSAGE).toBe('LIVE trading needs a connected broker venue, which Vyuha does not have yet; deploy on PAPER');
+    expect(live.code).toBe('validation-failed');
+    expect(live.path).toBe('$.selectionSet.deploy_strategy.args.replay');
+    expect(live.issues).toEqual([
+      { field: 'replay', code: 'invalid-replay', message: 'a LIVE strategy trades the market as it happens: a replay is for PAPER' },
+      { field: 'strategy_id', code: 'algo-id-missing', message: "every LIVE order carries the exchange's algo id: set the strategy's algo id first" },
+      { field: 'user_broker_id', code: 'broker-account', message: 'user_broker_id: a LIVE strategy trades through one of your broker accounts: choose it' },
+    ]);
+    expect(await snapshot()).toBe(state);
+    const demo = refusalOf(await call('demo', DEPLOY, { id: await newStrategy('demo'), mode: 'LIVE' }));
+    expect(demo.issues).toContainEqual({ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE });
+    expect(LIVE_UNAVAILABLE_MESSAGE).toBe('demo and backtest accounts trade on PAPER only');
 
     const speed = refusalOf(await call('advanced', DEPLOY, { id: strategyId, mode: 'PAPER', replay: { from: '2024-05-06', to: '2024-05-31', speed: 7 } }));
     expect(speed).toMatchObject({ code: 'validation-failed', path: '$.selectionSet.deploy_strategy.args.replay.speed',

@@ -23,7 +23,7 @@ export const STOP_STRATEGY = 'stop_strategy';
 export const CONFIRM_SIGNAL = 'confirm_signal';
 export const CREATE_STRATEGY_FROM_BACKTEST = 'create_strategy_from_backtest';
 
-/** Deploying, stopping and "deploy this": the tiers that build strategies (demo and backtest on paper, which is all there is yet). */
+/** Deploying, stopping and "deploy this": the tiers that build strategies (demo and backtest on PAPER only). */
 export const DEPLOY_ROLES: readonly string[] = BUILDER_ROLES;
 
 /** Confirming: every role that may answer its own pending signals (the same roles that may update pending_signals). */
@@ -74,12 +74,15 @@ type create_strategy_from_backtest_result {
 export interface StrategyActionContext {
   readonly pool: pg.Pool;
   readonly queue: JobQueue;
+  /** The platform's algo id for LIVE strategies without their own (VYUHA_ALGO_ID). */
+  readonly defaultAlgoId?: string;
 }
 
 /** GraphQL codes of the runtime's issues: input problems are validation failures, the rest keep their own code. */
 const GRAPHQL_CODE: Readonly<Record<string, string>> = {
   'invalid-mode': 'validation-failed', 'live-unavailable': 'validation-failed', 'invalid-replay': 'validation-failed',
   'invalid-config': 'validation-failed', 'resume-differs': 'validation-failed', 'permission-missing': 'permission-error',
+  'broker-account': 'validation-failed', 'broker-session': 'validation-failed', 'algo-id-missing': 'validation-failed',
   'not-managed': 'access-denied',
 };
 
@@ -131,9 +134,17 @@ export async function deployStrategyAction(context: StrategyActionContext, invoc
   const strategyId = uuidArgument(DEPLOY_STRATEGY, args, 'strategy_id');
   const mode = args.mode;
   if (typeof mode !== 'string') throw new GraphqlFailure('validation-failed', 'mode must be PAPER or LIVE', `$.selectionSet.${DEPLOY_STRATEGY}.args.mode`);
+  const account = args.user_broker_id;
+  if (account !== undefined && account !== null && !isUuid(account)) {
+    throw new GraphqlFailure('validation-failed', `user_broker_id must be a uuid, got ${JSON.stringify(account)}`, `$.selectionSet.${DEPLOY_STRATEGY}.args.user_broker_id`);
+  }
   const result = await deployStrategy(context.pool, {
     actorId: actorId(session), userId: targetUserId(session), strategyId, mode, replay: replayArgument(args.replay),
-  }, { enqueue: (client, runId) => enqueueStrategyRun(context.queue, { client, runId }) });
+    userBrokerId: typeof account === 'string' ? account : null,
+  }, {
+    enqueue: (client, runId) => enqueueStrategyRun(context.queue, { client, runId }),
+    ...(context.defaultAlgoId === undefined ? {} : { defaultAlgoId: context.defaultAlgoId }),
+  });
   if (!result.ok) throw new StrategyActionRefusal(DEPLOY_STRATEGY, result.error);
   return { run_id: result.value.runId };
 }

@@ -20,6 +20,8 @@ export interface TradingActionsOptions {
   readonly pool: pg.Pool;
   /** Where deploy_strategy enqueues the run's job (in its transaction). */
   readonly queue: JobQueue;
+  /** The platform's algo id for LIVE strategies without their own (VYUHA_ALGO_ID). */
+  readonly defaultAlgoId?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
   const orphan = GLOBAL_KILL_SWITCH_ROLES.find((role) => !KILL_SWITCH_ROLES.includes(role));
   if (orphan !== undefined) throw new Error(`GraphQL metadata: role ${orphan} would get ${SET_GLOBAL_KILL_SWITCH} without its result type`);
   const context = { pool: options.pool };
-  const deployments = { pool: options.pool, queue: options.queue };
+  const deployments = { pool: options.pool, queue: options.queue, ...(options.defaultAlgoId === undefined ? {} : { defaultAlgoId: options.defaultAlgoId }) };
   return [
     {
       name: SET_KILL_SWITCH,
@@ -65,10 +67,11 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
     {
       name: DEPLOY_STRATEGY,
       kind: 'mutation',
-      field: `${DEPLOY_STRATEGY}(strategy_id: uuid!, mode: String!, replay: deploy_replay_input): deploy_strategy_result!`,
+      field: `${DEPLOY_STRATEGY}(strategy_id: uuid!, mode: String!, replay: deploy_replay_input, user_broker_id: uuid): deploy_strategy_result!`,
       types: DEPLOY_STRATEGY_TYPES,
-      description: 'Deploys an algo strategy (DRAFT, PAUSED or STOPPED) on PAPER: a run trading it forward on the simulated market, or '
-        + 'replaying stored candles when replay is given; takes a STRATEGIES/DEPLOYED licence slot. A PAUSED strategy resumes its run.',
+      description: 'Deploys an algo strategy (DRAFT, PAUSED or STOPPED): on PAPER, a run trading it forward on the simulated market, or '
+        + 'replaying stored candles when replay is given; LIVE, a run trading the market through the broker account user_broker_id '
+        + '(Zerodha, with a session for today). Takes a STRATEGIES/DEPLOYED licence slot. A PAUSED strategy resumes its run.',
       roles: DEPLOY_ROLES,
       handler: (invocation) => deployStrategyAction(deployments, invocation),
     },

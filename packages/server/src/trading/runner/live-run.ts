@@ -15,6 +15,7 @@
 // - Fills are the broker's (PaperRun `fills: 'adopt'`): the run waits for them and takes them.
 // - A session lost mid-day pauses entries; an order that must still go waits for the next login.
 import type pg from 'pg';
+import { SESSION_EXPIRED_NOT_SENT } from '../../brokers/kite/kite-venue';
 import type { LiveAccounts } from '../live/live-accounts';
 import { RecordedFeed } from '../live/recorded-feed';
 import { ManualScheduler } from '../feeds/scheduler';
@@ -89,6 +90,7 @@ export async function runLiveSession(options: LiveRunOptions): Promise<MarketRun
       venue: { subscribe: (listener) => live.venue.subscribe(listener), onTick: () => undefined, idle: true },
       entriesBlocked: () => live.entriesBlockedReason !== undefined,
       brokerReady: () => live.brokerReady(),
+      notSent: (message) => message === SESSION_EXPIRED_NOT_SENT || message?.startsWith('not sent: ') === true,
     });
   } finally {
     await release();

@@ -78,6 +78,7 @@ export interface MarketOrderSide {
   readonly clock: ManualScheduler;
   readonly entriesBlocked?: () => boolean;
   readonly brokerReady?: () => Promise<void>;
+  readonly notSent?: (statusMessage: string | null) => boolean;
 }
 
 /**
@@ -190,6 +191,7 @@ export async function tradeMarketSession(options: MarketRunOptions, prepared: Pr
       ...(gate === undefined ? {} : { signalGate: gate }),
       ...(side.entriesBlocked === undefined ? {} : { entriesBlocked: side.entriesBlocked }),
       ...(side.brokerReady === undefined ? {} : { brokerReady: side.brokerReady }),
+      ...(side.notSent === undefined ? {} : { notSent: side.notSent }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
     options.onPaperRun?.(paper);

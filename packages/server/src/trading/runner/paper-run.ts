@@ -76,6 +76,12 @@ export interface PaperRunBaseOptions {
   readonly entriesBlocked?: () => boolean;
   /** Live: resolves when orders can reach the broker (after a lost session, a new login and its reconciliation); awaited before each order. */
   readonly brokerReady?: () => Promise<void>;
+  /**
+   * Live: true for a rejection that says the order was certainly never sent (the session had just
+   * died, Kite's rate limit left no slot in time): the decision is placed again as a new order
+   * once the broker is ready. Nothing that may exist at the broker is ever sent again.
+   */
+  readonly notSent?: (statusMessage: string | null) => boolean;
   /** Market time: the OMS's and the venue's clock, moved by the runner to each tick and bar end. */
   readonly clock: ManualScheduler;
   /** The product of every order (MIS intraday, NRML or CNC swing). */
@@ -119,6 +125,9 @@ export interface RunVenue {
   onTick(tick: FeedTick, options?: { readonly jump?: boolean }): void;
   readonly idle: boolean;
 }
+
+/** How many times one decision is placed again after rejections that say it was never sent. */
+const MAX_RESENDS = 20;
 
 /** Adopt mode's default wait for a market order's fills (real time). */
 export const FILL_WAIT_MS = 15_000;
@@ -669,7 +678,7 @@ export class PaperRun {
   private async place(request: {
     symbol: string; side: OrderSide; quantity: number; role: PlacedOrder['role']; orderType: 'MARKET' | 'SL-M' | 'LIMIT';
     triggerPricePaise?: number; pricePaise?: number; squareOff: boolean;
-  }): Promise<PlacedOrder> {
+  }, attempt = 0): Promise<PlacedOrder> {
     const { oms, runId, product } = this.options;
     this.checkKillSwitch();
     // Live with the broker session lost: the order waits for the next login (it is never dropped).
@@ -698,6 +707,11 @@ export class PaperRun {
       clientOrderId: view.clientOrderId, symbol: request.symbol, instrumentId, side: request.side, quantity: request.quantity, role: request.role, storedFinal: false,
     };
     if (view.brokerOrderId === null && this.options.fills === 'adopt') view = await this.awaitBrokerAnswer(view);
+    if (view.status === 'REJECTED' && this.options.notSent?.(view.statusMessage) === true && attempt < MAX_RESENDS) {
+      this.options.log?.(`${view.clientOrderId} was not sent (${view.statusMessage ?? ''}): placed again as a new order once the broker is ready`);
+      await (this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))))(1_000);
+      return this.place(request, attempt + 1);
+    }
     if (view.brokerOrderId === null) throw new PaperDivergence(`order ${view.clientOrderId} has not reached the ${this.options.fills === 'adopt' ? 'broker' : 'paper venue'} (${view.status}${view.statusMessage === null ? '' : `: ${view.statusMessage}`})`);
     this.byBrokerId.set(view.brokerOrderId, order);
     if (placed.value.existing) await this.resumed(order, view, request);

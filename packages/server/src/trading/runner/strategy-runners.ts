@@ -1,4 +1,4 @@
-// Where PAPER runs run: any number of worker processes (VYUHA_ROLE=worker, or the single process
+// Where PAPER and LIVE runs run: any number of worker processes (VYUHA_ROLE=worker, or the single process
 // of `npm start`) against one PostgreSQL, each run in exactly one of them at a time.
 //
 // - The lease. A worker runs a run only while it holds the run's session-level advisory lock, on
@@ -22,7 +22,8 @@
 //   the feed, cancels the working stops and targets and, when the stop asked for it, squares the
 //   position off at once (the last traded price), and ends the run.
 // - Replay or market. A run with a replay range replays it (replay-run.ts); one without trades one
-//   session of the market (market-run.ts, on `options.market`'s feed) and, when the session closed
+//   session of the market (PAPER: market-run.ts, on `options.market`'s feed; LIVE: live-run.ts,
+//   through the broker account's LiveAccount of `options.live`) and, when the session closed
 //   with its strategy still ACTIVE or PAUSED, ends COMPLETE with the next session's run opened
 //   (`continueNextSession`: the licence slot handed over, the job queued).
 // - Ending. A run that finished its range ends COMPLETE (COMPLETE: SQUARED OFF when a stop asked
@@ -39,6 +40,8 @@ import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
 import { inTransaction } from '../oms/order-rows';
 import { PaperDivergence } from './paper-run';
+import type { LiveAccounts } from '../live/live-accounts';
+import { ReleaseRun, runLiveSession } from './live-run';
 import { runMarketSession } from './market-run';
 import type { MarketSource } from './market-run';
 import { PaperRunFailure, RELEASE, replayPaperRun } from './replay-run';
@@ -69,6 +72,11 @@ export interface StrategyRunnersOptions {
    */
   readonly market?: MarketSource;
   readonly marketClock?: Scheduler;
+  /**
+   * LIVE runs: the worker's broker accounts (opened as runs need them) and the platform's algo id
+   * for strategies without their own; without it LIVE runs end in ERROR saying so.
+   */
+  readonly live?: { readonly accounts: LiveAccounts; readonly defaultAlgoId?: string };
   /** Called when a run this process ran has ended (tests, metrics). */
   readonly onRunEnded?: (runId: string, outcome: RunOutcome) => void;
 }
@@ -113,7 +121,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       return false;
     }
     const taken = await pool.query(
-      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind = 'PAPER' AND status = 'IN PROGRESS'`, [runId, workerId]);
+      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS'`, [runId, workerId]);
     if (taken.rowCount !== 1) {
       await lease.end().catch(() => undefined);
       return false;
@@ -159,7 +167,18 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
         },
       };
       let summary: PaperReplaySummary;
-      if (await onTheMarket(pool, runId)) {
+      const where = await placeOf(pool, runId);
+      if (where.kind === 'LIVE') {
+        if (options.live === undefined) throw new PaperRunFailure('this server runs no LIVE trading (no broker secret key or Kite settings): stop the strategy and deploy it again once LIVE is set up');
+        const live = {
+          ...control, accounts: options.live.accounts, scheduler: options.marketClock ?? new WallScheduler(),
+          ...(options.live.defaultAlgoId === undefined ? {} : { defaultAlgoId: options.live.defaultAlgoId }),
+        };
+        let session = await runLiveSession(live);
+        while (session.continues && !abort.signal.aborted) session = await runLiveSession(live);
+        sessionEnded = session.sessionEnded && !session.continues;
+        summary = session;
+      } else if (where.market) {
         if (options.market === undefined) throw new PaperRunFailure('no simulated market runs on this server (the demo world\'s history is off): deploy with a replay range');
         const market = options.market;
         let session = await runMarketSession({ ...control, market, scheduler: options.marketClock ?? new WallScheduler() });
@@ -173,7 +192,9 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       if (summary.released) outcome = { status: 'released', reason: stopping ? 'the worker is stopping' : 'the run is no longer this worker\'s' };
       else outcome = { status: stopAsked?.squareOff === true || summary.squaredOff > 0 ? 'COMPLETE: SQUARED OFF' : 'COMPLETE', summary };
     } catch (error) {
-      if (!(error instanceof PaperRunFailure || error instanceof PaperDivergence)) {
+      if (error instanceof ReleaseRun) {
+        outcome = { status: 'released', reason: error.message };
+      } else if (!(error instanceof PaperRunFailure || error instanceof PaperDivergence)) {
         // Infrastructure (the database went away): leave the run to be taken over and resumed.
         log('strategy run interrupted', { runId, error: (error as Error).message });
         outcome = { status: 'released', reason: (error as Error).message };
@@ -204,7 +225,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     if (stopping) return 0;
     const { rows } = await pool.query<{ run_id: string }>(
       `SELECT run_id FROM strategy_runs
-       WHERE kind = 'PAPER' AND status = 'IN PROGRESS' AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
+       WHERE kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
        ORDER BY started_at`, [staleAfterMs]);
     let taken = 0;
     for (const row of rows) if (await claim(row.run_id)) taken += 1;
@@ -240,10 +261,11 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
   };
 }
 
-/** True for a run deployed without a replay range: it trades on the market. */
-async function onTheMarket(pool: pg.Pool, runId: string): Promise<boolean> {
-  const { rows } = await pool.query<{ market: boolean }>(`SELECT coalesce(jsonb_typeof(params -> 'replay'), 'null') = 'null' AS market FROM strategy_runs WHERE run_id = $1`, [runId]);
-  return rows[0]?.market === true;
+/** A run's kind, and whether it trades on the market (deployed without a replay range). */
+async function placeOf(pool: pg.Pool, runId: string): Promise<{ kind: string; market: boolean }> {
+  const { rows } = await pool.query<{ kind: string; market: boolean }>(
+    `SELECT kind, coalesce(jsonb_typeof(params -> 'replay'), 'null') = 'null' AS market FROM strategy_runs WHERE run_id = $1`, [runId]);
+  return { kind: rows[0]?.kind ?? 'PAPER', market: rows[0]?.market === true };
 }
 
 /**
@@ -260,10 +282,10 @@ export async function continueNextSession(
 ): Promise<{ nextRunId: string } | { stopReason: string } | undefined> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{
-      strategy_id: string | null; user_id: string; params: Record<string, unknown>; licence_id: string | null; strategy_status: string | null;
+      strategy_id: string | null; user_id: string; kind: string; params: Record<string, unknown>; licence_id: string | null; strategy_status: string | null;
       stop_requested_at: Date | null; licence_expired: string | null;
     }>(
-      `SELECT r.strategy_id, r.user_id, r.params, r.licence_id, r.stop_requested_at, s.status AS strategy_status,
+      `SELECT r.strategy_id, r.user_id, r.kind, r.params, r.licence_id, r.stop_requested_at, s.status AS strategy_status,
               (SELECT d.expiry::text FROM deployed_strategies d WHERE d.id = r.licence_id AND d.expiry < (now() AT TIME ZONE 'Asia/Kolkata')::date) AS licence_expired
        FROM strategy_runs r LEFT JOIN strategies s ON s.strategy_id = r.strategy_id WHERE r.run_id = $1 AND r.status = 'IN PROGRESS' FOR NO KEY UPDATE OF r`, [request.runId]);
     const ended = rows[0];
@@ -277,8 +299,8 @@ export async function continueNextSession(
     // A paused strategy stays paused from the next session's first bar.
     const pauses = ended.strategy_status === 'PAUSED' ? [{ fromMs: 0, toMs: null }] : [];
     const { rows: created } = await client.query<{ run_id: string }>(
-      `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, licence_id) VALUES ($1, $2, 'PAPER', 'IN PROGRESS', $3, $4) RETURNING run_id`,
-      [ended.strategy_id, ended.user_id, JSON.stringify({ ...ended.params, pauses }), ended.licence_id]);
+      `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, licence_id) VALUES ($1, $2, $5, 'IN PROGRESS', $3, $4) RETURNING run_id`,
+      [ended.strategy_id, ended.user_id, JSON.stringify({ ...ended.params, pauses }), ended.licence_id, ended.kind]);
     const next = (created[0] as { run_id: string }).run_id;
     await enqueueStrategyRun(request.queue, { client, runId: next });
     return { nextRunId: next };
