@@ -32,6 +32,8 @@ export interface QuoteState {
 }
 
 export interface TickerConnectionInfo {
+  /** The connection's number in order of handshakes (1, 2, ...): a reconnect has a new one. */
+  readonly id: number;
   readonly userId: string;
   readonly apiKey: string;
   /** Subscribed tokens and their modes, in subscription order. */
@@ -39,6 +41,7 @@ export interface TickerConnectionInfo {
 }
 
 interface Connection {
+  readonly id: number;
   readonly socket: WebSocket;
   readonly userId: string;
   readonly apiKey: string;
@@ -126,6 +129,7 @@ export function encodeFrame(packets: readonly Uint8Array[]): Buffer {
 export class TickerServer {
   private readonly server = new WebSocketServer({ noServer: true });
   private readonly connections = new Set<Connection>();
+  private handshakes = 0;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly options: TickerOptions) {
@@ -146,7 +150,8 @@ export class TickerServer {
       return;
     }
     this.server.handleUpgrade(request, socket, head, (ws) => {
-      const connection: Connection = { socket: ws, userId, apiKey: query.get('api_key') ?? '', modes: new Map() };
+      this.handshakes += 1;
+      const connection: Connection = { id: this.handshakes, socket: ws, userId, apiKey: query.get('api_key') ?? '', modes: new Map() };
       this.connections.add(connection);
       ws.on('message', (data, isBinary) => {
         if (!isBinary) this.onRequest(connection, data.toString());
@@ -174,7 +179,7 @@ export class TickerServer {
 
   info(): TickerConnectionInfo[] {
     return [...this.connections].map((one) => ({
-      userId: one.userId, apiKey: one.apiKey, subscriptions: [...one.modes].map(([token, mode]) => ({ token, mode })),
+      id: one.id, userId: one.userId, apiKey: one.apiKey, subscriptions: [...one.modes].map(([token, mode]) => ({ token, mode })),
     }));
   }
 

@@ -9,7 +9,7 @@ import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
 import { QUEUED_MESSAGE } from '../../src/trading/oms/oms-types';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm } from '../trading-runner/runner-test-support';
-import { createLiveWorld, KITE_APP, marketRun, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld } from './live-test-support';
+import { createLiveWorld, marketRun, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld } from './live-test-support';
 
 let db: TestDatabase;
 let world: LiveWorld;
@@ -76,7 +76,7 @@ describe('a LIVE account asked for 50 orders in one second', () => {
     for (const at of sends) expect(sends.filter((other) => other >= at && other < at + 1_000).length).toBeLessThanOrEqual(10);
     expect(new Set(sends.map((at) => Math.floor(at / 1_000))).size).toBe(5);
     // Each of the 50 exactly once at Kite, each ours.
-    const atKite = world.standIn.orders(KITE_APP.clientId);
+    const atKite = world.standIn.orders(world.clientId);
     expect(atKite).toHaveLength(50);
     const { rows: ours } = await db.pool.query<{ broker_order_id: string }>('SELECT broker_order_id FROM orders WHERE run_id = $1', [runId]);
     expect(new Set(ours.map((row) => row.broker_order_id))).toEqual(new Set(atKite.map((order) => order.order_id)));

@@ -13,7 +13,7 @@ import type { PaperRun } from '../../src/trading/runner/paper-run';
 import { runLiveSession } from '../../src/trading/runner/live-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm, storedFills } from '../trading-runner/runner-test-support';
-import { createLiveWorld, KITE_APP, marketRun, playDay, pushedMarket, relianceConfig, RELIANCE_TOKEN, type LiveWorld, type TickTaker } from './live-test-support';
+import { createLiveWorld, marketRun, playDay, pushedMarket, relianceConfig, RELIANCE_TOKEN, type LiveWorld, type TickTaker } from './live-test-support';
 
 let db: TestDatabase;
 let world: LiveWorld;
@@ -84,7 +84,7 @@ describe('a LIVE run through Kite', () => {
     // What only the broker path has: the orders at Kite, tagged, with the algo id and market protection.
     const { rows: sent } = await db.pool.query<{ tag: string; broker_order_id: string; algo_id: string }>(
       'SELECT tag, broker_order_id, algo_id FROM orders WHERE run_id = $1 ORDER BY created_at', [liveRunId]);
-    const atKite = world.standIn.orders(KITE_APP.clientId);
+    const atKite = world.standIn.orders(world.clientId);
     expect(atKite).toHaveLength(sent.length);
     for (const order of sent) {
       expect(order.broker_order_id).toMatch(/^\d{19}$/);
@@ -98,9 +98,9 @@ describe('a LIVE run through Kite', () => {
       `SELECT order_id, path, request FROM broker_requests WHERE user_broker_id = $1 AND method = 'POST' AND path = '/orders/regular'`, [world.userBrokerId]);
     expect(audited).toHaveLength(sent.length);
     expect(audited.every((row) => row.order_id !== null)).toBe(true);
-    expect(JSON.stringify(audited)).not.toContain(world.standIn.accessTokenOf(KITE_APP.clientId) ?? 'no token');
+    expect(JSON.stringify(audited)).not.toContain(world.standIn.accessTokenOf(world.clientId) ?? 'no token');
     // The account at Kite holds what the stored fills add up to (flat after the day's square-off).
-    const net = (world.standIn.positions(KITE_APP.clientId).net as Array<{ tradingsymbol: string; quantity: number }>).filter((row) => row.quantity !== 0);
+    const net = (world.standIn.positions(world.clientId).net as Array<{ tradingsymbol: string; quantity: number }>).filter((row) => row.quantity !== 0);
     expect(net).toEqual([]);
   }, 300_000);
 });

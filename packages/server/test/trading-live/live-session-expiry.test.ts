@@ -14,7 +14,7 @@ import type { PaperRun } from '../../src/trading/runner/paper-run';
 import { runLiveSession } from '../../src/trading/runner/live-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm } from '../trading-runner/runner-test-support';
-import { createLiveWorld, KITE_APP, logIn, marketRun, playDay, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld, type TickTaker } from './live-test-support';
+import { createLiveWorld, logIn, marketRun, playDay, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld, type TickTaker } from './live-test-support';
 
 let db: TestDatabase;
 let world: LiveWorld;
@@ -52,7 +52,7 @@ describe('a LIVE run whose Kite session dies mid-day', () => {
         send: (tick: FeedTick) => world.standIn.tick(RELIANCE_TOKEN, tick.price, { atMs: tick.time }),
         before: async (time) => {
           if (time !== expiresAt) return;
-          world.standIn.expireToken(KITE_APP.clientId);
+          world.standIn.expireToken(world.clientId);
           requestsAtExpiry = world.standIn.requests.length;
           // The user logs in again a few seconds later, whatever the run is doing.
           loggedInAgain = new Promise((resolve, reject) => setTimeout(() => logIn(world).then(() => resolve(world.scheduler.now()), reject), 3_000));
@@ -72,7 +72,7 @@ describe('a LIVE run whose Kite session dies mid-day', () => {
     const { rows: alerts } = await db.pool.query<{ kind: string; action_path: string | null; message: string }>(
       'SELECT kind, action_path, message FROM trading_alerts WHERE user_id = $1 ORDER BY created_at', [world.userId]);
     expect(alerts.map((alert) => alert.kind)).toEqual(['broker-session-lost', 'reconciled']);
-    expect(alerts[0]).toMatchObject({ action_path: `/api/broker_login/zerodha/${KITE_APP.clientId}` });
+    expect(alerts[0]).toMatchObject({ action_path: `/api/broker_login/zerodha/${world.clientId}` });
     expect(alerts[0]?.message).toMatch(/^Log in to Zerodha for today: /);
     expect(logs.join('\n')).toContain('session lost');
 
@@ -84,9 +84,11 @@ describe('a LIVE run whose Kite session dies mid-day', () => {
     expect(refusedOrders.length).toBeLessThanOrEqual(1);
 
     // Entries paused from the expiry to the new login (no order reached Kite in between), and the strategy traded after it.
-    const placedAt = world.standIn.orders(KITE_APP.clientId).map((order) => Date.parse(`${String(order.order_timestamp).replace(' ', 'T')}+05:30`));
-    expect(placedAt.filter((at) => at > expiresAt && at < loginAt)).toEqual([]);
-    expect(placedAt.filter((at) => at > loginAt).length).toBeGreaterThan(0);
+    const placedAt = world.standIn.orders(world.clientId).map((order) => Date.parse(`${String(order.order_timestamp).replace(' ', 'T')}+05:30`));
+    // Kite's timestamps are whole seconds.
+    const loginSecond = Math.floor(loginAt / 1_000) * 1_000;
+    expect(placedAt.filter((at) => at > expiresAt && at < loginSecond)).toEqual([]);
+    expect(placedAt.filter((at) => at >= loginSecond).length).toBeGreaterThan(0);
     expect(placedAt.filter((at) => at < expiresAt).length).toBeGreaterThan(0);
     const { rows: orders } = await db.pool.query<{ status: string; status_message: string | null; side: string; quantity: number; broker_order_id: string | null; filled_quantity: number }>(
       `SELECT status, status_message, side, quantity, broker_order_id, filled_quantity FROM orders WHERE run_id = $1 ORDER BY created_at`, [runId]);
@@ -98,11 +100,11 @@ describe('a LIVE run whose Kite session dies mid-day', () => {
       expect(order).toMatchObject({ status_message: 'Kite session expired: not sent', broker_order_id: null, filled_quantity: 0 });
     }
     // Nothing doubled: each broker order is one of ours, once, and Kite holds what our fills add up to.
-    const atKite = world.standIn.orders(KITE_APP.clientId);
+    const atKite = world.standIn.orders(world.clientId);
     expect(atKite.map((order) => order.order_id).sort()).toEqual(filled.map((order) => order.broker_order_id).sort());
     const { rows: net } = await db.pool.query<{ net: number }>(
       `SELECT coalesce(sum(CASE WHEN o.side = 'BUY' THEN f.quantity ELSE -f.quantity END), 0)::int AS net FROM fills f JOIN orders o ON o.order_id = f.order_id WHERE o.run_id = $1`, [runId]);
-    const kiteNet = (world.standIn.positions(KITE_APP.clientId).net as Array<{ quantity: number }>).reduce((sum, row) => sum + row.quantity, 0);
+    const kiteNet = (world.standIn.positions(world.clientId).net as Array<{ quantity: number }>).reduce((sum, row) => sum + row.quantity, 0);
     expect(kiteNet).toBe(net[0]!.net);
     const session = await db.pool.query('SELECT invalidated_at FROM broker_sessions WHERE user_broker_id = $1', [world.userBrokerId]);
     expect(session.rows).toEqual([{ invalidated_at: null }]);

@@ -22,7 +22,9 @@ import { createTrader, strategyOf } from '../trading-runner/runner-test-support'
 export const TODAY = isoDate('2026-11-25');
 const HISTORY_FROM = isoDate('2026-11-09');
 export const RELIANCE_TOKEN = 738_561;
-export const KITE_APP = { apiKey: 'vyuhalivetest', apiSecret: 'live-test-secret-9f8e', clientId: 'ZL4321' };
+export const KITE_APP = { apiKey: 'vyuhalivetest', apiSecret: 'live-test-secret-9f8e' };
+/** Each world's own Kite client id (a client id claimed twice would be settled at the broker login). */
+let worlds = 0;
 
 export interface LiveWorld {
   readonly pool: pg.Pool;
@@ -30,14 +32,22 @@ export interface LiveWorld {
   readonly reliance: number;
   readonly nifty: number;
   readonly userBrokerId: string;
+  /** The account's Kite client id. */
+  readonly clientId: string;
   readonly key: BrokerSecretKey;
   readonly standIn: KiteStandIn;
   /** The clock of everything: the stand-in's, the runs' wall clock. */
   readonly scheduler: ManualScheduler;
 }
 
-/** The world on `pool`: history, the equity, the trader, the stand-in and the day's session. */
-export async function createLiveWorld(pool: pg.Pool): Promise<LiveWorld> {
+/** What every LIVE test of a database shares: the stored history of NIFTY 50 and RELIANCE. */
+export interface LiveData {
+  readonly reliance: number;
+  readonly nifty: number;
+}
+
+/** Stores the history once per database. */
+export async function createLiveData(pool: pg.Pool): Promise<LiveData> {
   await storeSyntheticHistory(pool, { from: HISTORY_FROM, to: TODAY, instruments: ['NIFTY 50'], seed: 'vyuha-live-tests' });
   const nifty = await indexId(pool, 'NIFTY 50');
   const { rows } = await pool.query<{ instrument_id: number }>(
@@ -49,10 +59,23 @@ export async function createLiveWorld(pool: pg.Pool): Promise<LiveWorld> {
     `INSERT INTO candles (ts, volume, oi, instrument_id, open_paise, high_paise, low_paise, close_paise, source)
      SELECT ts, volume, oi, $2, round(open_paise / 100.0) * 5, round(high_paise / 100.0) * 5, round(low_paise / 100.0) * 5, round(close_paise / 100.0) * 5, source
      FROM candles WHERE instrument_id = $1`, [nifty, reliance]);
+  return { reliance, nifty };
+}
+
+/** The world on `pool`: history, the equity, the trader, the stand-in and the day's session. */
+export async function createLiveWorld(pool: pg.Pool): Promise<LiveWorld> {
+  return openLiveWorld(pool, await createLiveData(pool));
+}
+
+/** A new trader with a Zerodha account, a stand-in of their own and a clock at 08:00 TODAY, logged in for the day. */
+export async function openLiveWorld(pool: pg.Pool, data: LiveData): Promise<LiveWorld> {
+  const { reliance, nifty } = data;
   const userId = await createTrader(pool);
   const scheduler = new ManualScheduler(istEpochMs(TODAY, '08:00'));
+  worlds += 1;
+  const clientId = `ZL${4320 + worlds}`;
   const standIn = await startKiteStandIn({ now: () => scheduler.now() });
-  standIn.addAccount({ apiKey: KITE_APP.apiKey, apiSecret: KITE_APP.apiSecret, userId: KITE_APP.clientId, cashPaise: 50_00_00_000_00 });
+  standIn.addAccount({ apiKey: KITE_APP.apiKey, apiSecret: KITE_APP.apiSecret, userId: clientId, cashPaise: 50_00_00_000_00 });
   standIn.addInstrument({
     instrumentToken: RELIANCE_TOKEN, exchangeToken: 2885, tradingSymbol: 'RELIANCE', name: 'RELIANCE INDUSTRIES', exchange: 'NSE', segment: 'NSE',
     instrumentType: 'EQ', tickSizePaise: 5, lotSize: 1,
@@ -66,8 +89,8 @@ export async function createLiveWorld(pool: pg.Pool): Promise<LiveWorld> {
   const account = await pool.query<{ user_broker_id: string }>(
     `INSERT INTO user_brokers (user_id, broker, client_id, api_key, api_secret_ciphertext, api_secret_nonce, api_secret_key_id)
      VALUES ($1, 'zerodha', $2, $3, $4, $5, $6) RETURNING user_broker_id`,
-    [userId, KITE_APP.clientId, KITE_APP.apiKey, secret.ciphertext, secret.nonce, secret.keyId]);
-  const world = { pool, userId, reliance, nifty, userBrokerId: account.rows[0]!.user_broker_id, key, standIn, scheduler };
+    [userId, clientId, KITE_APP.apiKey, secret.ciphertext, secret.nonce, secret.keyId]);
+  const world = { pool, userId, reliance, nifty, userBrokerId: account.rows[0]!.user_broker_id, clientId, key, standIn, scheduler };
   await logIn(world);
   return world;
 }
@@ -78,7 +101,7 @@ export async function logIn(world: LiveWorld): Promise<string> {
   const session = await exchangeKiteRequestToken({ baseUrl: world.standIn.apiUrl, form });
   if (!session.ok) throw new Error(`stand-in login failed: ${session.error.reason}`);
   await storeVerifiedSession(world.pool, {
-    userBrokerId: world.userBrokerId, broker: 'zerodha', clientId: KITE_APP.clientId, brokerUserId: session.value.userId,
+    userBrokerId: world.userBrokerId, broker: 'zerodha', clientId: world.clientId, brokerUserId: session.value.userId,
     token: encryptBrokerSecret(world.key, session.value.accessToken), expiresAt: new Date(kiteSessionExpiry(world.scheduler.now())), actorUserId: world.userId, ip: null,
   });
   return session.value.accessToken;
@@ -161,7 +184,13 @@ export async function playDay(world: LiveWorld, request: {
       await request.before?.(time);
       request.send({ instrumentId: reliance, time, price: path[k] as number, volume: 0, synthetic: true });
       const deadline = Date.now() + 20_000;
-      while (request.runs().some((run) => run.lastTickAt < time) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+      const waitingSince = Date.now();
+      while (request.runs().some((run) => run.lastTickAt < time) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        // A run held up by the broker (a back-off, a lost answer) waits on the clock: time passes
+        // meanwhile, up to just before the next tick.
+        if (Date.now() - waitingSince > 200 && scheduler.now() + 100 < time + 15_000 - 100) await scheduler.advanceTo(scheduler.now() + 100);
+      }
       if (request.runs().some((run) => run.lastTickAt < time)) throw new Error(`a run did not take the tick of ${new Date(time).toISOString()}`);
     }
   }

@@ -54,6 +54,8 @@ export interface LiveAccountOptions {
   readonly sessionCheckMs?: number;
   /** The order book's safety-net poll beside the update streams (default 15 s). */
   readonly pollMs?: number;
+  /** How long a request to Kite may take before it counts as unanswered (default KiteApi's 10 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** The alert a user sees when the account cannot trade for want of a session. */
@@ -87,10 +89,11 @@ export class LiveAccount {
     const api = new KiteApi({
       baseUrl: options.kite.apiUrl, apiKey: session.apiKey, accessToken: () => this.token,
       onExchange: parts.trail.record, now: () => scheduler.now(),
+      ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
     });
     const lookup = parts.lookup;
     this.venue = new KiteVenue({
-      api, clock: () => scheduler.now(), onSessionLost: (reason) => void this.sessionLost(reason),
+      api, clock: () => scheduler.now(), sleep: (ms) => scheduler.sleepUntil(scheduler.now() + ms), onSessionLost: (reason) => void this.sessionLost(reason),
       contracts: {
         kiteContractOf: (key) => lookup.contractOf(Number(key)),
         instrumentKeyOf: (exchange, tradingSymbol) => {

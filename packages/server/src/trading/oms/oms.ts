@@ -51,6 +51,9 @@ interface QueuedSlice {
   readonly squareOff: boolean;
 }
 
+/** How long after a failed lookup an UNKNOWN order is asked about again. */
+const LOOKUP_RETRY_MS = 2_000;
+
 export class Oms {
   readonly pool: pg.Pool;
   readonly userId: string;
@@ -569,7 +572,19 @@ export class Oms {
   async resolveUnknown(clientOrderId: string): Promise<void> {
     const [stored] = await ordersByIds(this.pool, [clientOrderId]);
     if (stored === undefined || stored.order.status !== 'UNKNOWN') return;
-    const report = await this.venue.orderByTag(venueTagOf(stored.order));
+    let report: Awaited<ReturnType<VenuePort['orderByTag']>>;
+    try {
+      report = await this.venue.orderByTag(venueTagOf(stored.order));
+    } catch (error) {
+      // The venue could not be read (a broker's 429, a dropped connection): the order stays UNKNOWN and is asked about again.
+      this.log(`oms: looking up ${clientOrderId} at the venue failed (${(error as Error).message}); asking again in ${LOOKUP_RETRY_MS / 1000} s`);
+      if (!this.closed) {
+        void this.scheduler.sleepUntil(this.scheduler.now() + LOOKUP_RETRY_MS).then(() => {
+          if (!this.closed) void this.track(this.resolveUnknown(clientOrderId));
+        });
+      }
+      return;
+    }
     const event: OrderEvent = report === undefined ? { type: 'venue-absent', checkedAtMs: this.scheduler.now() } : { type: 'venue-report', report };
     const result = await this.apply(clientOrderId, event);
     if (!result.ok && result.error.code === 'absence-too-early' && stored.order.submittedAtMs !== undefined && !this.closed) {

@@ -730,8 +730,13 @@ export class PaperRun {
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     const started = Date.now();
     let view = first;
+    let askedAt = Number.NEGATIVE_INFINITY;
     while (view.brokerOrderId === null && view.status !== 'REJECTED' && view.status !== 'CANCELLED' && Date.now() - started < waitMs) {
-      if (view.status === 'UNKNOWN') await oms.resolveUnknown(view.clientOrderId);
+      // Asked at most once a second: the broker's order book is rate-limited too.
+      if (view.status === 'UNKNOWN' && Date.now() - askedAt >= 1_000) {
+        askedAt = Date.now();
+        await oms.resolveUnknown(view.clientOrderId);
+      }
       await oms.settled();
       view = (await oms.views([view.clientOrderId]))[0] as OmsOrderView;
       if (view.brokerOrderId === null) await sleep(25);
