@@ -234,7 +234,8 @@ export class OrderBook {
     }
     const required = this.requiredMargin(order);
     const available = this.environment.cashPaise(request.userId) - this.utilisedPaise(request.userId);
-    if (required > available) {
+    // An order that only reduces a position needs no margin, whatever the account's balance.
+    if (required > 0 && required > available) {
       return `Insufficient funds. Required margin is ${rupees(required).toFixed(2)} but available margin is ${rupees(available).toFixed(2)}.`;
     }
     return undefined;

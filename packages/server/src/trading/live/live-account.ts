@@ -56,6 +56,8 @@ export interface LiveAccountOptions {
   readonly pollMs?: number;
   /** How long a request to Kite may take before it counts as unanswered (default KiteApi's 10 s). */
   readonly requestTimeoutMs?: number;
+  /** How often the account's margin is read for the entry check (default 15 s; also after each fill). */
+  readonly marginCheckMs?: number;
 }
 
 /** The alert a user sees when the account cannot trade for want of a session. */
@@ -77,6 +79,10 @@ export class LiveAccount {
   private sessionTimer: NodeJS.Timeout | undefined;
   private readonly closers: Array<() => void | Promise<void>> = [];
   private closed = false;
+  /** The equity segment's net available margin at the last read (paise); undefined until read. */
+  private margin: number | undefined;
+  private marginRead: Promise<void> | undefined;
+  private marginTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly options: LiveAccountOptions,
@@ -115,6 +121,17 @@ export class LiveAccount {
     }));
     if (options.updates !== undefined) this.closers.push(options.updates.register(options.userBrokerId, (text) => this.orderUpdate(text)));
     this.venue.startPolling(options.pollMs ?? 15_000);
+    // The margin follows the account: read now, every marginCheckMs, and after each fill.
+    this.closers.push(this.venue.subscribe((event) => {
+      if (event.kind === 'fill') this.readMargin();
+    }));
+    const marginEvery = options.marginCheckMs ?? 15_000;
+    const readEvery = (): void => {
+      this.readMargin();
+      this.marginTimer = setTimeout(readEvery, marginEvery);
+      this.marginTimer.unref();
+    };
+    readEvery();
     this.closers.push(() => this.venue.stopPolling(), () => this.hub.close(), () => parts.trail.close());
   }
 
@@ -182,6 +199,39 @@ export class LiveAccount {
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
+  /**
+   * The margin check of entries: true when the account's net available margin (equity segment, as
+   * last read) is below `requiredPaise`, the capital a new position of the strategy may take (its
+   * investment: our sizing never takes more). Undefined margin (not read yet, or unreadable): not short.
+   */
+  marginShort(requiredPaise: number): boolean {
+    return this.margin !== undefined && this.margin < requiredPaise;
+  }
+
+  /** The margin as last read (paise), or undefined. */
+  get marginPaise(): number | undefined {
+    return this.margin;
+  }
+
+  /** Reads the margin now (one read at a time; a failed read keeps the last value). */
+  refreshMargin(): Promise<void> {
+    this.readMargin();
+    return this.marginRead ?? Promise.resolve();
+  }
+
+  private readMargin(): void {
+    if (this.closed || this.marginRead !== undefined) return;
+    this.marginRead = this.availableMarginPaise()
+      .then((read) => {
+        if (read.ok) this.margin = read.value;
+        else this.options.log?.(`LIVE account ${this.session.clientId}: margin not read (${read.error})`);
+      })
+      .catch((error: unknown) => this.options.log?.(`LIVE account ${this.session.clientId}: margin not read (${(error as Error).message})`))
+      .finally(() => {
+        this.marginRead = undefined;
+      });
+  }
+
   /** The account's available cash in the equity segment (paise), or why it cannot be read. */
   async availableMarginPaise(): Promise<Result<number, string>> {
     const margins = await this.venue.margins();
@@ -195,6 +245,8 @@ export class LiveAccount {
     if (this.closed) return;
     this.closed = true;
     if (this.sessionTimer !== undefined) clearTimeout(this.sessionTimer);
+    if (this.marginTimer !== undefined) clearTimeout(this.marginTimer);
+    await this.marginRead;
     for (const resolve of this.readyWaiters.splice(0)) resolve();
     await this.oms.close();
     for (const close of this.closers.splice(0).reverse()) await close();

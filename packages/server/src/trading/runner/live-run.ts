@@ -14,10 +14,12 @@
 //   minutes as a PAPER run on the market does.
 // - Fills are the broker's (PaperRun `fills: 'adopt'`): the run waits for them and takes them.
 // - A session lost mid-day pauses entries; an order that must still go waits for the next login.
+import { formatRupees } from '@vyuha/core';
 import type pg from 'pg';
 import { SESSION_EXPIRED_NOT_SENT } from '../../brokers/kite/kite-venue';
 import type { LiveAccounts } from '../live/live-accounts';
 import { RecordedFeed } from '../live/recorded-feed';
+import { raiseTradingAlert } from '../trading-alerts';
 import { ManualScheduler } from '../feeds/scheduler';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { prepareMarketSession, tradeMarketSession } from './market-run';
@@ -84,17 +86,38 @@ export async function runLiveSession(options: LiveRunOptions): Promise<MarketRun
       ...(prepared.dailyMaxLoss === undefined ? {} : { strategyMaxLossPaise: prepared.dailyMaxLoss }),
     });
     await live.reconcile();
+    await live.refreshMargin();
     const clock = new ManualScheduler(ownFrom, { settle: 'when-waking' });
+    const required = prepared.params.config.investment as number;
+    let short = false;
+    // Entries wait while the session is lost or the margin is below what a new position may take; the user is told once per shortfall.
+    const entriesBlocked = (): boolean => {
+      const nowShort = live.marginShort(required);
+      if (nowShort && !short) {
+        void raiseTradingAlert(pool, {
+          userId: run.user_id, userBrokerId, strategyId: run.strategy_id, kind: 'margin-short',
+          message: `Zerodha ${live.session.clientId} has ${rupeesText(live.marginPaise ?? 0)} of margin available, below the strategy's investment of ${rupeesText(required)}: `
+            + 'its entries are not sent until the margin is back',
+        }).catch((error: unknown) => options.log?.(`margin alert not written: ${(error as Error).message}`));
+      }
+      short = nowShort;
+      return live.entriesBlockedReason !== undefined || nowShort;
+    };
     return await tradeMarketSession({ ...options, market }, prepared, {
       oms: live.oms, fills: 'adopt', clock,
       venue: { subscribe: (listener) => live.venue.subscribe(listener), onTick: () => undefined, idle: true },
-      entriesBlocked: () => live.entriesBlockedReason !== undefined,
+      entriesBlocked,
       brokerReady: () => live.brokerReady(),
       notSent: (message) => message === SESSION_EXPIRED_NOT_SENT || message?.startsWith('not sent: ') === true,
     });
   } finally {
     await release();
   }
+}
+
+/** Rupees for a message, e.g. "₹2,00,000.00". */
+function rupeesText(paise: number): string {
+  return formatRupees(paise);
 }
 
 /** The account is traded by another worker: this one lets the run go for that worker to take. */
