@@ -221,6 +221,8 @@ export class PaperRun {
   /** One tick of any instrument; only the signal instrument's drive the run. */
   async onTick(tick: FeedTick): Promise<void> {
     if (tick.instrumentId !== this.options.signalInstrumentId) return;
+    // Live: a kill switch stops the run at once (its enforcement cancels and squares off at the broker).
+    if (this.options.fills === 'adopt') this.checkKillSwitch();
     await this.takeTick(tick);
     this.lastTick = Math.max(this.lastTick, tick.time);
   }
