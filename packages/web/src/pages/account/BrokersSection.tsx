@@ -1,7 +1,8 @@
 // Broker accounts of the acting user (user_brokers): list, add, toggle active, edit the investment
 // (integer paise in the database, rupees on screen), set the API secret, delete, and the broker's
 // daily login, whose outcome comes back here in words, as does the broker's verdict on whose a
-// client id is (a row the broker gave to another account is switched off and says why).
+// client id is (a row the broker gave to another account is switched off and says why), and, for a
+// Zerodha account, ending the day's session here and at Kite (disconnect_broker).
 import { Alert, Anchor, Badge, Button, Group, Loader, Modal, NumberInput, Paper, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
 import { paiseToRupees } from '@vyuha/core';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -20,8 +21,9 @@ import { claimedElsewhereMessage, ownershipStatus } from './broker-ownership';
 import { BrokerLoginNotice } from './BrokerLoginNotice';
 import { BrokerSecretDialog } from './BrokerSecretDialog';
 import {
-  BROKERS_QUERY, DELETE_BROKER_MUTATION, UPDATE_BROKER_MUTATION, activeInvestmentTotalPaise, brokerLoginPath,
-  effectiveInvestmentPaise, withHistoryEntry, type BrokersData, type UserBrokerRow,
+  BROKERS_QUERY, DELETE_BROKER_MUTATION, DISCONNECT_BROKER_MUTATION, UPDATE_BROKER_MUTATION, activeInvestmentTotalPaise,
+  brokerLoginPath, brokerLogoutNotice, brokerLogoutQuestion, canLogOutOfBroker, effectiveInvestmentPaise, withHistoryEntry,
+  type BrokersData, type DisconnectBrokerAnswer, type UserBrokerRow,
 } from './broker-accounts';
 
 interface InvestmentDialogProps {
@@ -89,6 +91,37 @@ function InvestmentDialog({ row, onClose, onSaved }: InvestmentDialogProps) {
   );
 }
 
+/** "Log out of Zerodha": asks first, then ends the session; the server's answer is the notification. */
+function BrokerLogoutButton({ row, readOnly }: { readonly row: UserBrokerRow; readonly readOnly: boolean }) {
+  const [state, disconnect] = useMutation<{ disconnect_broker: DisconnectBrokerAnswer }>(DISCONNECT_BROKER_MUTATION);
+
+  const logOut = async () => {
+    const accepted = await confirm({
+      title: 'Log out of Zerodha',
+      message: brokerLogoutQuestion(row),
+      acceptLabel: 'Log out',
+      rejectLabel: 'Cancel',
+      danger: true,
+    });
+    if (!accepted) return;
+    const result = await disconnect({ id: row.user_broker_id });
+    const answer = result.data?.disconnect_broker;
+    if (result.error || !answer) {
+      showToast('error', result.error ? graphqlErrorMessage(result.error) : `No answer ending the session of ${row.client_id}`);
+      return;
+    }
+    const notice = brokerLogoutNotice(answer);
+    showToast(notice.severity, notice.text);
+  };
+
+  return (
+    <Button size="compact-sm" variant="light" color="orange" onClick={() => void logOut()} loading={state.fetching} disabled={readOnly}
+      data-testid={`broker-logout-${row.client_id}`}>
+      Log out of Zerodha
+    </Button>
+  );
+}
+
 function BrokerRow({ row, readOnly, onEdit, onSetSecret, onChanged }: {
   readonly row: UserBrokerRow;
   readonly readOnly: boolean;
@@ -148,6 +181,7 @@ function BrokerRow({ row, readOnly, onEdit, onSetSecret, onChanged }: {
           <Button size="compact-sm" variant="light" onClick={() => onEdit(row)} disabled={readOnly}>Edit investment</Button>
           <Button size="compact-sm" variant="light" onClick={() => onSetSecret(row)} disabled={readOnly}>Set API secret</Button>
           <Button size="compact-sm" component="a" href={brokerLoginPath(row)} data-testid={`broker-login-${row.client_id}`}>Log in to broker</Button>
+          {canLogOutOfBroker(row) && <BrokerLogoutButton row={row} readOnly={readOnly} />}
           <Button size="compact-sm" variant="subtle" color="red" onClick={() => void deleteRow()} disabled={readOnly}>Delete</Button>
         </Group>
       </Table.Td>
@@ -251,7 +285,8 @@ export function BrokersSection({ userId, loginOutcome, onDismissLoginOutcome }: 
         <Alert color="gray" variant="light">
           <Text size="sm">
             "Log in to broker" opens the broker's daily login for that account (only Zerodha logs in today); the broker's
-            answer also confirms the client id is yours. API secrets are never shown once saved.{' '}
+            answer also confirms the client id is yours. "Log out of Zerodha" ends that day's session here and at Kite.
+            API secrets are never shown once saved.{' '}
             <Anchor component={Link} to="/brokersInfo" size="sm">How to get broker API keys</Anchor>
           </Text>
         </Alert>

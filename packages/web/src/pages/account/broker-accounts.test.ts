@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CLIENT_ID_PATTERN, activeInvestmentTotalPaise, brokerLoginPath, effectiveInvestmentPaise, withHistoryEntry, type UserBrokerRow,
+  CLIENT_ID_PATTERN, DISCONNECT_BROKER_MUTATION, activeInvestmentTotalPaise, brokerLoginPath, brokerLogoutNotice, brokerLogoutQuestion,
+  canLogOutOfBroker, effectiveInvestmentPaise, withHistoryEntry, type UserBrokerRow,
 } from './broker-accounts';
 
 const row = (overrides: Partial<UserBrokerRow>): UserBrokerRow => ({
@@ -52,5 +53,31 @@ describe('broker accounts', () => {
   it('links to the broker login route with escaped parts', () => {
     expect(brokerLoginPath({ broker: 'zerodha', client_id: 'ZR7314' })).toBe('/api/broker_login/zerodha/ZR7314');
     expect(brokerLoginPath({ broker: 'dhan', client_id: 'a/b' })).toBe('/api/broker_login/dhan/a%2Fb');
+  });
+});
+
+describe('logging out of Zerodha', () => {
+  it('is offered for Zerodha accounts only, the one broker with a session', () => {
+    expect(canLogOutOfBroker(row({ broker: 'zerodha' }))).toBe(true);
+    expect(canLogOutOfBroker(row({ broker: 'upstox' }))).toBe(false);
+    expect(canLogOutOfBroker(row({ broker: 'dhan' }))).toBe(false);
+  });
+
+  it('asks with the client id and says what stops', () => {
+    expect(brokerLogoutQuestion(row({ client_id: 'ZR7314' }))).toBe(
+      "End today's Zerodha session for ZR7314? LIVE strategies of this account stop sending entries until you log in again.");
+  });
+
+  it('asks for the fields the notification shows', () => {
+    expect(DISCONNECT_BROKER_MUTATION).toContain('disconnect_broker(user_broker_id: $id) { user_broker_id broker_confirmed message }');
+  });
+
+  it("shows the server's message as a sentence, a success only when the broker confirmed", () => {
+    expect(brokerLogoutNotice({ broker_confirmed: true, message: 'the session of ZR7314 is ended' }))
+      .toEqual({ severity: 'success', text: 'The session of ZR7314 is ended.' });
+    expect(brokerLogoutNotice({ broker_confirmed: false, message: 'the session of ZR7314 is ended; Kite had already ended it' }))
+      .toEqual({ severity: 'info', text: 'The session of ZR7314 is ended; Kite had already ended it.' });
+    expect(brokerLogoutNotice({ broker_confirmed: false, message: 'ZR7314 has no session to end.' }))
+      .toEqual({ severity: 'info', text: 'ZR7314 has no session to end.' });
   });
 });

@@ -94,3 +94,40 @@ export function brokerLoginPath(row: Pick<UserBrokerRow, 'broker' | 'client_id'>
   return `/api/broker_login/${encodeURIComponent(row.broker)}/${encodeURIComponent(row.client_id)}`;
 }
 
+
+/** The day's session of the account ended here and at the broker (Kite: DELETE /session/token). */
+export const DISCONNECT_BROKER_MUTATION = `mutation AccountDisconnectBroker($id: uuid!) {
+  disconnect_broker(user_broker_id: $id) { user_broker_id broker_confirmed message }
+}`;
+
+export interface DisconnectBrokerAnswer {
+  readonly user_broker_id: string;
+  /** True when the broker confirmed it ended the session; false when it had none, had ended it already or was unreachable. */
+  readonly broker_confirmed: boolean;
+  readonly message: string;
+}
+
+/** Only Zerodha accounts have a session to end: no other broker logs in yet. */
+export function canLogOutOfBroker(row: Pick<UserBrokerRow, 'broker'>): boolean {
+  return row.broker === 'zerodha';
+}
+
+/**
+ * The confirmation asked before ending the session.
+ * @example brokerLogoutQuestion({ client_id: 'ZR7314' }) // "End today's Zerodha session for ZR7314? LIVE strategies of ..."
+ */
+export function brokerLogoutQuestion(row: Pick<UserBrokerRow, 'client_id'>): string {
+  return `End today's Zerodha session for ${row.client_id}? LIVE strategies of this account stop sending entries until you log in again.`;
+}
+
+/**
+ * The notification of the answer: its message as a sentence; success when the broker confirmed,
+ * info otherwise (the session is ended here either way, and the message says what the broker did).
+ * @example brokerLogoutNotice({ broker_confirmed: true, message: 'the session of ZR7314 is ended' }) // { severity: 'success', text: 'The session of ZR7314 is ended.' }
+ */
+export function brokerLogoutNotice(answer: Pick<DisconnectBrokerAnswer, 'broker_confirmed' | 'message'>): { severity: 'success' | 'info'; text: string } {
+  const trimmed = answer.message.trim();
+  const capitalised = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  const text = capitalised === '' || /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
+  return { severity: answer.broker_confirmed ? 'success' : 'info', text };
+}
