@@ -68,6 +68,9 @@ export async function alertSessionProblem(pool: pg.Pool, account: { userId: stri
   });
 }
 
+/** How many times reconciliation is tried before the run that asked for it fails. */
+const RECONCILE_ATTEMPTS = 10;
+
 export class LiveAccount {
   readonly oms: Oms;
   readonly venue: KiteVenue;
@@ -176,7 +179,17 @@ export class LiveAccount {
    * Kite pauses the strategies and tells the user.
    */
   async reconcile(): Promise<RecoveryReport> {
-    const report = await recoverOms(this.oms);
+    let report: RecoveryReport | undefined;
+    // Kite may refuse a read for a moment (its 10 requests a second, a 5xx): asked again, a second apart, before giving up.
+    for (let attempt = 1; report === undefined; attempt += 1) {
+      try {
+        report = await recoverOms(this.oms);
+      } catch (error) {
+        if (attempt >= RECONCILE_ATTEMPTS || this.closed) throw error;
+        this.options.log?.(`LIVE account ${this.session.clientId}: reconciliation failed (${(error as Error).message}); trying again`);
+        await this.options.scheduler.sleepUntil(this.options.scheduler.now() + 1_000);
+      }
+    }
     const { pool } = this.options;
     const { userId } = this.session;
     for (const strategyId of report.pausedStrategies) {
