@@ -203,3 +203,14 @@ describe('order updates and postbacks', () => {
     expect(verifyKitePostback('{', secret)).toEqual({ ok: false, error: 'the postback is not JSON' });
   });
 });
+
+describe('kiteProductOf', () => {
+  it('names the spec\'s product codes as Kite does, and nothing else', async () => {
+    const { kiteProductOf } = await import('../../src/brokers/kite/kite-orders');
+    expect(['MIS', 'I', 'Intraday'].map(kiteProductOf)).toEqual(['MIS', 'MIS', 'MIS']);
+    expect(['CNC', 'D', 'Delivery'].map(kiteProductOf)).toEqual(['CNC', 'CNC', 'CNC']);
+    expect(['NRML', 'M', 'Margin', 'Carryforward'].map(kiteProductOf)).toEqual(['NRML', 'NRML', 'NRML', 'NRML']);
+    expect(kiteProductOf('MTF')).toBeUndefined();
+    expect(kiteProductOf('toString')).toBeUndefined();
+  });
+});

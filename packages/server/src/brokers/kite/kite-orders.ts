@@ -83,12 +83,27 @@ function needsProtection(orderType: OmsOrderType): boolean {
   return orderType === 'MARKET' || orderType === 'SL-M';
 }
 
+/** The product codes the orders table allows (the spec's I, D, M and their long names too), as Kite names them. */
+const KITE_PRODUCTS: Readonly<Record<string, string>> = {
+  MIS: 'MIS', I: 'MIS', Intraday: 'MIS', CNC: 'CNC', D: 'CNC', Delivery: 'CNC', NRML: 'NRML', M: 'NRML', Margin: 'NRML', Carryforward: 'NRML',
+};
+
+/**
+ * Kite's product for one of our product codes: intraday MIS, delivery CNC, carried F&O NRML.
+ * @example kiteProductOf('I') // 'MIS'
+ */
+export function kiteProductOf(product: string): string | undefined {
+  return Object.hasOwn(KITE_PRODUCTS, product) ? KITE_PRODUCTS[product] : undefined;
+}
+
 /**
  * The form that places `intent` as a regular DAY order of `contract`.
  * @example kitePlaceForm(limitBuy, { exchange: 'NSE', tradingSymbol: 'INFY' }, { marketProtection: -1 }) // ok({ ..., price: '1500.50', tag: 'ab12...' })
  */
 export function kitePlaceForm(intent: OrderIntent, contract: KiteContract, options: { readonly marketProtection: number }): Result<KiteForm, string> {
   if (!Number.isSafeInteger(intent.quantity) || intent.quantity <= 0) return err(`quantity must be a whole number above 0, got ${intent.quantity}`);
+  const product = kiteProductOf(intent.product);
+  if (product === undefined) return err(`product ${JSON.stringify(intent.product)} has no Kite product (MIS, CNC or NRML)`);
   if (!TAG.test(intent.tag)) return err(`tag must be 1 to ${KITE_TAG_LENGTH} letters and digits, got ${JSON.stringify(intent.tag)}`);
   const needsPrice = intent.orderType === 'LIMIT' || intent.orderType === 'SL';
   const needsTrigger = intent.orderType === 'SL' || intent.orderType === 'SL-M';
@@ -101,7 +116,7 @@ export function kitePlaceForm(intent: OrderIntent, contract: KiteContract, optio
     transaction_type: intent.side,
     order_type: intent.orderType,
     quantity: String(intent.quantity),
-    product: intent.product,
+    product,
     validity: 'DAY',
     tag: intent.tag,
     autoslice: 'false',
