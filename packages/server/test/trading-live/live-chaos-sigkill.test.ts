@@ -24,6 +24,7 @@ import { CHAOS_POINTS } from '../../src/trading/chaos';
 import type { ChaosPoint } from '../../src/trading/chaos';
 import { repoRoot } from '../../src/paths';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
+import { pooled } from '../helpers/pooled';
 import { startKiteStandIn, type KiteStandIn } from '../kite-stand-in/stand-in';
 import { createTrader } from '../trading-runner/runner-test-support';
 import { RELIANCE_TOKEN } from './live-test-support';
@@ -147,19 +148,6 @@ async function killAndRestart(point: ChaosPoint, n: number): Promise<string[]> {
   return brokenInvariants(trader);
 }
 
-async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}
 
 beforeAll(async () => {
   await build({

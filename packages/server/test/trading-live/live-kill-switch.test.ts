@@ -3,38 +3,21 @@
 // with a market order, and stops the run with the switch's reason; nothing stays open at Kite.
 import { istEpochMs } from '@vyuha/core';
 import type { FeedTick } from '@vyuha/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
+import { describe, expect, it } from 'vitest';
 import { setKillSwitch } from '../../src/trading/kill-switch';
-import { LiveAccounts } from '../../src/trading/live/live-accounts';
 import type { PaperRun } from '../../src/trading/runner/paper-run';
 import { runLiveSession } from '../../src/trading/runner/live-run';
-import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm } from '../trading-runner/runner-test-support';
-import { createLiveWorld, marketRun, playDay, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld, type TickTaker } from './live-test-support';
+import { useLiveWorld, marketRun, playDay, relianceConfig, RELIANCE_TOKEN, TODAY, type TickTaker } from './live-test-support';
 
-let db: TestDatabase;
-let world: LiveWorld;
-let killSwitches: KillSwitchWatch;
-
-beforeAll(async () => {
-  db = await freshDatabase({ seeded: true });
-  world = await createLiveWorld(db.pool);
-  killSwitches = await KillSwitchWatch.open({ pool: db.pool });
-}, 180_000);
-
-afterAll(async () => {
-  await killSwitches?.close();
-  await world?.standIn.close();
-  await db?.close();
-});
+const suite = useLiveWorld();
 
 describe('the kill switch on a LIVE account', () => {
   it('cancels the working orders at Kite, squares the position off there and stops the run', async () => {
+    const { db, world, killSwitches } = suite();
     const ref = await algorithm(db.pool, world.userId, { buy: 'crossover(ema(close, 2), ema(close, 5))', sell: 'close < 0' });
     const runId = await marketRun(world, relianceConfig(ref, { interval: 3, stopLoss: { kind: 'percent', percent: 3 }, target: { kind: 'percent', percent: 5 } }), 'LIVE');
-    const accounts = new LiveAccounts({
-      pool: db.pool, keys: [world.key], kite: { apiUrl: world.standIn.apiUrl, tickerUrl: world.standIn.tickerUrl }, scheduler: world.scheduler, killSwitches, pollMs: 300,
+    const accounts = suite().accounts({ pollMs: 300,
     });
     const runs: TickTaker[] = [];
     let ended = false;

@@ -3,39 +3,22 @@
 // is expected to leave and the queue's message); as the clock moves, 10 leave each second, Kite
 // (the stand-in) never sees more than 10 in any second, and all 50 fill, each exactly once.
 import { istEpochMs } from '@vyuha/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveAccounts } from '../../src/trading/live/live-accounts';
-import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
+import { describe, expect, it } from 'vitest';
 import { QUEUED_MESSAGE } from '../../src/trading/oms/oms-types';
-import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm } from '../trading-runner/runner-test-support';
-import { createLiveWorld, marketRun, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld } from './live-test-support';
+import { useLiveWorld, marketRun, relianceConfig, RELIANCE_TOKEN, TODAY } from './live-test-support';
 
-let db: TestDatabase;
-let world: LiveWorld;
-let killSwitches: KillSwitchWatch;
-
-beforeAll(async () => {
-  db = await freshDatabase({ seeded: true });
-  world = await createLiveWorld(db.pool);
-  killSwitches = await KillSwitchWatch.open({ pool: db.pool });
-}, 180_000);
-
-afterAll(async () => {
-  await killSwitches?.close();
-  await world?.standIn.close();
-  await db?.close();
-});
+const suite = useLiveWorld();
 
 describe('a LIVE account asked for 50 orders in one second', () => {
   it('sends at most 10 a second, queues the rest visibly, and loses none', async () => {
+    const { db, world } = suite();
     const ref = await algorithm(db.pool, world.userId, { buy: 'close > 0', sell: 'close < 0' });
     const runId = await marketRun(world, relianceConfig(ref), 'LIVE');
     const { rows } = await db.pool.query<{ strategy_id: string }>('SELECT strategy_id FROM strategy_runs WHERE run_id = $1', [runId]);
     await world.scheduler.advanceTo(istEpochMs(TODAY, '10:00'));
     world.standIn.tick(RELIANCE_TOKEN, 120_000, { atMs: world.scheduler.now() });
-    const accounts = new LiveAccounts({
-      pool: db.pool, keys: [world.key], kite: { apiUrl: world.standIn.apiUrl, tickerUrl: world.standIn.tickerUrl }, scheduler: world.scheduler, killSwitches, pollMs: 500,
+    const accounts = suite().accounts({ pollMs: 500,
     });
     const acquired = await accounts.acquire(world.userBrokerId);
     if (!acquired.ok) throw new Error(acquired.error.message);

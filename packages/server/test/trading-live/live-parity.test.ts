@@ -5,39 +5,22 @@
 // to Kite with its tag and the algo id and market protection, every request is in the audit
 // trail, and the account's positions at Kite are the sum of the stored fills.
 import type { FeedTick } from '@vyuha/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveAccounts } from '../../src/trading/live/live-accounts';
-import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
+import { describe, expect, it } from 'vitest';
 import { runMarketSession } from '../../src/trading/runner/market-run';
 import type { PaperRun } from '../../src/trading/runner/paper-run';
 import { runLiveSession } from '../../src/trading/runner/live-run';
-import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm, storedFills } from '../trading-runner/runner-test-support';
-import { createLiveWorld, marketRun, playDay, pushedMarket, relianceConfig, RELIANCE_TOKEN, type LiveWorld, type TickTaker } from './live-test-support';
+import { useLiveWorld, marketRun, playDay, pushedMarket, relianceConfig, RELIANCE_TOKEN, type TickTaker } from './live-test-support';
 
-let db: TestDatabase;
-let world: LiveWorld;
-let killSwitches: KillSwitchWatch;
-
-beforeAll(async () => {
-  db = await freshDatabase({ seeded: true });
-  world = await createLiveWorld(db.pool);
-  killSwitches = await KillSwitchWatch.open({ pool: db.pool });
-}, 180_000);
-
-afterAll(async () => {
-  await killSwitches?.close();
-  await world?.standIn.close();
-  await db?.close();
-});
+const suite = useLiveWorld();
 
 async function dailyPnl(runId: string): Promise<unknown[]> {
-  const { rows } = await db.pool.query('SELECT date::text, pnl_paise, realised_paise, charges_paise, orders_count FROM daily_pnl WHERE run_id = $1 ORDER BY date', [runId]);
+  const { rows } = await suite().db.pool.query('SELECT date::text, pnl_paise, realised_paise, charges_paise, orders_count FROM daily_pnl WHERE run_id = $1 ORDER BY date', [runId]);
   return rows;
 }
 
 async function orderShapes(runId: string): Promise<unknown[]> {
-  const { rows } = await db.pool.query(
+  const { rows } = await suite().db.pool.query(
     `SELECT client_order_id, side, quantity, filled_quantity, order_type, product, status, average_price_paise FROM orders WHERE run_id = $1
      ORDER BY length(client_order_id), client_order_id`, [runId]);
   return rows.map((row: Record<string, unknown>) => ({ ...row, client_order_id: String(row.client_order_id).slice(37) }));
@@ -45,12 +28,12 @@ async function orderShapes(runId: string): Promise<unknown[]> {
 
 describe('a LIVE run through Kite', () => {
   it('makes exactly the orders, fills and P&L of the same day on paper', async () => {
+    const { db, world, killSwitches } = suite();
     const ref = await algorithm(db.pool, world.userId, { buy: 'crossover(ema(close, 3), ema(close, 8))', sell: 'crossunder(ema(close, 3), ema(close, 8))' });
     const config = relianceConfig(ref);
     const paperRunId = await marketRun(world, config, 'PAPER');
     const liveRunId = await marketRun(world, config, 'LIVE');
-    const accounts = new LiveAccounts({
-      pool: db.pool, keys: [world.key], kite: { apiUrl: world.standIn.apiUrl, tickerUrl: world.standIn.tickerUrl }, scheduler: world.scheduler, killSwitches, pollMs: 1_000,
+    const accounts = suite().accounts({ pollMs: 1_000,
     });
     const paperMarket = pushedMarket(world.reliance);
     const runs: TickTaker[] = [];

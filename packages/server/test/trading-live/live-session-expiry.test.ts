@@ -7,39 +7,21 @@
 // holds exactly what the stored fills add up to.
 import type { FeedTick } from '@vyuha/engine';
 import { istEpochMs } from '@vyuha/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveAccounts } from '../../src/trading/live/live-accounts';
-import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
+import { describe, expect, it } from 'vitest';
 import type { PaperRun } from '../../src/trading/runner/paper-run';
 import { runLiveSession } from '../../src/trading/runner/live-run';
-import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm } from '../trading-runner/runner-test-support';
-import { createLiveWorld, logIn, marketRun, playDay, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld, type TickTaker } from './live-test-support';
+import { useLiveWorld, logIn, marketRun, playDay, relianceConfig, RELIANCE_TOKEN, TODAY, type TickTaker } from './live-test-support';
 
-let db: TestDatabase;
-let world: LiveWorld;
-let killSwitches: KillSwitchWatch;
-
-beforeAll(async () => {
-  db = await freshDatabase({ seeded: true });
-  world = await createLiveWorld(db.pool);
-  killSwitches = await KillSwitchWatch.open({ pool: db.pool });
-}, 180_000);
-
-afterAll(async () => {
-  await killSwitches?.close();
-  await world?.standIn.close();
-  await db?.close();
-});
+const suite = useLiveWorld();
 
 describe('a LIVE run whose Kite session dies mid-day', () => {
   it('pauses entries, alerts, keeps reading the order book, and after a new login resumes reconciled with nothing lost or doubled', async () => {
+    const { db, world, killSwitches } = suite();
     const ref = await algorithm(db.pool, world.userId, { buy: 'crossover(ema(close, 2), ema(close, 5))', sell: 'crossunder(ema(close, 2), ema(close, 5))' });
     const runId = await marketRun(world, relianceConfig(ref, { interval: 3 }), 'LIVE');
     const logs: string[] = [];
-    const accounts = new LiveAccounts({
-      pool: db.pool, keys: [world.key], kite: { apiUrl: world.standIn.apiUrl, tickerUrl: world.standIn.tickerUrl }, scheduler: world.scheduler, killSwitches,
-      pollMs: 300, sessionCheckMs: 200, log: (line) => logs.push(line),
+    const accounts = suite().accounts({ pollMs: 300, sessionCheckMs: 200, log: (line) => logs.push(line),
     });
     const runs: TickTaker[] = [];
     const expiresAt = istEpochMs(TODAY, '11:00');

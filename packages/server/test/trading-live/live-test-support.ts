@@ -8,11 +8,16 @@ import { isoDate, istEpochMs } from '@vyuha/core';
 import { candleTickPath, serializeDeployableConfig } from '@vyuha/engine';
 import type { DeployableConfig, FeedPort, FeedTick } from '@vyuha/engine';
 import type pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { storeVerifiedSession } from '../../src/brokers/broker-ownership';
 import { encryptBrokerSecret, generateBrokerSecretKey, type BrokerSecretKey } from '../../src/brokers/broker-secrets';
 import { exchangeKiteRequestToken } from '../../src/brokers/kite/kite-http';
 import { kiteSessionExpiry, kiteSessionForm } from '../../src/brokers/kite/kite-login';
 import { QueuedFeed } from '../../src/trading/feeds/queued-feed';
+import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
+import { LiveAccounts } from '../../src/trading/live/live-accounts';
+import type { LiveAccountOptions } from '../../src/trading/live/live-account';
+import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { ManualScheduler } from '../../src/trading/feeds/scheduler';
 import { startKiteStandIn, type KiteStandIn } from '../kite-stand-in/stand-in';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
@@ -196,4 +201,39 @@ export async function playDay(world: LiveWorld, request: {
   }
   const close = istEpochMs(TODAY, '15:30');
   for (let time = scheduler.now() + 1_000; time <= Math.min(close + 5_000, until); time += 1_000) await scheduler.advanceTo(time);
+}
+
+/** What a LIVE test file shares: its database, the world (one trader, one stand-in) and the kill switch watch. */
+export interface LiveSuite {
+  readonly db: TestDatabase;
+  readonly world: LiveWorld;
+  readonly killSwitches: KillSwitchWatch;
+  /** The worker's broker accounts on this world's stand-in and clock, with `options` on top. */
+  accounts(options?: Partial<Omit<LiveAccountOptions, 'userBrokerId'>>): LiveAccounts;
+}
+
+/** Registers the file's setup and teardown: a seeded database, the world, the kill switch watch. */
+export function useLiveWorld(): () => LiveSuite {
+  let suite: LiveSuite | undefined;
+  beforeAll(async () => {
+    const db = await freshDatabase({ seeded: true });
+    const world = await createLiveWorld(db.pool);
+    const killSwitches = await KillSwitchWatch.open({ pool: db.pool });
+    suite = {
+      db, world, killSwitches,
+      accounts: (options = {}) => new LiveAccounts({
+        pool: db.pool, keys: [world.key], kite: { apiUrl: world.standIn.apiUrl, tickerUrl: world.standIn.tickerUrl }, scheduler: world.scheduler, killSwitches,
+        pollMs: 300, ...options,
+      }),
+    };
+  }, 180_000);
+  afterAll(async () => {
+    await suite?.killSwitches.close();
+    await suite?.world.standIn.close();
+    await suite?.db.close();
+  });
+  return () => {
+    if (suite === undefined) throw new Error('the LIVE test world is not set up (useLiveWorld at the top of the file)');
+    return suite;
+  };
 }

@@ -3,33 +3,17 @@
 // reconciles the account with Kite, pauses the strategy (the runner takes no entries while it is
 // PAUSED) and tells the user why; nothing is sent to Kite.
 import { istEpochMs } from '@vyuha/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KillSwitchWatch } from '../../src/trading/kill-switch-watch';
-import { LiveAccounts } from '../../src/trading/live/live-accounts';
+import { describe, expect, it } from 'vitest';
 import { runLiveSession } from '../../src/trading/runner/live-run';
 import { RELEASE } from '../../src/trading/runner/replay-run';
-import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { algorithm } from '../trading-runner/runner-test-support';
-import { createLiveWorld, KITE_APP, marketRun, relianceConfig, RELIANCE_TOKEN, TODAY, type LiveWorld } from './live-test-support';
+import { useLiveWorld, KITE_APP, marketRun, relianceConfig, RELIANCE_TOKEN, TODAY } from './live-test-support';
 
-let db: TestDatabase;
-let world: LiveWorld;
-let killSwitches: KillSwitchWatch;
-
-beforeAll(async () => {
-  db = await freshDatabase({ seeded: true });
-  world = await createLiveWorld(db.pool);
-  killSwitches = await KillSwitchWatch.open({ pool: db.pool });
-}, 180_000);
-
-afterAll(async () => {
-  await killSwitches?.close();
-  await world?.standIn.close();
-  await db?.close();
-});
+const suite = useLiveWorld();
 
 describe('a LIVE account holding a position Vyuha did not place', () => {
   it('pauses the strategy before its first bar and tells the user why, sending nothing', async () => {
+    const { db, world, killSwitches } = suite();
     const ref = await algorithm(db.pool, world.userId, { buy: 'close > 0', sell: 'close < 0' });
     const runId = await marketRun(world, relianceConfig(ref), 'LIVE');
     const { rows: [row] } = await db.pool.query<{ strategy_id: string }>('SELECT strategy_id FROM strategy_runs WHERE run_id = $1', [runId]);
@@ -56,8 +40,7 @@ describe('a LIVE account holding a position Vyuha did not place', () => {
     expect(placed.status).toBe(200);
     const sentBefore = world.standIn.requests.filter((request) => request.method === 'POST' && request.path === '/orders/regular').length;
 
-    const accounts = new LiveAccounts({
-      pool: db.pool, keys: [world.key], kite: { apiUrl: world.standIn.apiUrl, tickerUrl: world.standIn.tickerUrl }, scheduler: world.scheduler, killSwitches, pollMs: 500,
+    const accounts = suite().accounts({ pollMs: 500,
     });
     const abort = new AbortController();
     const live = runLiveSession({ pool: db.pool, runId, accounts, scheduler: world.scheduler, killSwitches, signal: abort.signal });

@@ -20,6 +20,7 @@ import { CHAOS_POINTS } from '../../src/trading/chaos';
 import type { ChaosPoint } from '../../src/trading/chaos';
 import { repoRoot } from '../../src/paths';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
+import { pooled } from '../helpers/pooled';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
 import { algorithm, backtestFillsOf, createTrader, deployable, paperRunRow, storedFills } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
@@ -183,20 +184,6 @@ async function killAndRestart(point: ChaosPoint, n: number): Promise<string[]> {
 
 const runIdPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-/** Runs `work` over `items`, `limit` at a time. */
-async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}
 
 function newRun(): Promise<string> {
   return paperRunRow(db.pool, { userId, instrumentId: nifty, config, range: { from: FROM, to: TO } });
