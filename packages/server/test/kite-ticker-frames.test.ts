@@ -3,32 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { kiteModeMessage, kiteSubscribeMessage, parseKiteBinaryFrame, parseKiteTextFrame } from '../src/brokers/kite/kite-ticker-frames';
 import type { KiteTick } from '../src/brokers/kite/kite-ticker-frames';
-
-/** A packet of `length` bytes with 32-bit big-endian values at the given offsets (and 16-bit and signed ones). */
-function packet(length: number, u32: Record<number, number>, more: { u16?: Record<number, number>; i32?: Record<number, number> } = {}): Uint8Array {
-  const { u16 = {}, i32 = {} } = more;
-  const bytes = new Uint8Array(length);
-  const view = new DataView(bytes.buffer);
-  for (const [at, value] of Object.entries(u32)) view.setUint32(Number(at), value);
-  for (const [at, value] of Object.entries(u16)) view.setUint16(Number(at), value);
-  for (const [at, value] of Object.entries(i32)) view.setInt32(Number(at), value);
-  return bytes;
-}
-
-/** A frame: the packet count, then each packet's 2-byte length and its bytes. */
-function frame(...packets: Uint8Array[]): Uint8Array {
-  const total = 2 + packets.reduce((sum, one) => sum + 2 + one.length, 0);
-  const bytes = new Uint8Array(total);
-  const view = new DataView(bytes.buffer);
-  view.setUint16(0, packets.length);
-  let offset = 2;
-  for (const one of packets) {
-    view.setUint16(offset, one.length);
-    bytes.set(one, offset + 2);
-    offset += 2 + one.length;
-  }
-  return bytes;
-}
+import { frame, packet } from './brokers-kite/ticker-frame-builders';
 
 function ticksOf(bytes: Uint8Array): readonly KiteTick[] {
   const parsed = parseKiteBinaryFrame(bytes);
