@@ -102,7 +102,7 @@ export class LiveAccount {
     });
     const lookup = parts.lookup;
     this.venue = new KiteVenue({
-      api, clock: () => scheduler.now(), sleep: (ms) => scheduler.sleepUntil(scheduler.now() + ms), onSessionLost: (reason) => void this.sessionLost(reason),
+      api, clock: () => scheduler.now(), sleep: (ms) => scheduler.sleepUntil(scheduler.now() + ms), onSessionLost: (reason) => this.loseSession(reason),
       contracts: {
         kiteContractOf: (key) => lookup.contractOf(Number(key)),
         instrumentKeyOf: (exchange, tradingSymbol) => {
@@ -119,7 +119,7 @@ export class LiveAccount {
     this.closers.push(connection.listen({
       onOrder: (order) => this.orderUpdate(order),
       onState: (change) => {
-        if (change.state === 'session-refused') void this.sessionLost(`Kite refused the ticker's session (HTTP ${change.httpStatus})`);
+        if (change.state === 'session-refused') this.loseSession(`Kite refused the ticker's session (HTTP ${change.httpStatus})`);
       },
     }));
     if (options.updates !== undefined) this.closers.push(options.updates.register(options.userBrokerId, (text) => this.orderUpdate(text)));
@@ -268,6 +268,14 @@ export class LiveAccount {
   private orderUpdate(update: unknown): void {
     const taken = this.venue.onOrderUpdate(update);
     if (!taken.ok) this.options.log?.(`Kite order update ignored: ${taken.error}`);
+  }
+
+  /** `sessionLost` from a callback: a failure to write the alert is logged, never an unhandled rejection. */
+  private loseSession(reason: string): void {
+    this.sessionLost(reason).catch((error: unknown) => {
+      this.options.log?.(`LIVE account ${this.session.clientId}: the lost session could not be recorded (${(error as Error).message})`);
+      this.watchForLogin();
+    });
   }
 
   /** Kite stopped accepting the token: once per loss, the session ended, the user told, a new login watched for. */
