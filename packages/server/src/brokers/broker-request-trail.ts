@@ -6,16 +6,22 @@
 // logged and retried with the next flush instead of failing the order it describes.
 import type pg from 'pg';
 
-/** One request and its answer as an adapter reports it (kite-api.ts `KiteExchangeRecord` fits). */
+/** One request to a broker and its answer, as an adapter reports it; secrets already `[redacted]`. */
 export interface BrokerRequestRecord {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The path without the query (e.g. `/orders/regular/1953367517686685697`). */
   readonly path: string;
   readonly form?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
+  /** The order tag when the form has one: how the trail finds its order before the broker names it. */
   readonly tag?: string;
+  /** The broker order id named by the path or by the answer. */
   readonly brokerOrderId?: string;
+  /** The HTTP status; absent when no answer came. */
   readonly status?: number;
+  /** 'ok', or the adapter's kind of failure (broker_requests.outcome). */
   readonly outcome: string;
+  /** The parsed body (long lists summarised), or `{ text }` for a body that is not JSON. */
   readonly response?: unknown;
   readonly startedAtMs: number;
   readonly durationMs: number;

@@ -11,27 +11,18 @@
 //     fills, trigger -> OPEN, modification, cancellation, rejection; never for the initial OPEN or TRIGGER PENDING.
 //   - The history of an order lists every state it passed through, oldest first, transient ones included.
 import { KiteError, istTime, istTimestamp, rupees } from './kite-format';
+import type { PlaceParams } from './order-params';
 import type { StandInInstrument } from './instruments';
 import { marginFor, netQuantity, openingQuantity, positionSums, positionsMarginPaise } from './margin';
-import type { Side, Trade } from './margin';
+import type { Trade } from './margin';
 
 export type OrderType = 'MARKET' | 'LIMIT' | 'SL' | 'SL-M';
 
-export interface OrderRequest {
+/** An order as the matching engine takes it: the form's fields read (order-params.ts), whose it is, and the system's tags. */
+export type OrderRequest = Omit<PlaceParams, 'autoslice'> & {
   readonly userId: string;
-  readonly instrument: StandInInstrument;
-  readonly side: Side;
-  readonly orderType: OrderType;
-  readonly product: string;
-  readonly quantity: number;
-  readonly pricePaise: number;
-  readonly triggerPricePaise: number;
-  readonly validity: string;
-  readonly tag: string | null;
-  /** 0 = none (then MARKET and SL-M are rejected), -1 = automatic, 1..100 = percent. */
-  readonly marketProtection: number;
   readonly tags?: readonly string[];
-}
+};
 
 /** What a test arranged for this order (faults.ts). */
 export interface OrderFaults {

@@ -20,6 +20,7 @@ export interface PlaceParams {
   readonly triggerPricePaise: number;
   readonly validity: string;
   readonly tag: string | null;
+  /** 0 = none (then MARKET and SL-M are rejected), -1 = automatic, 1..100 = percent. */
   readonly marketProtection: number;
   readonly autoslice: boolean;
 }

@@ -19,6 +19,7 @@
 //   checksum, request_token, refresh_token (and the session tokens of a login answer), and failure
 //   messages are built from the status and Kite's own message only.
 import { err, ok, type Result } from '@vyuha/core';
+import type { BrokerRequestRecord } from '../broker-request-trail';
 import { KITE_API_VERSION } from './kite-login';
 
 export type KiteHttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -38,25 +39,8 @@ export type KiteApiFailure =
   /** No HTTP answer; `sent` says whether the request may have reached Kite. */
   | { readonly kind: 'unreachable'; readonly sent: boolean; readonly message: string };
 
-/** One request and its answer, as audited. Secrets are `[redacted]`. */
-export interface KiteExchangeRecord {
-  readonly method: KiteHttpMethod;
-  /** The path without the query (e.g. `/orders/regular/1953367517686685697`). */
-  readonly path: string;
-  readonly form?: Readonly<Record<string, string>>;
-  readonly query?: Readonly<Record<string, string>>;
-  /** The order tag when the form has one: how the audit trail finds its order before Kite names it. */
-  readonly tag?: string;
-  /** The broker order id named by the path or by the answer's `data.order_id`. */
-  readonly brokerOrderId?: string;
-  /** The HTTP status; absent when no answer came. */
-  readonly status?: number;
-  readonly outcome: 'ok' | KiteApiFailure['kind'];
-  /** The parsed body (order and trade lists summarised), or `{ text }` for a body that is not JSON. */
-  readonly response?: unknown;
-  readonly startedAtMs: number;
-  readonly durationMs: number;
-}
+/** One request to Kite and its answer, as audited (broker-request-trail.ts): secrets are `[redacted]`. */
+export type KiteExchangeRecord = BrokerRequestRecord & { readonly method: KiteHttpMethod; readonly outcome: 'ok' | KiteApiFailure['kind'] };
 
 export interface KiteApiOptions {
   /** e.g. https://api.kite.trade (no trailing slash needed). */
