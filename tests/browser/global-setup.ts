@@ -23,6 +23,7 @@ import { createDatabaseIfMissing } from '../../packages/server/src/db/database';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded-postgres';
 import { loadMigrations, migrate } from '../../packages/server/src/db/migrate';
 import { seedDemoWorld } from '../../packages/server/src/db/seed';
+import { deployDemoPaperStrategies } from '../../packages/server/src/db/seed/demo-paper';
 import { queueDemoBacktests } from '../../packages/server/src/db/seed/demo-research-backtests';
 import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
 import { tradingActions } from '../../packages/server/src/graphql/actions/trading-actions';
@@ -30,6 +31,7 @@ import { buildApp } from '../../packages/server/src/http/app';
 import { startBacktestWorkers } from '../../packages/server/src/jobs/backtest-workers';
 import { createJobQueue } from '../../packages/server/src/jobs/job-queue';
 import { marketDataDir, migrationsDir, repoRoot, webDistDir } from '../../packages/server/src/paths';
+import { startStrategyRunners } from '../../packages/server/src/trading/runner/strategy-runners';
 import { readDeployedVersion } from '../../packages/server/src/version';
 
 declare module 'vitest' {
@@ -153,6 +155,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Every progress step is written (no 250 ms throttle), so a test can watch a short run's bar move.
     const workers = await startBacktestWorkers({ pool, queue, log: jobLog, progressIntervalMs: 0 });
     cleanups.push(() => workers.stop());
+    // The paper runtime, as a worker runs it (without the simulated market: this world's history
+    // ends on BROWSER_HISTORY.to), and the demo world's paper replays of its last 40 sessions.
+    const runners = await startStrategyRunners({ pool, queue, log: jobLog });
+    cleanups.push(() => runners.stop());
+    await deployDemoPaperStrategies({ pool, queue, through: BROWSER_HISTORY.to, sessions: 40, market: false, log: (message) => logger.info(message) });
     cleanups.push(() => app.close());
     await app.listen({ host: '127.0.0.1', port });
 

@@ -84,6 +84,10 @@ export interface DeployDemoPaperOptions {
   /** The last finished session whose candles are stored. */
   readonly through: IsoDate;
   readonly log: (message: string) => void;
+  /** How many sessions the replays cover (default DEMO_PAPER_SESSIONS). */
+  readonly sessions?: number;
+  /** Deploy the strategies on the simulated market too (default true; a world without that market: false). */
+  readonly market?: boolean;
 }
 
 async function userIdOf(client: pg.PoolClient, role: DemoRole): Promise<string | undefined> {
@@ -133,13 +137,14 @@ async function strategyFor(client: pg.PoolClient, request: { plan: DemoPaperStra
  */
 export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions): Promise<DemoRole[]> {
   const { pool, queue, through, log } = options;
-  const replay = { from: firstOfSessions(through, DEMO_PAPER_SESSIONS), to: through, speed: 0 };
+  const replay = { from: firstOfSessions(through, options.sessions ?? DEMO_PAPER_SESSIONS), to: through, speed: 0 };
+  const plans = options.market === false ? DEMO_PAPER_STRATEGIES : [...DEMO_PAPER_STRATEGIES, ...DEMO_MARKET_STRATEGIES];
   const deployed: DemoRole[] = [];
   const client = await pool.connect();
   let unlocked = false;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    for (const plan of [...DEMO_PAPER_STRATEGIES, ...DEMO_MARKET_STRATEGIES]) {
+    for (const plan of plans) {
       const userId = await userIdOf(client, plan.role);
       const instrumentId = await instrumentIdOf(client, plan.instrument);
       if (userId === undefined || instrumentId === undefined || await marked(client, markerKey(plan), userId)) continue;
