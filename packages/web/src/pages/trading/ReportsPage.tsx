@@ -1,15 +1,16 @@
 // /reports (docs/PRODUCT.md sections 2 and 6: manager, superadmin): for each managed user (docs/PRODUCT.md section 7's
-// managers query) the P&L of their runs over a date range, from the daily P&L table.
+// managers query) the P&L of their paper and live runs over a date range, from the daily P&L table
+// (backtests are research, never account P&L).
 import { Alert, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { formatRupees, MISSING_VALUE } from '../../format/format';
 import { asIsoDate, defaultDateRange, istToday } from '../../format/date-ranges';
 import { useManagedUsers } from './research/managed-users';
 import { QueryError } from './research/query-feedback';
-import { RUN_KINDS, useUserPnl } from './research/user-pnl';
+import { TRADING_RUN_KINDS, useUserPnl } from './research/user-pnl';
 
 const ALL_KINDS = 'ALL';
-const KIND_OPTIONS = [{ value: ALL_KINDS, label: 'All runs' }, ...RUN_KINDS.map((kind) => ({ value: kind, label: kind }))];
+const KIND_OPTIONS = [{ value: ALL_KINDS, label: 'Paper and live' }, ...TRADING_RUN_KINDS.map((kind) => ({ value: kind, label: kind }))];
 
 export function Component() {
   const initial = useMemo(() => defaultDateRange(), []);
@@ -18,7 +19,7 @@ export function Component() {
   const [kind, setKind] = useState<string>(ALL_KINDS);
   const managed = useManagedUsers();
   const userIds = useMemo(() => managed.users.map((user) => user.userId), [managed.users]);
-  const kinds = useMemo(() => (kind === ALL_KINDS ? [...RUN_KINDS] : [kind]), [kind]);
+  const kinds = useMemo(() => (kind === ALL_KINDS ? [...TRADING_RUN_KINDS] : [kind]), [kind]);
   const validRange = asIsoDate(from) !== undefined && asIsoDate(to) !== undefined && from <= to;
   const pnl = useUserPnl({ userIds, from, to, kinds, pause: !validRange });
 
@@ -72,7 +73,7 @@ export function Component() {
           )}
         </Table>
       )}
-      <Text size="xs" c="dimmed">Net P&L and orders are the sums of the daily P&L rows of each user's runs between the two dates (IST), both included.</Text>
+      <Text size="xs" c="dimmed">Net P&L and orders are the sums of the daily P&L rows of each user's paper and live runs (never backtests) between the two dates (IST), both included.</Text>
     </Stack>
   );
 }

@@ -11,7 +11,7 @@ import { asIsoDate, defaultDateRange, istToday } from '../../format/date-ranges'
 import { brokerInvestmentPaise, useManagedUsers, type BrokerAccount, type ManagedUser } from './research/managed-users';
 import { QueryError } from './research/query-feedback';
 import { useActingUserId } from './research/use-window-starts';
-import { RUN_KINDS, useUserPnl, type UserPnl } from './research/user-pnl';
+import { TRADING_RUN_KINDS, useUserPnl, type UserPnl } from './research/user-pnl';
 
 /** docs/PRODUCT.md section 3's user-accounts columns that no table stores yet. */
 const UNSTORED_COLUMNS = ['enableSl', 'trail_enabled', 'trail_mode', 'sl', 'default_sl', 'trail_tsl', 'enableTarget', 'tgt', 'default_tgt', 'trail_ttg'] as const;
@@ -65,7 +65,7 @@ export function Component() {
   }, [ownMode, managed.users, own.data]);
   const userIds = useMemo(() => users.map((user) => user.userId), [users]);
   const date = asIsoDate(selectedDate);
-  const kinds = useMemo(() => [...RUN_KINDS], []);
+  const kinds = useMemo(() => [...TRADING_RUN_KINDS], []);
   const pnl = useUserPnl({ userIds, from: date ?? '', to: date ?? '', kinds, pause: date === undefined });
 
   return (

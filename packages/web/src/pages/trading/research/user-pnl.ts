@@ -4,7 +4,11 @@
 import { useMemo } from 'react';
 import { useQuery, type CombinedError } from 'urql';
 
-export const RUN_KINDS = ['BACKTEST', 'SIMULATION', 'MANUAL', 'ALGO', 'OMS', 'LIVE', 'PAPER'] as const;
+/**
+ * The run kinds whose P&L is trading P&L: paper and live. Backtests (and the other research kinds)
+ * are never summed into an account's P&L.
+ */
+export const TRADING_RUN_KINDS = ['PAPER', 'LIVE'] as const;
 
 export interface UserPnl {
   readonly netPnlPaise: number;
