@@ -2,6 +2,8 @@
 // entries, header with the live/paper mode, theme and density, the manager's managed-user
 // switcher and show-all-users switch, the account menu, and the credit and licence notice.
 import { AppShell, Burger, Group, Loader, Center, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthState } from '../auth/auth-service';
 import { BrandLogo } from '../app/BrandLogo';
@@ -40,6 +42,12 @@ export function Component() {
   const auth = useAuthState((snapshot) => ({ starting: snapshot.matches('starting'), signedIn: snapshot.matches('signedIn'), role: snapshot.context.role, userId: snapshot.context.userId }));
   const drawerOpen = useAppStore((state) => state.drawerOpen);
   const setDrawerOpen = useAppStore((state) => state.setDrawerOpen);
+  // On a phone the menu covers the page, so it starts closed and closes after each choice; the
+  // saved drawer preference is the desktop's.
+  const phone = useMediaQuery('(max-width: 48em)') ?? false;
+  const [phoneMenuOpen, setPhoneMenuOpen] = useState(false);
+  const menuOpen = phone ? phoneMenuOpen : drawerOpen;
+  const toggleMenu = (): void => (phone ? setPhoneMenuOpen(!phoneMenuOpen) : setDrawerOpen(!drawerOpen));
   useSessionSetup(auth.signedIn ? auth.userId : undefined, auth.role);
   if (auth.starting) {
     return (
@@ -53,22 +61,24 @@ export function Component() {
   return (
     <AppShell
       header={{ height: 56 }}
-      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !drawerOpen, desktop: !drawerOpen } }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !phoneMenuOpen, desktop: !drawerOpen } }}
       padding="md"
     >
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={drawerOpen} onClick={() => setDrawerOpen(!drawerOpen)} size="sm" aria-label="Toggle the menu" />
-            <Link to="/dashboard" aria-label="Dashboard">
-              <BrandLogo height={28} />
-            </Link>
+        <Group h="100%" px={phone ? 'xs' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Burger opened={menuOpen} onClick={toggleMenu} size="sm" aria-label="Toggle the menu" />
+            {!phone && (
+              <Link to="/dashboard" aria-label="Dashboard">
+                <BrandLogo height={28} />
+              </Link>
+            )}
           </Group>
           <ShellHeader role={auth.role} userId={auth.userId} />
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
-        <SideMenu role={auth.role} onNavigate={() => undefined} />
+        <SideMenu role={auth.role} onNavigate={() => setPhoneMenuOpen(false)} />
         <Text size="xs" c="dimmed" mt="auto" px="xs">Signed in as {auth.role}</Text>
       </AppShell.Navbar>
       <AppShell.Main>
