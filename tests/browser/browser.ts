@@ -167,7 +167,12 @@ function fileName(name: string): string {
 /** Sets the page's theme through the header's toggle (which also saves it to the account). */
 export async function setTheme(page: Page, theme: 'dark' | 'light', timeoutMs = 10_000): Promise<void> {
   const current = (): Promise<string | undefined> => page.evaluate(() => document.documentElement.dataset.theme);
-  if (await current() !== theme) await page.getByTestId('theme-toggle').click();
+  if (await current() !== theme) {
+    await page.getByTestId('theme-toggle').click();
+    // The "Settings updated" toast stays while the pointer rests on it (it opens where the
+    // pointer is on a phone): move the pointer away so it closes on time.
+    await page.mouse.move(1, (page.viewportSize()?.height ?? 800) - 1);
+  }
   await expect.poll(current, { timeout: timeoutMs }).toBe(theme);
 }
 
