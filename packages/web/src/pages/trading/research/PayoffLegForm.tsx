@@ -1,6 +1,7 @@
-// The form that adds an option leg to the payoff positions: index, expiry (listed expiries from
+// The form that adds a leg to the payoff positions: index, expiry (listed expiries from
 // fno_expiries, else the exchange's rules: payoff-expiries.ts), strike (ATM from the index's one
-// last price, parts/use-last-prices.ts), CE/PE, buy/sell, lots and the premium paid or received.
+// last price, parts/use-last-prices.ts), CE/PE or FUT (the index future of that expiry, whose lot
+// is the options' lot), buy/sell, lots and the premium (or futures price) paid or received.
 import { Alert, Button, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
 import type { OptionRight, PayoffPosition } from '@vyuha/engine';
 import { atmStrike } from '@vyuha/market';
@@ -48,7 +49,7 @@ export function PayoffLegForm({ indices, lastPrices, onAdd }: PayoffLegFormProps
   const index = indices.find((row) => row.id === indexId) ?? indices[0];
   const [expiry, setExpiry] = useState<string | null>(null);
   const [strike, setStrike] = useState<number | string>('');
-  const [optionType, setOptionType] = useState<OptionRight>('CE');
+  const [optionType, setOptionType] = useState<OptionRight | 'FUT'>('CE');
   const [side, setSide] = useState<'Buy' | 'Sell'>('Buy');
   const [lots, setLots] = useState<number | string>(1);
   const [premium, setPremium] = useState<number | string>('');
@@ -69,13 +70,16 @@ export function PayoffLegForm({ indices, lastPrices, onAdd }: PayoffLegFormProps
   const strikeValue = typeof strike === 'number' ? strike : atm;
   const lotsValue = typeof lots === 'number' ? lots : Number.NaN;
   const premiumValue = typeof premium === 'number' ? premium : Number.NaN;
-  const valid = index !== undefined && chosenExpiry !== null && lot !== undefined && strikeValue !== undefined && strikeValue > 0
+  const future = optionType === 'FUT';
+  const valid = index !== undefined && chosenExpiry !== null && lot !== undefined && (future || (strikeValue !== undefined && strikeValue > 0))
     && Number.isInteger(lotsValue) && lotsValue > 0 && Number.isFinite(premiumValue) && premiumValue >= 0;
 
   const add = (): void => {
     if (!valid) return;
     const quantity = (side === 'Buy' ? 1 : -1) * lotsValue * lot;
-    onAdd({ kind: 'option', optionType, strike: strikeValue, expiry: chosenExpiry, quantity, entryPrice: premiumValue, indice: index.name, timestamp: Date.now() }, replace);
+    const common = { expiry: chosenExpiry, quantity, entryPrice: premiumValue, indice: index.name, timestamp: Date.now() };
+    if (optionType === 'FUT') onAdd({ kind: 'future', ...common }, replace);
+    else if (strikeValue !== undefined) onAdd({ kind: 'option', optionType, strike: strikeValue, ...common }, replace);
   };
 
   return (
@@ -86,16 +90,19 @@ export function PayoffLegForm({ indices, lastPrices, onAdd }: PayoffLegFormProps
           value={index?.id ?? null} onChange={(value) => { setIndexId(value); setExpiry(null); setStrike(''); }} />
         <Select label="Expiry" w={200} allowDeselect={false} value={chosenExpiry} onChange={setExpiry} data-testid="payoff-expiry"
           data={expiries.map((option) => ({ value: option.date, label: `${option.date} (${option.kind})` }))} />
-        <NumberInput label="Strike" w={130} min={0} step={index?.oc_step ?? 50} value={strike} placeholder={atm === undefined ? '' : String(atm)} onChange={setStrike} />
-        <SegmentedControl data={['CE', 'PE']} value={optionType} onChange={(value) => setOptionType(value as OptionRight)} aria-label="Option type" />
-        <SegmentedControl data={['Buy', 'Sell']} value={side} onChange={(value) => setSide(value as 'Buy' | 'Sell')} aria-label="Side"
+        <NumberInput hideControls label="Strike" w={130} min={0} step={index?.oc_step ?? 50} value={strike} placeholder={atm === undefined ? '' : String(atm)} onChange={setStrike}
+          disabled={future} data-testid="payoff-strike" />
+        <SegmentedControl data={['CE', 'PE', 'FUT']} value={optionType} onChange={(value) => setOptionType(value as OptionRight | 'FUT')} aria-label="Contract"
+          data-testid="payoff-contract" />
+        <SegmentedControl data={['Buy', 'Sell']} value={side} onChange={(value) => setSide(value as 'Buy' | 'Sell')} aria-label="Side" data-testid="payoff-side"
           color={side === 'Buy' ? 'teal' : 'red'} />
-        <NumberInput label="Lots" w={90} min={1} step={1} allowDecimal={false} value={lots} onChange={setLots} />
-        <NumberInput label="Premium (₹ per unit)" w={170} min={0} decimalScale={2} value={premium} onChange={setPremium} />
-        <Button onClick={add} disabled={!valid}>{replace ? 'Replace' : 'Add leg'}</Button>
+        <NumberInput hideControls label="Lots" w={90} min={1} step={1} allowDecimal={false} value={lots} onChange={setLots} data-testid="payoff-lots" />
+        <NumberInput hideControls label={future ? 'Price (₹)' : 'Premium (₹ per unit)'} w={170} min={0} decimalScale={2} value={premium} onChange={setPremium}
+          data-testid="payoff-premium" />
+        <Button onClick={add} disabled={!valid} data-testid="payoff-add">{replace ? 'Replace' : 'Add leg'}</Button>
       </Group>
       <Group gap="md">
-        <Switch checked={replace} onChange={(event) => setReplace(event.currentTarget.checked)}
+        <Switch checked={replace} onChange={(event) => setReplace(event.currentTarget.checked)} data-testid="payoff-replace"
           label={`Replace the saved ${index?.name ?? ''} positions with this leg`} />
         {lot !== undefined && <Text size="xs" c="dimmed">Lot size {lot}{atm === undefined ? '' : ` · ATM strike ${atm}`}</Text>}
       </Group>

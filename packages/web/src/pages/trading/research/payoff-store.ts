@@ -1,8 +1,7 @@
-// The payoff screen's positions (docs/PRODUCT.md section 3: each with its index, "indice", its expiry and a
-// timestamp): kept in component state and mirrored to sessionStorage, so they live as long as
-// the tab (docs/PRODUCT.md section 4: most stores persist in session storage).
+// The hand-over of option-chain selections to /payoff (docs/PRODUCT.md section 3: each position with its
+// index, "indice", its expiry and a timestamp): /chart writes them to sessionStorage, and /payoff
+// stores them with the account (payoff/use-payoff-positions.ts) and clears the hand-over.
 import type { PayoffPosition } from '@vyuha/engine';
-import { useEffect, useState } from 'react';
 
 export const PAYOFF_STORAGE_KEY = 'vyuha.payoff.positions';
 
@@ -22,17 +21,4 @@ export function loadPositions(storage: Storage = sessionStorage): PayoffPosition
   } catch {
     return [];
   }
-}
-
-/** Positions in state, written to sessionStorage on every change. */
-export function usePayoffPositions(): [PayoffPosition[], (next: PayoffPosition[]) => void] {
-  const [positions, setPositions] = useState<PayoffPosition[]>(() => loadPositions());
-  useEffect(() => {
-    try {
-      sessionStorage.setItem(PAYOFF_STORAGE_KEY, JSON.stringify(positions));
-    } catch {
-      // A full or disabled storage only costs persistence; the positions stay in state.
-    }
-  }, [positions]);
-  return [positions, setPositions];
 }
