@@ -1,8 +1,9 @@
 // The header's controls (docs/PRODUCT.md sections 2, 4, 6): live/paper dashboard mode (PAPER and locked for
 // the demo and backtest roles, LIVE by default otherwise), theme (dark default; saved when signed
 // in), density (compact or cozy), the manager's managed-user switcher and show-all-users switch,
-// and the account menu.
-import { ActionIcon, Button, Group, Menu, SegmentedControl, Select, Switch, Tooltip } from '@mantine/core';
+// the account menu, and for the roles that may trade the kill switch, the pending signals and the
+// trading alerts (trading/TradingHeader.tsx).
+import { ActionIcon, Box, Button, Group, Menu, SegmentedControl, Select, Switch, Tooltip } from '@mantine/core';
 import { useQuery } from 'urql';
 import { useNavigate } from 'react-router';
 import { MANAGING_ROLES } from '../app/menu';
@@ -11,6 +12,7 @@ import { MANAGED_USERS } from '../graphql/documents';
 import { graphqlClient, restartGraphqlClients } from '../graphql/graphql-client';
 import { saveGlobalPreferences, type GlobalPreferences } from '../preferences/preferences';
 import { useAppStore, type DashboardMode } from '../stores/app-store';
+import { TradingHeader } from './trading/TradingHeader';
 import { paperOnly } from './use-session-setup';
 
 interface ManagedUsersData {
@@ -86,57 +88,76 @@ function HeaderToggle({ label, name, symbol, onToggle }: { readonly label: strin
   );
 }
 
-export function ShellHeader({ role, userId }: { readonly role: string | undefined; readonly userId: string | undefined }) {
+/** The density and theme actions, shared by the header buttons and (on a phone) the account menu. */
+function useDisplayActions(userId: string | undefined) {
   const theme = useAppStore((state) => state.theme);
   const density = useAppStore((state) => state.density);
+  return {
+    theme,
+    density,
+    toggleDensity: (): void => {
+      const next = density === 'cozy' ? 'compact' : 'cozy';
+      useAppStore.getState().setDensity(next);
+      save(userId, { density: next });
+    },
+    toggleTheme: (): void => {
+      const next = theme === 'dark' ? 'light' : 'dark';
+      useAppStore.getState().setTheme(next);
+      save(userId, { theme: next });
+    },
+  };
+}
+
+function setMode(userId: string | undefined, mode: DashboardMode): void {
+  useAppStore.getState().setDashboardMode(mode);
+  save(userId, { dashboardMode: mode });
+}
+
+export function ShellHeader({ role, userId }: { readonly role: string | undefined; readonly userId: string | undefined }) {
+  const { theme, density, toggleDensity, toggleTheme } = useDisplayActions(userId);
   const mode = useAppStore((state) => state.dashboardMode);
   const locked = paperOnly(role);
   const navigate = useNavigate();
   const isManager = (MANAGING_ROLES as readonly string[]).includes(role ?? '');
+  const shownMode = locked ? 'PAPER' : mode;
   return (
-    <Group gap="sm" wrap="nowrap">
+    <Group gap={8} wrap="nowrap">
+      {userId !== undefined && <TradingHeader role={role} userId={userId} />}
       {isManager && userId !== undefined && <ManagedUserSwitcher userId={userId} />}
+      {/* On a phone the mode and density move into the account menu, so the header fits 390 px. */}
       <Tooltip label={locked ? 'Demo and backtest plans trade on paper only' : 'Dashboard mode'}>
         <SegmentedControl
           size="xs"
           data={['LIVE', 'PAPER']}
-          value={locked ? 'PAPER' : mode}
+          value={shownMode}
           disabled={locked}
-          onChange={(value) => {
-            useAppStore.getState().setDashboardMode(value as DashboardMode);
-            save(userId, { dashboardMode: value as DashboardMode });
-          }}
+          onChange={(value) => setMode(userId, value as DashboardMode)}
           data-testid="dashboard-mode"
+          visibleFrom="sm"
         />
       </Tooltip>
-      <HeaderToggle
-        label={density === 'cozy' ? 'Compact density' : 'Cozy density'}
-        name="density"
-        symbol={density === 'cozy' ? '▤' : '☰'}
-        onToggle={() => {
-          const next = density === 'cozy' ? 'compact' : 'cozy';
-          useAppStore.getState().setDensity(next);
-          save(userId, { density: next });
-        }}
-      />
-      <HeaderToggle
-        label={theme === 'dark' ? 'Light theme' : 'Dark theme'}
-        name="theme"
-        symbol={theme === 'dark' ? '☀' : '☾'}
-        onToggle={() => {
-          const next = theme === 'dark' ? 'light' : 'dark';
-          useAppStore.getState().setTheme(next);
-          save(userId, { theme: next });
-        }}
-      />
+      <Box visibleFrom="sm">
+        <HeaderToggle label={density === 'cozy' ? 'Compact density' : 'Cozy density'} name="density" symbol={density === 'cozy' ? '▤' : '☰'} onToggle={toggleDensity} />
+      </Box>
+      <HeaderToggle label={theme === 'dark' ? 'Light theme' : 'Dark theme'} name="theme" symbol={theme === 'dark' ? '☀' : '☾'} onToggle={toggleTheme} />
       <Menu position="bottom-end">
         <Menu.Target>
-          <Button size="xs" variant="default" data-testid="account-menu">Account</Button>
+          <Button size="xs" variant="default" px={10} aria-label="Account" data-testid="account-menu">
+            <Box component="span" visibleFrom="sm">Account</Box>
+            <Box component="span" hiddenFrom="sm">⋮</Box>
+          </Button>
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Item onClick={() => void navigate('/users/edit')}>Profile and security</Menu.Item>
           {isManager && <Menu.Item onClick={() => void navigate('/manageAccounts')}>Managed accounts</Menu.Item>}
           {(role === 'administrator' || role === 'superadmin') && <Menu.Item onClick={() => void navigate('/users/list')}>Users</Menu.Item>}
+          <Box hiddenFrom="sm">
+            <Menu.Divider />
+            <Menu.Item disabled={locked} onClick={() => setMode(userId, shownMode === 'LIVE' ? 'PAPER' : 'LIVE')} data-testid="menu-dashboard-mode">
+              Dashboard mode: {shownMode}{locked ? ' (paper only)' : ` · switch to ${shownMode === 'LIVE' ? 'PAPER' : 'LIVE'}`}
+            </Menu.Item>
+            <Menu.Item onClick={toggleDensity}>{density === 'cozy' ? 'Compact density' : 'Cozy density'}</Menu.Item>
+          </Box>
           <Menu.Divider />
           <Menu.Item data-testid="sign-out" onClick={() => void signOut().then(() => navigate('/authenticate/signin'))}>Sign out</Menu.Item>
           <Menu.Item color="red" onClick={() => void signOut({ all: true }).then(() => navigate('/authenticate/signin'))}>Sign out everywhere</Menu.Item>
