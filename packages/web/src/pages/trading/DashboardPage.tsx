@@ -1,174 +1,98 @@
-// /dashboard (docs/PRODUCT.md section 2): P&L of the user's LIVE or PAPER strategy runs (the header's mode;
-// demo and backtest are always PAPER, docs/PRODUCT.md section 4) from daily_pnl: a calendar heatmap of
-// profit/loss or orders with docs/PRODUCT.md section 9 bands, a date-range preset (default the last 90
-// days ending yesterday), CSV download of the heatmap's rows, and a summary.
-import { Anchor, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title, Alert } from '@mantine/core';
-import { paiseToRupeesText, type IsoDateRange } from '@vyuha/core';
-import { useMemo, useState, type ReactNode } from 'react';
+// /dashboard (docs/PRODUCT.md section 2): the P&L of the user's LIVE or PAPER strategy runs, never
+// backtests, all live through GraphQL subscriptions (dashboard/use-dashboard-data.ts): today's P&L per
+// strategy and in total, then for a date range (default the last 90 days ending yesterday) a
+// calendar heatmap of profit/loss or orders with docs/PRODUCT.md section 9 bands by day, week or
+// month, or a line with zoom and save as image, a CSV of the figures, and a picked period's orders.
+// A day's P&L is what its fills booked, realised less charges (dashboard/pnl-buckets.ts says why).
+import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import type { IsoDateRange } from '@vyuha/core';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from 'urql';
-import { PAPER_ONLY_ROLES } from '../../app/menu';
-import { asIsoDate, DEFAULT_RANGE_PRESET, defaultDateRange, istToday, presetRange, RANGE_PRESETS } from '../../format/date-ranges';
-import { downloadFileName, formatRupees } from '../../format/format';
-import { useAppStore } from '../../stores/app-store';
-import { CalendarHeatmap, HeatmapLegend, type DayValue } from './parts/CalendarHeatmap';
-import { toCsv, downloadText } from './parts/csv';
-import { foldDays, summarise, type DailyPnlRow } from './parts/daily-rows';
-import type { HeatmapMetric } from './parts/heatmap-bands';
+import { allows, entryForPath, PAPER_ONLY_ROLES } from '../../app/menu';
+import { useAuthState } from '../../auth/auth-service';
+import { istToday } from '../../format/date-ranges';
+import { useAppStore, type DashboardMode } from '../../stores/app-store';
+import { ModeSwitch, Toolbar, ViewControls, type DashboardView } from './dashboard/DashboardControls';
+import { PeriodOrders } from './dashboard/PeriodOrders';
+import { PnlCharts, Summary } from './dashboard/PnlCharts';
+import { bucketsOf, foldBookedDays, type BookedDay } from './dashboard/pnl-buckets';
+import { TodayPanel } from './dashboard/TodayPanel';
+import { ROW_LIMIT, useDashboardData } from './dashboard/use-dashboard-data';
+import { useDateRange } from './dashboard/use-date-range';
 import { QueryState } from './parts/QueryState';
 import { useSubject } from './parts/use-subject';
 
-/** The engine's cap on one select; reaching it means days may be missing. */
-const ROW_LIMIT = 10_000;
-const CUSTOM = 'custom';
-
-const DASHBOARD = `query DashboardPnl($userId: uuid!, $kind: String!, $from: date!, $to: date!) {
-  daily_pnl(
-    where: { run: { user_id: { _eq: $userId }, kind: { _eq: $kind } }, date: { _gte: $from, _lte: $to } }
-    order_by: [{ date: asc }]
-    limit: ${ROW_LIMIT}
-  ) { run_id date pnl_paise orders_count }
-  strategy_runs_aggregate(where: { user_id: { _eq: $userId }, kind: { _eq: $kind } }) { aggregate { count } }
-  users_by_pk(user_id: $userId) { name }
-}`;
-
-interface DashboardData {
-  readonly daily_pnl: DailyPnlRow[];
-  readonly strategy_runs_aggregate: { readonly aggregate: { readonly count: number } | null };
-  readonly users_by_pk: { readonly name: string } | null;
-}
-
-function useRange(): { range: IsoDateRange | undefined; controls: ReactNode } {
-  const [preset, setPreset] = useState<string>(DEFAULT_RANGE_PRESET);
-  const today = istToday();
-  const yesterday = defaultDateRange(today).to;
-  const [custom, setCustom] = useState<{ from: string; to: string }>(() => defaultDateRange(today));
-  const customFrom = asIsoDate(custom.from);
-  const customTo = asIsoDate(custom.to);
-  const customRange = customFrom !== undefined && customTo !== undefined && customFrom <= customTo && customTo <= yesterday ? { from: customFrom, to: customTo } : undefined;
-  const customValid = customRange !== undefined;
-  const range = presetRange(preset, today) ?? customRange;
-  const controls = (
-    <Group align="flex-end" gap="sm">
-      <Select
-        label="Date range"
-        w={180}
-        allowDeselect={false}
-        value={preset}
-        onChange={(value) => setPreset(value ?? DEFAULT_RANGE_PRESET)}
-        data={[...RANGE_PRESETS.map(({ key, label }) => ({ value: key, label })), { value: CUSTOM, label: 'Custom range' }]}
-      />
-      {preset === CUSTOM && (
-        <>
-          <TextInput type="date" label="From" value={custom.from} max={yesterday} w={170}
-            onChange={(event) => setCustom({ ...custom, from: event.currentTarget.value })} />
-          <TextInput type="date" label="To" value={custom.to} max={yesterday} w={170}
-            error={customValid ? undefined : 'From must not be after To; To at most yesterday'}
-            onChange={(event) => setCustom({ ...custom, to: event.currentTarget.value })} />
-        </>
-      )}
-    </Group>
-  );
-  return { range, controls };
-}
-
-function Stat({ label, value, color = 'inherit' }: { readonly label: string; readonly value: string; readonly color?: string }) {
+/** What to do next when a range has no trading: only links the role may follow. */
+function NothingYet({ role, mode, locked, range }: { readonly role: string | undefined; readonly mode: DashboardMode; readonly locked: boolean; readonly range: IsoDateRange }) {
+  const modeWord = mode === 'LIVE' ? 'live' : 'paper';
   return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase">{label}</Text>
-      <Text fw={600} size="lg" c={color}>{value}</Text>
+    <Paper withBorder p="xl" data-testid="dashboard-empty">
+      <Stack gap="xs" align="center">
+        <Text fw={600}>No {modeWord} trading from {range.from} to {range.to}</Text>
+        {allows(entryForPath('/strategies') ?? { roles: [] }, role) && (
+          <Anchor component={Link} to="/strategies">Deploy one of your strategies on paper</Anchor>
+        )}
+        {allows(entryForPath('/subscriptions') ?? { roles: [] }, role) && (
+          <Anchor component={Link} to="/subscriptions">Subscribe to a published strategy to trade its signals</Anchor>
+        )}
+        {mode === 'LIVE' && !locked && (
+          <Button size="xs" variant="light" onClick={() => useAppStore.getState().setDashboardMode('PAPER')}>Show paper trading instead</Button>
+        )}
+        <Text size="sm" c="dimmed">Or pick a longer date range above.</Text>
+      </Stack>
     </Paper>
   );
 }
 
-function toneOf(paise: number): string {
-  return paise > 0 ? 'teal' : paise < 0 ? 'red' : 'inherit';
-}
-
-function Summary({ days }: { readonly days: ReadonlyMap<string, DayValue> }) {
-  const summary = summarise(days);
-  return (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
-      <Stat label="Net P&L" value={formatRupees(summary.netPaise)} color={toneOf(summary.netPaise)} />
-      <Stat label="Orders" value={summary.orders.toLocaleString('en-IN')} />
-      <Stat label="Winning days" value={`${summary.winningDays} of ${summary.tradingDays}`} />
-      <Stat label="Best day" value={summary.best ? `${formatRupees(summary.best.pnlPaise, { compact: true })} (${summary.best.date})` : '—'} />
-      <Stat label="Worst day" value={summary.worst ? `${formatRupees(summary.worst.pnlPaise, { compact: true })} (${summary.worst.date})` : '—'} />
-    </SimpleGrid>
-  );
-}
-
-function downloadCsv(input: { days: ReadonlyMap<string, DayValue>; profileName: string; mode: string; range: IsoDateRange }): void {
-  const rows = [...input.days.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([date, value]) => [date, paiseToRupeesText(value.pnlPaise), value.orders]);
-  const base = `${input.mode.toLowerCase()}-pnl-${input.range.from}-to-${input.range.to}`;
-  downloadText(downloadFileName({ profileName: input.profileName, base, extension: 'csv', nowMs: Date.now() }), toCsv(['date', 'pnl_rupees', 'orders'], rows));
+function periodFigures(days: ReadonlyMap<string, BookedDay>, period: IsoDateRange): BookedDay | undefined {
+  const buckets = bucketsOf(days, period, 'day').filter((bucket) => bucket.tradingDays > 0);
+  if (buckets.length === 0) return undefined;
+  return buckets.reduce<BookedDay>((sum, day) => ({
+    pnlPaise: sum.pnlPaise + day.pnlPaise, realisedPaise: sum.realisedPaise + day.realisedPaise, chargesPaise: sum.chargesPaise + day.chargesPaise,
+    mtmPaise: sum.mtmPaise + day.mtmPaise, orders: sum.orders + day.orders,
+  }), { pnlPaise: 0, realisedPaise: 0, chargesPaise: 0, mtmPaise: 0, orders: 0 });
 }
 
 export function Component() {
-  const { userId, role } = useSubject();
+  const { userId, role, actingForUser } = useSubject();
+  const signedInUserId = useAuthState((snapshot) => snapshot.context.userId);
+  const locked = (PAPER_ONLY_ROLES as readonly string[]).includes(role ?? '');
   const storedMode = useAppStore((state) => state.dashboardMode);
-  const mode = (PAPER_ONLY_ROLES as readonly string[]).includes(role ?? '') ? 'PAPER' : storedMode;
-  const [metric, setMetric] = useState<HeatmapMetric>('pnl');
-  const { range, controls } = useRange();
-  const [result] = useQuery<DashboardData>({
-    query: DASHBOARD,
-    variables: { userId: userId ?? '', kind: mode, from: range?.from ?? '', to: range?.to ?? '' },
-    pause: userId === undefined || range === undefined,
-  });
-  const rows = result.data?.daily_pnl;
-  const days = useMemo(() => foldDays(rows ?? []), [rows]);
+  const mode: DashboardMode = locked ? 'PAPER' : storedMode;
+  const today = istToday();
+  const { range, controls } = useDateRange(today);
+  const [view, setView] = useState<DashboardView>({ chart: 'heatmap', duration: 'day', metric: 'pnl' });
+  const [picked, setPicked] = useState<IsoDateRange | undefined>(undefined);
+  const data = useDashboardData({ userId, mode, range, today });
+  const rows = data.days.data;
+  const days = useMemo(() => foldBookedDays(rows ?? []), [rows]);
+  const buckets = useMemo(() => (range === undefined ? [] : bucketsOf(days, range, view.duration)), [days, range, view.duration]);
+  const linkStrategies = allows(entryForPath('/strategies') ?? { roles: [] }, role);
   const modeWord = mode === 'LIVE' ? 'live' : 'paper';
-  const runCount = result.data?.strategy_runs_aggregate.aggregate?.count ?? 0;
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <Title order={2}>Dashboard</Title>
-        <Text size="sm" c="dimmed">
-          {mode === 'LIVE' ? 'Live' : 'Paper'} trading{result.data ? ` · ${runCount} ${modeWord} ${runCount === 1 ? 'run' : 'runs'} in all` : ''}
-        </Text>
-      </Group>
-      <Group justify="space-between" align="flex-end">
+      <Title order={2}>Dashboard</Title>
+      <Toolbar>
+        <ModeSwitch mode={mode} locked={locked} saveFor={actingForUser ? undefined : signedInUserId} />
+        <ViewControls view={view} onChange={(next) => { setView(next); if (next.duration !== view.duration) setPicked(undefined); }} />
         {controls}
-        <SegmentedControl<HeatmapMetric>
-          aria-label="Heatmap of profit/loss or orders"
-          value={metric}
-          onChange={setMetric}
-          data={[{ value: 'pnl', label: 'Profit/loss' }, { value: 'orders', label: 'Orders' }]}
-        />
-      </Group>
+      </Toolbar>
+      <TodayPanel today={today} rows={data.today.data} running={data.running.data} linkStrategies={linkStrategies} modeWord={modeWord} />
       {range === undefined ? (
         <Alert color="yellow">Choose a valid date range.</Alert>
       ) : (
-        <QueryState fetching={result.fetching} error={result.error} hasData={result.data !== undefined} title="Could not load the P&L">
-          {days.size === 0 ? (
-            <Paper withBorder p="xl">
-              <Stack gap="xs" align="center">
-                <Text fw={600}>No {modeWord} runs in this range yet</Text>
-                <Text size="sm" c="dimmed">{range.from} to {range.to}</Text>
-                <Anchor component={Link} to="/strategies">Go to your strategies</Anchor>
-              </Stack>
-            </Paper>
-          ) : (
+        <QueryState fetching={rows === undefined} error={data.days.error} hasData={rows !== undefined} title="Could not follow the P&L">
+          {days.size === 0 ? <NothingYet role={role} mode={mode} locked={locked} range={range} /> : (
             <Stack gap="md">
               <Summary days={days} />
               {(rows?.length ?? 0) >= ROW_LIMIT && (
                 <Alert color="yellow">Only the first {ROW_LIMIT.toLocaleString('en-IN')} run-days were loaded; choose a shorter range for complete totals.</Alert>
               )}
-              <Paper withBorder p="md">
-                <Stack gap="sm">
-                  <Group justify="space-between">
-                    <Text fw={600}>{metric === 'pnl' ? 'Daily profit/loss' : 'Daily orders'} · {range.from} to {range.to}</Text>
-                    <Button size="xs" variant="light"
-                      onClick={() => downloadCsv({ days, profileName: result.data?.users_by_pk?.name ?? '', mode, range })}>
-                      Download CSV
-                    </Button>
-                  </Group>
-                  <CalendarHeatmap from={range.from} to={range.to} days={days} metric={metric} />
-                  <HeatmapLegend metric={metric} />
-                </Stack>
-              </Paper>
+              <PnlCharts view={view} range={range} days={days} buckets={buckets} selected={picked?.from} onSelect={setPicked}
+                profileName={data.profileName} mode={mode} />
+              {picked !== undefined && userId !== undefined && (
+                <PeriodOrders userId={userId} mode={mode} period={picked} figures={periodFigures(days, picked)} onClose={() => setPicked(undefined)} />
+              )}
             </Stack>
           )}
         </QueryState>

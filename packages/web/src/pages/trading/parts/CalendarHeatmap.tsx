@@ -76,6 +76,10 @@ export interface CalendarHeatmapProps {
   readonly bands?: BandChoice;
   /** The investment the 'returns' metric divides by, paise. */
   readonly capitalPaise?: number;
+  /** Makes each day with data a button (click, Enter or Space) that reports its date. */
+  readonly onSelect?: (date: string) => void;
+  /** The day drawn with an outline as chosen. */
+  readonly selected?: string | undefined;
 }
 
 const METRIC_WORDS: Record<HeatmapMetric, string> = { pnl: 'daily profit and loss', orders: 'daily order counts', returns: 'daily returns on the investment' };
@@ -101,7 +105,9 @@ function monthLabels(input: { from: IsoDate; to: IsoDate; start: IsoDate; step: 
   });
 }
 
-export function CalendarHeatmap({ from, to, days, metric, bands = 'standard', capitalPaise }: CalendarHeatmapProps) {
+const SELECTED_STROKE = 'var(--mantine-color-text)';
+
+export function CalendarHeatmap({ from, to, days, metric, bands = 'standard', capitalPaise, onSelect, selected }: CalendarHeatmapProps) {
   if (!isIsoDate(from) || !isIsoDate(to)) return null;
   const start = weekStart(from);
   const total = daysBetween(from, to) + 1;
@@ -118,8 +124,20 @@ export function CalendarHeatmap({ from, to, days, metric, bands = 'standard', ca
     const value = days.get(date);
     const band = value ? bandOf(metric, value, { bands, capitalPaise }) : undefined;
     const fill = band === undefined ? EMPTY_FILL : bandColor(band) ?? ZERO_FILL;
+    const choose = value !== undefined && onSelect !== undefined ? () => onSelect(date) : undefined;
     cells.push(
-      <rect key={date} x={LEFT + column * step} y={TOP + row * step} width={cell} height={cell} rx={2} style={{ fill }} data-date={date}>
+      <rect
+        key={date} x={LEFT + column * step} y={TOP + row * step} width={cell} height={cell} rx={2} data-date={date}
+        style={{ fill, cursor: choose ? 'pointer' : undefined, stroke: date === selected ? SELECTED_STROKE : undefined, strokeWidth: 2 }}
+        {...(choose === undefined ? {} : {
+          role: 'button', tabIndex: 0, 'aria-label': dayTitle(date, value), 'aria-pressed': date === selected, onClick: choose,
+          onKeyDown: (event: { key: string; preventDefault: () => void }) => {
+            if (event.key !== 'Enter' && event.key !== ' ') return;
+            event.preventDefault();
+            choose();
+          },
+        })}
+      >
         <title>{dayTitle(date, value)}</title>
       </rect>,
     );

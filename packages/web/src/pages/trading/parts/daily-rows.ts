@@ -1,23 +1,5 @@
-// Daily P&L rows of several runs folded into one value per day, and the dashboard's summary.
+// The dashboard's summary of its days (folded from daily_pnl rows in dashboard/pnl-buckets.ts).
 import type { DayValue } from './CalendarHeatmap';
-
-export interface DailyPnlRow {
-  readonly run_id: string;
-  readonly date: string;
-  /** bigint paise; the API returns a JSON number (a string is accepted too). */
-  readonly pnl_paise: number | string;
-  readonly orders_count: number;
-}
-
-/** Sums the runs of each day. @example foldDays([{ date: 'd', pnl_paise: 5, ... }, { date: 'd', pnl_paise: -2, ... }]).get('d') -> { pnlPaise: 3, ... } */
-export function foldDays(rows: readonly DailyPnlRow[]): Map<string, DayValue> {
-  const days = new Map<string, DayValue>();
-  for (const row of rows) {
-    const before = days.get(row.date) ?? { pnlPaise: 0, orders: 0 };
-    days.set(row.date, { pnlPaise: before.pnlPaise + Number(row.pnl_paise), orders: before.orders + row.orders_count });
-  }
-  return days;
-}
 
 export interface DaySummary {
   readonly netPaise: number;
