@@ -262,7 +262,8 @@ export interface LayoutProblem {
  * What is wrong with the page's layout at its current size: the document wider than the window (a
  * sideways scroll), a visible control or heading reaching past the window's right edge, or two
  * visible controls (buttons, links, inputs, headings, badges) overlapping without one holding the
- * other. Scrollable boxes (a wide table in a scroll area) are allowed to hold wider content.
+ * other. Scrollable boxes (a wide table in a scroll area) are allowed to hold wider content; with a
+ * modal dialog or drawer open only its controls count, and a field's own parts may sit on it.
  */
 export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
   return page.evaluate(() => {
@@ -290,7 +291,12 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
       if (style.visibility === 'hidden' || style.opacity === '0') return undefined;
       return box;
     };
-    const controls = [...document.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, h1, h2, h3, h4, .mantine-Badge-root')]
+    // An open modal dialog or drawer is the layer the reader sees: only its controls are checked.
+    const layers = [...document.querySelectorAll('[role="dialog"][aria-modal="true"]')];
+    const scope: ParentNode = layers.at(-1) ?? document;
+    // A field's own parts (a number input's steppers, a select's chevron) sit on the input by design.
+    const field = (element: Element): Element | null => element.closest('.mantine-InputWrapper-root, .mantine-Input-wrapper');
+    const controls = [...scope.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, h1, h2, h3, h4, .mantine-Badge-root')]
       .map((element) => ({ element, box: visible(element) }))
       .filter((entry): entry is { element: Element; box: DOMRect } => entry.box !== undefined && !insideScroller(entry.element));
     for (const { element, box } of controls) {
@@ -301,6 +307,8 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
         const a = controls[i] as { element: Element; box: DOMRect };
         const b = controls[j] as { element: Element; box: DOMRect };
         if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
+        const fieldOfA = field(a.element);
+        if (fieldOfA !== null && fieldOfA === field(b.element)) continue;
         const overlapX = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
         const overlapY = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
         // A pixel or two of touching borders is not an overlap a reader sees.
