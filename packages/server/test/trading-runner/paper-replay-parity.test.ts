@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayPaperRun } from '../../src/trading/runner/replay-run';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
-import { algorithm, backtestFillsOf, createTrader, deployable, paperRunRow, storedFills } from './runner-test-support';
+import { algorithm, backtestFillsOf, bareRunRow, createTrader, deployable, paperRunRow, storedFills } from './runner-test-support';
 
 let db: TestDatabase;
 let nifty: number;
@@ -76,5 +76,18 @@ describe('a paper replay makes exactly the backtest\'s fills', () => {
     const days = expected.fills.map((fill) => Math.floor((fill.time + 19_800_000) / 86_400_000));
     expect(days.some((day, index) => index % 2 === 1 && day !== days[index - 1])).toBe(true);
     expect(actual).toEqual(expected.fills);
+  }, 300_000);
+
+  it('while another run of the account holds a position (each replay is a market of its own: nothing to explain, nothing paused)', async () => {
+    const holder = await bareRunRow(db.pool, userId);
+    await db.pool.query('INSERT INTO positions (run_id, instrument_id, net_quantity, average_price_paise) VALUES ($1, $2, 75, 2400000)', [holder, nifty]);
+    const ref = await rules('crossover(ema(close, 5), ema(close, 13))', 'crossunder(ema(close, 5), ema(close, 13))');
+    const runId = await paperRun(deployable(ref), { from: FROM, to: TO });
+    await replayPaperRun({ pool: db.pool, runId });
+    const expected = await backtestFillsOf(db.pool, runId);
+    expect(expected.fills.length).toBeGreaterThan(4);
+    expect(await storedFills(db.pool, runId)).toEqual(expected.fills);
+    const paused = await db.pool.query(`SELECT 1 FROM audit_log WHERE action = 'oms.alert' AND entity_id = $1`, [userId]);
+    expect(paused.rowCount).toBe(0);
   }, 300_000);
 });

@@ -5,7 +5,8 @@
 //    before a cancellation arrived is still found), each rebuilt from its row and fills; an
 //    option's expiry settlement (expiry-settlement.ts) is no venue's order and is left out.
 // 2. Read the venue's order book and positions, and the account's stored positions (every run of
-//    the attached runs' kinds, since the venue holds the account's positions, not a run's).
+//    the attached runs' kinds, since a broker's venue holds the account's positions, not a run's;
+//    only the attached runs' when the venue is kept to them: a paper replay's venue).
 // 3. Carry out reconcile's actions through the same event path as live events (one transaction per
 //    order): `venue-report` for an order the venue has, `venue-absent` for one it lacks; an order
 //    whose absence is not yet proof (sent less than 10 s ago) becomes UNKNOWN and is looked up again
@@ -55,12 +56,14 @@ export async function recoverOms(oms: Oms): Promise<RecoveryReport> {
     [runIds, istMidnightMs(istDate(now))]);
   // A broker's venue holds one broker account's positions: only the runs that traded through it count.
   const account = oms.attachedRuns.find((run) => run.userBrokerId !== null)?.userBrokerId ?? null;
+  // A paper venue kept to its runs holds only their positions: another run of the account is not its business.
   const local = await oms.pool.query<{ instrument_id: number; net: number }>(
     `SELECT p.instrument_id, sum(p.net_quantity)::float8 AS net FROM positions p JOIN strategy_runs r ON r.run_id = p.run_id
      WHERE r.user_id = $1 AND r.kind IN (SELECT kind FROM strategy_runs WHERE run_id = ANY($2::uuid[]))
+       AND (NOT $4::boolean OR r.run_id = ANY($2::uuid[]))
        AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.run_id = r.run_id AND o.user_broker_id = $3::uuid))
      GROUP BY p.instrument_id`,
-    [oms.userId, runIds, account]);
+    [oms.userId, runIds, account, oms.venueScope === 'attached-runs']);
   const book = await oms.venue.orderBook();
   const venuePositions = await oms.venue.positions();
   const outcome = reconcile({

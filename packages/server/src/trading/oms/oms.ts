@@ -44,6 +44,12 @@ export interface OmsOptions {
   readonly killSwitches: KillSwitchWatch;
   readonly sendTimeoutMs?: number;
   readonly log?: (message: string) => void;
+  /**
+   * What the venue's positions cover: the whole account (a broker; default), or only the attached
+   * runs (a paper venue kept to its runs: a replay is a market of its own). Recovery compares the
+   * venue with the stored positions of the same scope.
+   */
+  readonly venueScope?: 'account' | 'attached-runs';
 }
 
 interface QueuedSlice {
@@ -60,6 +66,7 @@ export class Oms {
   readonly venue: VenuePort;
   readonly scheduler: Scheduler;
   readonly killSwitches: KillSwitchWatch;
+  readonly venueScope: 'account' | 'attached-runs';
   private readonly runs = new Map<string, RunContext>();
   private readonly instruments = new Map<number, OmsInstrument>();
   private readonly locks = new KeyedLock();
@@ -83,6 +90,7 @@ export class Oms {
     this.venue = options.venue;
     this.scheduler = options.scheduler;
     this.killSwitches = options.killSwitches;
+    this.venueScope = options.venueScope ?? 'account';
     this.sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
     this.log = options.log ?? (() => undefined);
     this.unsubscribe = this.venue.subscribe((event) => this.onVenueEvent(event));

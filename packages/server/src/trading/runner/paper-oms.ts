@@ -40,7 +40,9 @@ export async function withPaperOms<T>(request: PaperOmsRequest, work: (session: 
   const killSwitches = request.killSwitches ?? await KillSwitchWatch.open({ pool });
   try {
     const venue = await PaperVenue.open({ pool, userId, clock, runIds: [runId], rulesFor: () => request.rules });
-    const oms = openOms({ pool, userId, venue, scheduler: clock, killSwitches, ...(request.log === undefined ? {} : { log: request.log }) });
+    const oms = openOms({
+      pool, userId, venue, scheduler: clock, killSwitches, venueScope: 'attached-runs', ...(request.log === undefined ? {} : { log: request.log }),
+    });
     try {
       oms.attachRun({
         runId, userId, strategyId: request.strategyId, userBrokerId: null, algoId: request.algoId, charges: request.charges,
