@@ -10,6 +10,9 @@ import {
   GLOBAL_KILL_SWITCH_ROLES, KILL_SWITCH_ROLES, KILL_SWITCH_TYPES, SET_GLOBAL_KILL_SWITCH, SET_KILL_SWITCH,
   setGlobalKillSwitchAction, setKillSwitchAction,
 } from './kill-switch-action';
+import { basketActions } from './basket-actions';
+import { subscriptionActions } from './subscription-actions';
+import { SQUARE_OFF_POSITIONS, SQUARE_OFF_ROLES, SQUARE_OFF_TYPES, squareOffPositionsAction } from './square-off-action';
 import {
   CONFIRM_ROLES, CONFIRM_SIGNAL, CONFIRM_SIGNAL_TYPES, confirmSignalAction, CREATE_STRATEGY_FROM_BACKTEST, CREATE_STRATEGY_FROM_BACKTEST_TYPES,
   createStrategyFromBacktestAction, DEPLOY_ROLES, DEPLOY_STRATEGY, DEPLOY_STRATEGY_TYPES, deployStrategyAction, STOP_STRATEGY,
@@ -93,5 +96,19 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
       roles: CONFIRM_ROLES,
       handler: (invocation) => confirmSignalAction(deployments, invocation),
     },
+    {
+      name: SQUARE_OFF_POSITIONS,
+      kind: 'mutation',
+      field: `${SQUARE_OFF_POSITIONS}(positions: [position_key!]!): square_off_positions_result!`,
+      types: SQUARE_OFF_TYPES,
+      description: "Squares off open PAPER or LIVE positions of the account: each position's strategy is stopped with its square-off "
+        + '(its runner closes the position at market and ends the run; deploy it again from /strategies).',
+      roles: SQUARE_OFF_ROLES,
+      handler: (invocation) => squareOffPositionsAction(deployments, invocation),
+    },
+    // Baskets (basket-actions.ts): save, preview, place on paper, keep or square off.
+    ...basketActions({ pool: options.pool }),
+    // Subscriptions (subscription-actions.ts): subscribe, edit, pause, unsubscribe.
+    ...subscriptionActions({ pool: options.pool }),
   ];
 }

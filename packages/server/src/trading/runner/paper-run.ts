@@ -38,6 +38,7 @@ import type {
 } from '@vyuha/engine';
 import type { SessionExchange } from '@vyuha/market';
 import type { ManualScheduler } from '../feeds/scheduler';
+import type { RunMirror } from '../follow/run-mirror';
 import type { Oms } from '../oms/oms';
 import type { OmsOrderView } from '../oms/oms-types';
 import { PauseBook } from './pause-book';
@@ -97,6 +98,8 @@ export interface PaperRunBaseOptions {
     beforeClose(index: number, barStart: number): Promise<void>;
     afterClose(): Promise<void>;
   };
+  /** A published strategy's followers (follow/follower-desk.ts): told every tick, order, move, cancellation and mark, to copy them. */
+  readonly mirror?: RunMirror;
 }
 
 /** A run of an instrument or its futures: the stepped kernel's trader is an underlying trader. */
@@ -407,7 +410,9 @@ export class PaperRun {
     const mark = this.closeMark;
     if (mark === undefined) return;
     this.closeMark = undefined;
-    await this.options.oms.markToMarket({ runId: this.options.runId, instrumentId: await this.instrumentId(mark.symbol), pricePaise: mark.pricePaise });
+    const instrumentId = await this.instrumentId(mark.symbol);
+    await this.options.oms.markToMarket({ runId: this.options.runId, instrumentId, pricePaise: mark.pricePaise });
+    await this.options.mirror?.marked(instrumentId, mark.pricePaise);
   }
 
   /** The venue's protective exit of the bar being closed, as the kernel records it. */
@@ -442,7 +447,11 @@ export class PaperRun {
     const price = this.tradedPrice(tick, k);
     this.lastPrices.set(symbol, price);
     const heard = this.events.length;
-    venue.onTick({ instrumentId, time: tick.time, price, volume: tick.volume, synthetic: tick.synthetic }, { jump });
+    const venueTick = { instrumentId, time: tick.time, price, volume: tick.volume, synthetic: tick.synthetic };
+    venue.onTick(venueTick, { jump });
+    // The followers' venues see the same tick before any copy of an order it brings (follow/follower-desk.ts).
+    const mirrored = this.options.mirror?.tick(venueTick, jump);
+    if (mirrored !== undefined) await mirrored;
     // A tick that filled nothing needs no wait (a turn behind every other run's work): the OMS's
     // work still under way (a cancellation's confirmation being written) is waited for before the
     // next order's answer is read, not here.
@@ -611,6 +620,7 @@ export class PaperRun {
       const cancelled = await oms.cancelIfWorking(order.clientOrderId);
       if (!cancelled.ok) throw new PaperDivergence(`the ${order.role} order ${order.clientOrderId} could not be cancelled: ${cancelled.error.message}`);
     }));
+    if (this.options.mirror !== undefined) await this.options.mirror.cancelled(working.map((order) => order.clientOrderId));
     if (options.confirmed) await oms.settled();
     this.takeEvents();
   }
@@ -673,6 +683,7 @@ export class PaperRun {
       clientOrderId: protection.stop.clientOrderId, triggerPricePaise: stop, ...(reference === undefined ? {} : { referencePricePaise: reference }),
     });
     if (!modified.ok) throw new PaperDivergence(`the trailing stop ${protection.stop.clientOrderId} could not move to ${stop} paise: ${issueText(modified.error)}`);
+    await this.options.mirror?.modified(protection.stop.clientOrderId, stop);
     await this.options.oms.settled();
     this.takeEvents();
   }
@@ -717,6 +728,12 @@ export class PaperRun {
     if (view.brokerOrderId === null) throw new PaperDivergence(`order ${view.clientOrderId} has not reached the ${this.options.fills === 'adopt' ? 'broker' : 'paper venue'} (${view.status}${view.statusMessage === null ? '' : `: ${view.statusMessage}`})`);
     this.byBrokerId.set(view.brokerOrderId, order);
     if (placed.value.existing) await this.resumed(order, view, request);
+    await this.options.mirror?.placed({
+      decision, clientOrderId: order.clientOrderId, instrumentId, side: request.side, role: request.role, orderType: request.orderType,
+      squareOff: request.squareOff, product,
+      ...(request.triggerPricePaise === undefined ? {} : { triggerPricePaise: request.triggerPricePaise }),
+      ...(request.pricePaise === undefined ? {} : { pricePaise: request.pricePaise }),
+    });
     return order;
   }
 

@@ -26,13 +26,14 @@ import type { PreparedRun } from '../../backtest/stored-run';
 import { storedInstrumentOf } from '../../backtest/trade-plan';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
+import { withFollowers } from '../follow/follower-desk';
 import type { ReplaySpeed } from '../feeds/replay-request';
 import { legsPaperRefusal } from './legs-paper-levels';
 import { runLegsPaperReplay } from './legs-replay';
 import { withPaperOms } from './paper-oms';
 import { PaperRunFailure, playReplay } from './replay-common';
 import type { PaperReplayControl, PaperReplayOutcome, PaperReplayRequest } from './replay-common';
-import { PaperRun } from './paper-run';
+import { PaperDivergence, PaperRun } from './paper-run';
 import type { PauseInterval } from './paper-run';
 
 export { PaperRunFailure, playReplay, RELEASE } from './replay-common';
@@ -187,7 +188,10 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
     pool, runId, userId, strategyId: request.strategyId, algoId: request.algoId, clock, killSwitches: request.killSwitches, log: request.log,
     rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.config.dailyMaxLoss,
   };
-  return withPaperOms(session, async ({ oms, venue }) => {
+  // A published strategy's subscribers follow this run (follow/follower-desk.ts); a handed-over run keeps them for whoever resumes it.
+  const following = { ...session, publisherRunId: runId, killSwitches: request.killSwitches };
+  const ending = { released: (outcome: PaperReplayOutcome) => outcome.released, isRunEnding: (error: unknown) => error instanceof PaperRunFailure || error instanceof PaperDivergence };
+  return withPaperOms(session, async ({ oms, venue }) => withFollowers(following, async (mirror) => {
     const last = times.length - 1;
     const { plan } = prepared;
     const underlying = { instrumentId, tradingSymbol: plan.kind === 'index-futures' ? plan.underlying : stepped.config.instrument };
@@ -203,9 +207,10 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
         endOfDay: index < last && istEpochDay(times[index + 1] as number) !== istEpochDay(times[index] as number),
       }),
       ...(request.pauses === undefined ? {} : { pauses: request.pauses }),
+      ...(mirror === undefined ? {} : { mirror }),
     });
     request.onPaperRun?.(paper);
     return playReplay(request, { paper, oms, result: () => stepped.result() });
-  });
+  }, ending));
 }
 

@@ -21,6 +21,10 @@
 // - Stopping. stop_strategy writes `stop_requested_at`; the holder sees it within a second, stops
 //   the feed, cancels the working stops and targets and, when the stop asked for it, squares the
 //   position off at once (the last traded price), and ends the run.
+// - Followers. A subscriber's follower run (params.follows: follow/follower-desk.ts) runs inside its
+//   publisher's run, never on its own: the scan and the lease leave it alone.
+// - Baskets. A basket placement's run (params.basket: baskets/basket-placement.ts) is placed by its
+//   action and is never a runner's: the scan leaves it alone.
 // - Replay or market. A run with a replay range replays it (replay-run.ts); one without trades one
 //   session of the market (PAPER: market-run.ts, on `options.market`'s feed; LIVE: live-run.ts,
 //   through the broker account's LiveAccount of `options.live`) and, when the session closed
@@ -121,7 +125,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       return false;
     }
     const taken = await pool.query(
-      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS'`, [runId, workerId]);
+      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows'`, [runId, workerId]);
     if (taken.rowCount !== 1) {
       await lease.end().catch(() => undefined);
       return false;
@@ -225,7 +229,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     if (stopping) return 0;
     const { rows } = await pool.query<{ run_id: string }>(
       `SELECT run_id FROM strategy_runs
-       WHERE kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
+       WHERE kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows' AND NOT params ? 'basket' AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
        ORDER BY started_at`, [staleAfterMs]);
     let taken = 0;
     for (const row of rows) if (await claim(row.run_id)) taken += 1;
