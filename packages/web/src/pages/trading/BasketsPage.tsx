@@ -1,7 +1,16 @@
-// /baskets and /baskets/:strategy_id: strategies of kind 'basket' (Active/All) and one basket with
-// its legs, the rest of its config, and its runs.
-import { StrategyScreen } from './parts/StrategyScreen';
+// /baskets and /baskets/:strategy_id (docs/PRODUCT.md section 2): the saved baskets, and one
+// basket to edit, preview and place on paper (pages/trading/baskets/).
+import { Stack, Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { BasketDetail } from './baskets/BasketDetail';
+import { BasketList } from './baskets/BasketList';
 
 export function Component() {
-  return <StrategyScreen kind="basket" basePath="/baskets" titles={{ one: 'Basket', many: 'Baskets', back: 'All baskets', empty: 'You have no baskets yet' }} />;
+  const { strategy_id: strategyId } = useParams();
+  return (
+    <Stack gap="md">
+      <Title order={2}>{strategyId === undefined ? 'Baskets' : 'Basket'}</Title>
+      {strategyId === undefined ? <BasketList /> : <BasketDetail key={strategyId} strategyId={strategyId} />}
+    </Stack>
+  );
 }

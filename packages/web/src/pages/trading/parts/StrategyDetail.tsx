@@ -1,51 +1,24 @@
-// One strategy (strategies_by_pk): its settings, its config, its runs with status icons, and the
-// pause/resume action. Shared by /strategies/:strategy_id, /baskets/:strategy_id and /ensembleSync/:id.
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
-import { useQuery } from 'urql';
-import { ConfigView } from './ConfigView';
+// One strategy, live (docs/PRODUCT.md sections 2 and 4): the header with its status, mode,
+// instrument, interval, type, today's P&L and actions; then one of its PAPER or LIVE runs (the
+// current one unless another is chosen, kept in ?run= so a link or reload keeps it): an ERROR
+// run's reason in words, the instrument's chart with the run's entries and exits, its orders with
+// their fills and charges, its positions, its equity and drawdown; the run history; the algorithm
+// version it runs. Everything follows GraphQL subscriptions: nothing polls, nothing reloads.
+// Shared by /strategies/:strategy_id and /ensembleSync/:id.
+import { Anchor, Stack, Text } from '@mantine/core';
+import { useMemo, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useSubscription } from 'urql';
 import { QueryState } from './QueryState';
-import { RunsTable, RUN_FIELDS, type RunRow } from './RunsTable';
-import { StatusBadge } from './StatusBadge';
-import { StrategyActions } from './StrategyActions';
-import { dateTimeText } from './time';
+import { AlgorithmSnapshot } from './strategy-detail/AlgorithmSnapshot';
+import { DetailHeader } from './strategy-detail/DetailHeader';
+import { Section } from './strategy-detail/detail-bits';
+import { pickRun, todayOf, TRADING_RUN_KINDS } from './strategy-detail/detail-model';
+import { STRATEGY_SUBSCRIPTION, type DetailStrategyRow } from './strategy-detail/detail-queries';
+import { RunHistory } from './strategy-detail/RunHistory';
+import { RunSections } from './strategy-detail/RunSections';
+import { paiseOf } from './trading-tables/orders-model';
 import { useSubject } from './use-subject';
-
-/** Most runs listed; the count above the table tells when there are more. */
-const RUN_LIMIT = 100;
-
-const STRATEGY_DETAIL = `query StrategyDetail($id: uuid!, $runsWhere: strategy_runs_bool_exp!) {
-  strategies_by_pk(strategy_id: $id) {
-    strategy_id user_id name kind mode status strategy_type interval_minutes published algo_id config
-    created_at updated_at algorithm_version
-    algorithm { name }
-    instrument { trading_symbol exchange }
-    strategy_runs(where: $runsWhere, order_by: [{ started_at: desc }], limit: ${RUN_LIMIT}) { ${RUN_FIELDS} }
-    strategy_runs_aggregate(where: $runsWhere) { aggregate { count } }
-  }
-}`;
-
-interface StrategyDetailRow {
-  readonly strategy_id: string;
-  readonly user_id: string;
-  readonly name: string;
-  readonly kind: string;
-  readonly mode: string;
-  readonly status: string;
-  readonly strategy_type: string;
-  readonly interval_minutes: number;
-  readonly published: boolean;
-  readonly algo_id: string | null;
-  readonly config: unknown;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly algorithm_version: number | null;
-  readonly algorithm: { readonly name: string } | null;
-  readonly instrument: { readonly trading_symbol: string; readonly exchange: string } | null;
-  readonly strategy_runs: RunRow[];
-  readonly strategy_runs_aggregate: { readonly aggregate: { readonly count: number } | null };
-}
 
 export interface StrategyDetailProps {
   readonly strategyId: string;
@@ -58,77 +31,51 @@ export interface StrategyDetailProps {
   readonly runsToolbar?: ReactNode;
 }
 
-function Field({ label, children }: { readonly label: string; readonly children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase">{label}</Text>
-      <Text size="sm" component="div">{children}</Text>
-    </Stack>
-  );
+/** Today's P&L after charges over the strategy's listed runs. */
+function todayPaise(strategy: DetailStrategyRow): number {
+  return strategy.strategy_runs.reduce((sum, run) => sum + run.today.reduce((day, row) => day + (paiseOf(row.pnl_paise) ?? 0), 0), 0);
 }
 
 export function StrategyDetail({ strategyId, backPath, backLabel, runsWhere, runsToolbar }: StrategyDetailProps) {
   const subject = useSubject();
-  const [result, reexecute] = useQuery<{ strategies_by_pk: StrategyDetailRow | null }>({
-    query: STRATEGY_DETAIL,
-    variables: { id: strategyId, runsWhere: runsWhere ?? {} },
+  const today = useMemo(() => todayOf(Date.now()), []);
+  const where = useMemo(() => ({ _and: [runsWhere ?? {}, { kind: { _in: TRADING_RUN_KINDS } }] }), [runsWhere]);
+  const [result] = useSubscription<{ strategies_by_pk: DetailStrategyRow | null }>({
+    query: STRATEGY_SUBSCRIPTION, variables: { id: strategyId, runsWhere: where, today },
   });
+  const [searchParams, setSearchParams] = useSearchParams();
   const strategy = result.data?.strategies_by_pk;
+  const run = strategy ? pickRun(strategy.strategy_runs, searchParams.get('run')) : undefined;
+  const choose = (runId: string): void => setSearchParams((params) => {
+    const next = new URLSearchParams(params);
+    next.set('run', runId);
+    return next;
+  }, { replace: true });
   const runCount = strategy?.strategy_runs_aggregate.aggregate?.count ?? 0;
   return (
-    <Stack gap="md">
+    <Stack gap="md" data-testid="strategy-detail">
       <Anchor component={Link} to={backPath} size="sm">← {backLabel}</Anchor>
-      <QueryState fetching={result.fetching} error={result.error} hasData={result.data !== undefined} title="Could not load the strategy">
+      <QueryState fetching={result.data === undefined} error={result.error} hasData={result.data !== undefined} title="Could not load the strategy">
         {!strategy ? (
           <Text c="dimmed">This strategy does not exist or is not visible to you.</Text>
         ) : (
           <>
-            <Group gap="sm">
-              <Title order={3}>{strategy.name}</Title>
-              <StatusBadge status={strategy.status} />
-              <Badge variant="light" color={strategy.mode === 'LIVE' ? 'orange' : 'gray'}>{strategy.mode}</Badge>
-              {strategy.published && <Badge variant="outline">Published</Badge>}
-            </Group>
-            <Paper withBorder p="md">
-              <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md">
-                <Field label="Kind">{strategy.kind}</Field>
-                <Field label="Type">{strategy.strategy_type}</Field>
-                <Field label="Instrument">
-                  {strategy.instrument ? `${strategy.instrument.trading_symbol} (${strategy.instrument.exchange})` : '—'}
-                </Field>
-                <Field label="Interval">{strategy.interval_minutes} min</Field>
-                <Field label="Algorithm">
-                  {strategy.algorithm ? `${strategy.algorithm.name} v${strategy.algorithm_version ?? '?'}` : '—'}
-                </Field>
-                <Field label="Exchange algo id">{strategy.algo_id ?? '—'}</Field>
-                <Field label="Created">{dateTimeText(strategy.created_at)}</Field>
-                <Field label="Updated">{dateTimeText(strategy.updated_at)}</Field>
-              </SimpleGrid>
-            </Paper>
-            <Paper withBorder p="md">
-              <Stack gap="sm">
-                <Title order={4}>Actions</Title>
-                <StrategyActions subject={subject} strategy={strategy} onChanged={() => reexecute({ requestPolicy: 'network-only' })} />
-              </Stack>
-            </Paper>
-            <Paper withBorder p="md">
-              <Stack gap="sm">
-                <Title order={4}>Configuration</Title>
-                <ConfigView config={strategy.config} />
-              </Stack>
-            </Paper>
-            <Paper withBorder p="md">
-              <Stack gap="sm">
-                <Group justify="space-between">
-                  <Title order={4}>Runs</Title>
-                  <Text size="sm" c="dimmed">
-                    {runCount > strategy.strategy_runs.length ? `Latest ${strategy.strategy_runs.length} of ${runCount}` : `${runCount} ${runCount === 1 ? 'run' : 'runs'}`}
-                  </Text>
-                </Group>
+            <DetailHeader strategy={strategy} todayPaise={todayPaise(strategy)} subject={subject} />
+            {run !== undefined && <RunSections strategy={strategy} run={run} userId={strategy.user_id} />}
+            <Section title="Run history" testId="detail-runs" extra={(
+              <>
+                <Text size="sm" c="dimmed">
+                  {runCount > strategy.strategy_runs.length ? `Latest ${strategy.strategy_runs.length} of ${runCount} runs` : `${runCount} ${runCount === 1 ? 'run' : 'runs'}`} (paper and live)
+                </Text>
                 {runsToolbar}
-                <RunsTable runs={strategy.strategy_runs} />
-              </Stack>
-            </Paper>
+              </>
+            )}>
+              <RunHistory runs={strategy.strategy_runs} selectedId={run?.run_id} onSelect={choose} />
+            </Section>
+            <Section title="Algorithm" testId="detail-algorithm">
+              <AlgorithmSnapshot algorithmId={strategy.algorithm_id} version={strategy.algorithm_version} name={strategy.algorithm?.name}
+                config={strategy.config} editorLink={!subject.actingForUser} />
+            </Section>
           </>
         )}
       </QueryState>

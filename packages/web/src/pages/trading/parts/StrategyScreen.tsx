@@ -1,35 +1,30 @@
-// A list of strategies (Active/All) and, with an id in the path, one strategy's detail: the screen
-// of /strategies and of /baskets, which differ only in the kind they list and their words.
+// /strategies and /strategies/:strategy_id: the user's algo strategies (Current/History,
+// Active/All, live) and, with an id in the path, one strategy's detail (StrategyDetail.tsx).
 import { Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { StrategyDetail } from './StrategyDetail';
 import { StrategyList } from './StrategyList';
 import { useSubject } from './use-subject';
 
-export interface StrategyScreenProps {
-  /** Only strategies of this kind; every kind when absent. */
-  readonly kind?: 'basket';
-  readonly basePath: string;
-  readonly titles: { readonly one: string; readonly many: string; readonly back: string; readonly empty: string };
-}
+const BASE_PATH = '/strategies';
 
-export function StrategyScreen({ kind, basePath, titles }: StrategyScreenProps) {
+export function StrategyScreen() {
   const { strategy_id: strategyId } = useParams();
   const { userId } = useSubject();
   if (strategyId) {
     return (
       <Stack gap="md">
-        <Title order={2}>{titles.one}</Title>
-        <StrategyDetail strategyId={strategyId} backPath={basePath} backLabel={titles.back} />
+        <Title order={2}>Strategy</Title>
+        <StrategyDetail strategyId={strategyId} backPath={BASE_PATH} backLabel="All strategies" />
       </Stack>
     );
   }
   return (
     <Stack gap="md">
-      <Title order={2}>{titles.many}</Title>
+      <Title order={2}>Strategies</Title>
       {userId === undefined
         ? <Text c="dimmed">Signing in…</Text>
-        : <StrategyList owner={userId} {...(kind === undefined ? {} : { kind })} basePath={basePath} emptyText={titles.empty} />}
+        : <StrategyList owner={userId} kind="algo" basePath={BASE_PATH} emptyText="You have no strategies yet" />}
     </Stack>
   );
 }

@@ -1,0 +1,34 @@
+// update_subscription from the screen: one call, a toast for the outcome (the server's message,
+// which names the field, on a refusal).
+import { useCallback } from 'react';
+import { useMutation } from 'urql';
+import { showToast } from '../../../app/toast';
+import { errorMessage } from '../parts/QueryState';
+import { UPDATE } from './queries';
+
+export interface SubscriptionChange {
+  readonly sizing?: 'quantity' | 'investment';
+  readonly quantity?: number;
+  /** Paise; appended to the investment history, dated today. */
+  readonly investmentPaise?: number;
+  readonly paused?: boolean;
+  readonly active?: boolean;
+}
+
+export function useUpdateSubscription(): { update: (id: string, change: SubscriptionChange, done: string) => Promise<boolean>; busy: boolean } {
+  const [state, run] = useMutation(UPDATE);
+  const update = useCallback(async (id: string, change: SubscriptionChange, done: string): Promise<boolean> => {
+    const result = await run({
+      id, sizing: change.sizing ?? null, quantity: change.quantity ?? null,
+      investment: change.investmentPaise === undefined ? null : String(change.investmentPaise),
+      paused: change.paused ?? null, active: change.active ?? null,
+    });
+    if (result.error) {
+      showToast('error', errorMessage(result.error));
+      return false;
+    }
+    showToast('success', done);
+    return true;
+  }, [run]);
+  return { update, busy: state.fetching };
+}
