@@ -4,10 +4,11 @@
 //   the demo EMA strategy deployed meanwhile places no order (its run stops on the switch); off
 //   after another confirmation, and the same strategy deployed again places orders; the
 //   kill_switches row says what the screen says;
-// - the pending signals of a MANUAL strategy: the header's count, the queue with what each order
-//   will be and its time left, accept, reject, and the batched dismissal; a MANUAL replay is
-//   refused by the server (a replay cannot wait for a person), so the signals belong to a run of
-//   our own that the test holds in progress;
+// - a MANUAL strategy on a 600x replay: the replay holds still at each signal; the one accepted
+//   in the header's queue places its order at the bar after the bar that took it, the one
+//   rejected places none;
+// - the queue itself: the header's count, what each order will be and its time left, accept,
+//   reject, and the batched dismissal, on signals of a run of our own that the test holds;
 // - an open trading alert, its link and its acknowledgement;
 // - the trial tier sees none of it.
 import { randomBytes } from 'node:crypto';
@@ -260,14 +261,65 @@ describe('trading header', () => {
     expect(stopped.errors).toBeUndefined();
   }, 600_000);
 
+  it('manual mode on a 600x replay: the accepted signal places its order at the bar after, the rejected one places none', async () => {
+    const { page } = session();
+    const trader = await newTrader('manual-replay');
+    const strategyId = await copyDemoStrategy(trader.userId, `Manual replay ${SUFFIX}`, (config) => ({ ...config, manual: true }));
+    const { rows: strategyRows } = await pool.query<{ interval_minutes: number }>('SELECT interval_minutes FROM strategies WHERE strategy_id = $1', [strategyId]);
+    const barMs = (strategyRows[0]?.interval_minutes ?? 0) * 60_000;
+    expect(barMs).toBeGreaterThan(0);
+    await signInAs(page, trader);
+    await page.goto(url('/dashboard'));
+    const deployed = await deployReplay(trader, strategyId, await demoTradedWeek());
+    expect(deployed.error).toBeUndefined();
+    const runId = deployed.runId as string;
+    const pending = async (): Promise<Array<{ id: string; bar: number }>> => (await pool.query<{ id: string; bar: string }>(
+      `SELECT pending_signal_id AS id, payload->>'bar' AS bar FROM pending_signals WHERE run_id = $1 AND state = 'PENDING'`, [runId])).rows
+      .map((row) => ({ id: row.id, bar: Number(row.bar) }));
+    const fillTimes = async (): Promise<number[]> => (await pool.query<{ ms: string }>(
+      `SELECT (extract(epoch FROM f.ts) * 1000)::bigint::text AS ms FROM fills f JOIN orders o ON o.order_id = f.order_id WHERE o.run_id = $1`, [runId])).rows
+      .map((row) => Number(row.ms));
+    const drawer = page.getByTestId('signals-drawer');
+    const decide = async (id: string, button: 'signal-accept' | 'signal-reject'): Promise<void> => {
+      if (!await drawer.locator('.mantine-Drawer-content').isVisible()) await page.getByTestId('signals-button').click();
+      await drawer.locator(`[data-signal-id="${id}"]`).getByTestId(button).click();
+    };
+
+    // The first signal holds the replay until it is decided: accepted, its order goes out at the open after the bar that took it.
+    await expect.poll(() => page.getByTestId('signals-count').textContent(), { timeout: 240_000, interval: 500 }).toBe('1');
+    const first = (await pending())[0] as { id: string; bar: number };
+    expect(await ordersOfRun(runId)).toBe(0);
+    await decide(first.id, 'signal-accept');
+    await expect.poll(() => ordersOfRun(runId), { timeout: 120_000, interval: 500 }).toBeGreaterThan(0);
+    const { rows: taken } = await pool.query<{ taken: string }>(`SELECT payload->>'takenAt' AS taken FROM pending_signals WHERE pending_signal_id = $1`, [first.id]);
+    expect(Number(taken[0]?.taken)).toBe(first.bar + barMs);
+    await expect.poll(fillTimes, { timeout: 60_000 }).toContain(first.bar + 2 * barMs);
+
+    // The next one, rejected: nothing trades at the open where it would have.
+    await expect.poll(async () => (await pending()).length, { timeout: 240_000, interval: 500 }).toBe(1);
+    const second = (await pending())[0] as { id: string; bar: number };
+    await decide(second.id, 'signal-reject');
+    const wouldTradeAt = second.bar + 2 * barMs;
+    // Wait until the replay is past that open: a later signal, a later fill, or the run's end.
+    await expect.poll(async () => {
+      const { rows } = await pool.query<{ ended: boolean; later: boolean }>(
+        `SELECT r.status <> 'IN PROGRESS' AS ended, EXISTS (SELECT 1 FROM pending_signals p WHERE p.run_id = r.run_id AND (p.payload->>'bar')::bigint > $2) AS later
+         FROM strategy_runs r WHERE r.run_id = $1`, [runId, wouldTradeAt]);
+      return rows[0]?.ended === true || rows[0]?.later === true || (await fillTimes()).some((time) => time > wouldTradeAt);
+    }, { timeout: 240_000, interval: 500 }).toBe(true);
+    expect(await fillTimes()).not.toContain(wouldTradeAt);
+    const { rows: rejected } = await pool.query<{ outcome: string; taken: string | null }>(
+      `SELECT outcome, payload->>'takenAt' AS taken FROM pending_signals WHERE pending_signal_id = $1`, [second.id]);
+    expect(rejected[0]).toEqual({ outcome: 'REJECTED', taken: null });
+    const stopped = await graphql(trader.token, STOP, { id: strategyId });
+    expect(stopped.errors).toBeUndefined();
+  }, 600_000);
+
   it('manual mode: pending signals in the header, accepted, rejected and dismissed in a batch', async () => {
     const { page } = session();
     const trader = await newTrader('manual');
     const strategyId = await copyDemoStrategy(trader.userId, `Manual signals ${SUFFIX}`, (config) => ({ ...config, manual: true }));
     const week = await demoTradedWeek();
-    // A MANUAL replay is refused, naming the field: a replay cannot wait for a person.
-    const refused = await deployReplay(trader, strategyId, week);
-    expect(refused.error).toContain('config.manual');
 
     // Its signals, as the runner writes them, on a PAPER run of the strategy that this test holds in progress
     // (a heartbeat in the future: no runner takes it over), expiring in ten minutes.

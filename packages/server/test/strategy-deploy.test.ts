@@ -116,15 +116,12 @@ describe('deployStrategy', () => {
     expect(await utilized(trader.licenceId)).toBe(1);
   });
 
-  it('refuses what the paper runtime cannot run yet, each at its field, and writes nothing', async () => {
+  it('deploys MANUAL on a replay (the replay waits for each signal: runner/pending-signals.ts)', async () => {
     const trader = await newTrader();
-    // MANUAL on a replay: nobody confirms at replay speed.
     const strategyId = await newStrategy(trader, { investment: 50_000_000, manual: true });
-    const onReplay = issuesOf(await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps));
-    expect(onReplay.map((issue) => [issue.field, issue.code])).toEqual([['config.manual', 'not-runnable']]);
-    expect(onReplay[0]?.message).toContain('a replay cannot wait for a person');
-    expect(await utilized(trader.licenceId)).toBe(0);
-    expect(await one('SELECT count(*)::int AS n FROM strategy_runs WHERE strategy_id = $1', [strategyId])).toEqual({ n: 0 });
+    const deployed = await deployStrategy(db.pool, { actorId: trader.userId, userId: trader.userId, strategyId, mode: 'PAPER', replay: REPLAY }, deps);
+    if (!deployed.ok) throw new Error(JSON.stringify(deployed.error));
+    expect(await one(`SELECT params->'config'->'manual' AS manual FROM strategy_runs WHERE run_id = $1`, [deployed.value.runId])).toEqual({ manual: true });
   });
 
   it('an intraday strategy on the market goes on session after session: each session\'s run hands its licence slot to the next', async () => {

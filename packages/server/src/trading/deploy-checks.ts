@@ -57,10 +57,11 @@ export function modeIssues(mode: unknown): DeployIssue[] {
 /**
  * What the paper runtime cannot run yet, each at its field: option legs of a shape paper cannot
  * run, on a replay or on the market (runner/legs-paper-levels.ts: at-cost re-entries, two legs
- * alike with different exits), and MANUAL confirmation on a replay (nobody confirms at replay speed).
+ * alike with different exits), and MANUAL option legs on a replay (a replay of an instrument waits
+ * for each signal's decision: runner/pending-signals.ts).
  * Refused before anything is written rather than started and failed. Without a replay a strategy
  * trades on the simulated market: option legs too, intraday or swing (runner/legs-market-run.ts).
- * @example runtimeIssues({ type: 'intraday', legs: null, manual: true }, { from: '2024-06-03', to: '2024-06-07', speed: 0 }) // [{ field: 'config.manual', code: 'not-runnable', ... }]
+ * @example runtimeIssues({ type: 'intraday', legs: { underlying: 'NIFTY', onBuy: [] }, manual: true }, { from: '2024-06-03', to: '2024-06-07', speed: 0 }) // [{ field: 'config.manual', code: 'not-runnable', ... }]
  */
 export function runtimeIssues(config: { readonly type?: unknown; readonly legs?: unknown; readonly manual?: unknown }, replay: ReplayRequest | null | undefined): DeployIssue[] {
   const issues: DeployIssue[] = [];
@@ -68,9 +69,9 @@ export function runtimeIssues(config: { readonly type?: unknown; readonly legs?:
     const refusal = legsPaperRefusal(config.legs as OptionsLegsConfig, config.type === 'swing' ? 'swing' : 'intraday');
     if (refusal !== undefined) issues.push({ field: 'config.legs', code: 'not-runnable', message: `config.legs: ${refusal}` });
   }
-  if (config.manual === true && replay !== undefined && replay !== null) {
+  if (config.manual === true && replay !== undefined && replay !== null && config.legs !== undefined && config.legs !== null) {
     issues.push({ field: 'config.manual', code: 'not-runnable',
-      message: 'config.manual: a replay cannot wait for a person to confirm its signals; deploy it on the market (no replay) or without MANUAL' });
+      message: 'config.manual: MANUAL option legs are not replayed yet; deploy them on the market (no replay) or without MANUAL' });
   }
   return issues;
 }

@@ -9,6 +9,10 @@
 // NOTIFY `strategy_runs` carries the run id (deployments.ts); the run's holder reads both with its
 // heartbeat (runner/strategy-runners.ts) and calls the run's `stop({ squareOff: true })`.
 //
+// A basket placement's run has no runner (it ended when its legs were placed): its positions are
+// closed at once by MARKET square-off orders through the run's OMS and paper venue
+// (baskets/basket-square-off.ts), and the run's status gains ": SQUARED OFF" once it holds nothing.
+//
 // Invariants:
 // - Every position asked for is checked before anything changes: it exists, its run is the
 //   account's (a position of another account answers "no such position", as a missing one does),
@@ -18,6 +22,8 @@
 import { err, ok } from '@vyuha/core';
 import type { Result } from '@vyuha/core';
 import type pg from 'pg';
+import { BasketRefusal } from './baskets/basket-legs';
+import { squareOffBasketPositions } from './baskets/basket-square-off';
 import { stopStrategy } from './deployments';
 import type { Acting, DeployIssue } from './deployments';
 
@@ -46,6 +52,8 @@ interface PositionState {
   readonly stopping: boolean;
   readonly strategy_id: string | null;
   readonly trading_symbol: string | null;
+  /** A basket placement's run: ended once placed, its positions closed here rather than by a runner. */
+  readonly basket: boolean;
 }
 
 /** The issues of one stored position (undefined: missing or not the account's). */
@@ -58,7 +66,7 @@ function positionIssues(key: PositionKey, state: PositionState | undefined, cont
   if (state.kind !== 'PAPER' && state.kind !== 'LIVE') {
     return [{ field, code: 'invalid-status', message: `${field}: ${name} is a ${state.kind} run's position: only PAPER and LIVE positions are squared off` }];
   }
-  if (state.run_status !== 'IN PROGRESS' || state.stopping || state.strategy_id === null) {
+  if (!state.basket && (state.run_status !== 'IN PROGRESS' || state.stopping || state.strategy_id === null)) {
     return [{ field, code: 'run-ended', message: `${field}: the run holding ${name} has ended or is already stopping` }];
   }
   if (state.net_quantity === 0) return [{ field, code: 'invalid-status', message: `${field}: ${name} is already flat` }];
@@ -70,7 +78,7 @@ function positionIssues(key: PositionKey, state: PositionState | undefined, cont
  * at market and ends the run). Nothing changes when any position is refused.
  * @example await squareOffPositions(pool, { actorId, userId, positions: [{ runId, instrumentId: 26000 }] }) // ok({ strategies: [{ strategyId, runId }] })
  */
-export async function squareOffPositions(pool: pg.Pool, request: SquareOffRequest): Promise<Result<SquareOffOutcome, DeployIssue[]>> {
+export async function squareOffPositions(pool: pg.Pool, request: SquareOffRequest, options: { readonly now?: () => number } = {}): Promise<Result<SquareOffOutcome, DeployIssue[]>> {
   if (request.positions.length === 0) return err([{ field: 'positions', code: 'not-found', message: 'positions must name at least one position' }]);
   if (request.actorId !== request.userId) {
     const { rowCount } = await pool.query('SELECT 1 FROM managers WHERE manager_id = $1 AND user_id = $2', [request.actorId, request.userId]);
@@ -78,7 +86,7 @@ export async function squareOffPositions(pool: pg.Pool, request: SquareOffReques
   }
   const { rows } = await pool.query<PositionState>(
     `SELECT p.run_id, p.instrument_id, p.net_quantity, r.user_id, r.kind, r.status AS run_status,
-            r.stop_requested_at IS NOT NULL AS stopping, r.strategy_id, i.trading_symbol
+            r.stop_requested_at IS NOT NULL AS stopping, r.strategy_id, i.trading_symbol, r.params ? 'basket' AS basket
        FROM positions p JOIN strategy_runs r ON r.run_id = p.run_id LEFT JOIN instruments i ON i.instrument_id = p.instrument_id
       WHERE (p.run_id, p.instrument_id) IN (SELECT * FROM unnest($1::uuid[], $2::int[]))`,
     [request.positions.map((key) => key.runId), request.positions.map((key) => key.instrumentId)]);
@@ -86,8 +94,24 @@ export async function squareOffPositions(pool: pg.Pool, request: SquareOffReques
   const issues = request.positions.flatMap((key, index) =>
     positionIssues(key, byKey.get(`${key.runId}:${key.instrumentId}`), { userId: request.userId, field: `positions[${index}]` }));
   if (issues.length > 0) return err(issues);
-  const strategyIds = [...new Set(request.positions.map((key) => byKey.get(`${key.runId}:${key.instrumentId}`)?.strategy_id as string))];
+  const held = request.positions.map((key) => byKey.get(`${key.runId}:${key.instrumentId}`) as PositionState);
   const strategies: Array<{ strategyId: string; runId: string | null }> = [];
+  const baskets = new Map<string, { strategyId: string | null; instrumentIds: number[] }>();
+  for (const position of held.filter((state) => state.basket)) {
+    const entry = baskets.get(position.run_id) ?? { strategyId: position.strategy_id, instrumentIds: [] };
+    entry.instrumentIds.push(position.instrument_id);
+    baskets.set(position.run_id, entry);
+  }
+  for (const [runId, basket] of baskets) {
+    try {
+      await squareOffBasketPositions({ pool, ...(options.now === undefined ? {} : { now: options.now }) }, { userId: request.userId, runId, instrumentIds: basket.instrumentIds });
+    } catch (error) {
+      if (!(error instanceof BasketRefusal)) throw error;
+      return err(error.issues.map((issue) => ({ field: 'positions', code: 'invalid-status' as const, message: `${issue.field}: ${issue.message}` })));
+    }
+    if (basket.strategyId !== null) strategies.push({ strategyId: basket.strategyId, runId });
+  }
+  const strategyIds = [...new Set(held.filter((state) => !state.basket).map((state) => state.strategy_id as string))];
   for (const strategyId of strategyIds) {
     const stopped = await stopStrategy(pool, { actorId: request.actorId, userId: request.userId, strategyId, squareOff: true });
     if (!stopped.ok) return err(stopped.error);

@@ -6,6 +6,7 @@ import { BasketRefusal } from '../../src/trading/baskets/basket-legs';
 import { placeBasket } from '../../src/trading/baskets/basket-placement';
 import { squareOffBasketPositions } from '../../src/trading/baskets/basket-square-off';
 import { saveBasket } from '../../src/trading/baskets/basket-store';
+import { squareOffPositions } from '../../src/trading/position-square-off';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 import { addUser, CALL, countRows, FUTURE, LOT, NOW, setLastPrices } from './basket-support';
 
@@ -68,5 +69,25 @@ describe('squaring off a basket run\'s positions on request', () => {
     const { rows } = await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE trading_symbol = $1`, [FUTURE]);
     expect(await refused(squareOffBasketPositions(context(), { userId, runId, instrumentIds: [rows[0]!.instrument_id] }))).toEqual(['instrument_id']);
     expect(await countRows(db.pool, 'orders')).toBe(before);
+  });
+
+  it('closes a basket position asked for through /positions\' square_off_positions, though the basket\'s run has ended', async () => {
+    const { strategyId } = await saveBasket(db.pool, {
+      userId, name: 'One future', product: 'MIS', nowMs: NOW, legs: [{ symbol: FUTURE, side: 'BUY', lots: 1, order_type: 'MARKET' }],
+    });
+    const placed = await placeBasket(context(), { userId, strategyId });
+    const { rows } = await db.pool.query<{ instrument_id: number; status: string }>(
+      `SELECT p.instrument_id, r.status FROM positions p JOIN strategy_runs r USING (run_id) WHERE p.run_id = $1 AND p.net_quantity <> 0`, [placed.runId]);
+    expect(rows.map((row) => row.status)).toEqual(['COMPLETE']);
+    const answer = await squareOffPositions(db.pool, { actorId: userId, userId, positions: [{ runId: placed.runId, instrumentId: rows[0]!.instrument_id }] }, { now: () => NOW });
+    expect(answer.ok).toBe(true);
+    const after = await db.pool.query<{ net: number; status: string }>(
+      `SELECT p.net_quantity AS net, r.status FROM positions p JOIN strategy_runs r USING (run_id) WHERE p.run_id = $1`, [placed.runId]);
+    expect(after.rows).toEqual([{ net: 0, status: 'COMPLETE: SQUARED OFF' }]);
+    // Flat now: asking again is refused at its position, and nothing is sent.
+    const orders = await countRows(db.pool, 'orders');
+    const again = await squareOffPositions(db.pool, { actorId: userId, userId, positions: [{ runId: placed.runId, instrumentId: rows[0]!.instrument_id }] }, { now: () => NOW });
+    expect(again.ok ? [] : again.error.map((issue) => issue.field)).toEqual(['positions[0]']);
+    expect(await countRows(db.pool, 'orders')).toBe(orders);
   });
 });

@@ -13,6 +13,10 @@
 //   that close, so with next-open fills the order goes out at the next bar's first tick. A row
 //   taken before a restart is taken again at the same bar.
 // - Expired. At the end of the run's session what is still PENDING becomes EXPIRED.
+// - On a replay (`replayWaitMs`), market time is the replay's: a signal waits for the person
+//   watching. It expires `replayWaitMs` of wall time after it was raised, and the replay holds
+//   still (its feed paused) until every pending signal is decided or expired, then goes on from
+//   the same market time.
 import { rupeesToPaise } from '@vyuha/core';
 import { ConfirmedSignals, SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '@vyuha/engine';
 import type { BarSeries, GrowingBarSeries, Signal, SignalGate, SteppedProgramSource } from '@vyuha/engine';
@@ -48,13 +52,27 @@ export interface PendingSignalGateOptions {
   /** Epoch ms the session of the run closes: when its pending signals expire. */
   readonly expiresAt: number;
   readonly signalsFrom: number;
+  /** A replay: each signal expires this long (wall ms) after it is raised, and the replay waits for it. */
+  readonly replayWaitMs?: number;
+  /** Ends a replay's wait (the run stopped or handed over). */
+  readonly abort?: AbortSignal;
 }
+
+/** What a replay's gate holds still while a person decides: the replay feed. */
+export interface ReplayHold {
+  pause(): void;
+  resume(): void;
+}
+
+/** How often a waiting replay looks for the person's decision. */
+const DECISION_POLL_MS = 200;
 
 export class PendingSignalGate implements SignalGate {
   readonly signalsFrom: number;
   direction: SignalGate['direction'] = 'both';
   private raised: Array<{ index: number; signal: Signal }> = [];
   private readonly confirmed = new Map<number, Signal>();
+  private hold: ReplayHold | undefined;
 
   constructor(private readonly options: PendingSignalGateOptions) {
     this.signalsFrom = options.signalsFrom;
@@ -84,11 +102,40 @@ export class PendingSignalGate implements SignalGate {
     }
   }
 
-  /** After a bar's close: what it raised, written (once per bar, whoever plays it again). */
+  /** A replay's feed, held still while its signals wait for a decision. */
+  holdWith(hold: ReplayHold): void {
+    this.hold = hold;
+  }
+
+  /** After a bar's close: what it raised, written (once per bar, whoever plays it again); a replay waits for the decision. */
   async afterClose(): Promise<void> {
     const raised = this.raised;
     this.raised = [];
-    for (const { index, signal } of raised) await this.write(index, signal);
+    let wrote = false;
+    for (const { index, signal } of raised) wrote = await this.write(index, signal) || wrote;
+    if (wrote && this.options.replayWaitMs !== undefined) await this.awaitDecisions();
+  }
+
+  /** A replay holds still until no signal of the run is PENDING; one past its expiry expires. */
+  private async awaitDecisions(): Promise<void> {
+    const { pool, runId, abort } = this.options;
+    this.hold?.pause();
+    try {
+      while (abort?.aborted !== true) {
+        const { rows } = await pool.query<{ pending: number; live: number }>(
+          `SELECT count(*)::int AS pending, count(*) FILTER (WHERE expires_at > now())::int AS live
+           FROM pending_signals WHERE run_id = $1 AND state = 'PENDING'`, [runId]);
+        const counts = rows[0] ?? { pending: 0, live: 0 };
+        if (counts.pending === 0) return;
+        if (counts.live === 0) {
+          await this.expire();
+          return;
+        }
+        await new Promise((done) => setTimeout(done, DECISION_POLL_MS));
+      }
+    } finally {
+      this.hold?.resume();
+    }
   }
 
   /** The run's session is over: its PENDING signals expire. Returns how many. */
@@ -99,9 +146,10 @@ export class PendingSignalGate implements SignalGate {
     return rowCount ?? 0;
   }
 
-  private async write(index: number, signal: Signal): Promise<void> {
+  /** Writes the signal raised at bar `index`; true when a new PENDING row was written. */
+  private async write(index: number, signal: Signal): Promise<boolean> {
     const action = ACTIONS.get(signal);
-    if (action === undefined) return;
+    if (action === undefined) return false;
     const { pool, runId, series } = this.options;
     const bar = series.time[index] as number;
     const payload: PendingSignalPayload = {
@@ -115,22 +163,25 @@ export class PendingSignalGate implements SignalGate {
         `SELECT pending_signal_id, payload->>'action' AS action, state, payload->>'bar' AS bar FROM pending_signals WHERE run_id = $1 FOR UPDATE`, [runId]);
       if (rows.some((row) => Number(row.bar) === bar)) {
         await client.query('COMMIT');
-        return;
+        return false;
       }
       const pending = rows.filter((row) => row.state === 'PENDING');
       if (pending.some((row) => row.action === action)) {
         await client.query('COMMIT');
-        return;
+        return false;
       }
       if (pending.length > 0) {
         await client.query(`UPDATE pending_signals SET state = 'PROCESSED', outcome = 'EXPIRED', processed_at = greatest(now(), created_at)
                             WHERE pending_signal_id = ANY($1::uuid[])`, [pending.map((row) => row.pending_signal_id)]);
       }
+      // A replay's signal expires in wall time (its market time is the replay's); a market's at the session's close.
       await client.query(
         `INSERT INTO pending_signals (strategy_id, user_id, run_id, payload, expires_at)
-         VALUES ($1, $2, $3, $4, timestamptz 'epoch' + $5 * interval '1 millisecond')`,
-        [this.options.strategyId, this.options.userId, runId, JSON.stringify(payload), this.options.expiresAt]);
+         VALUES ($1, $2, $3, $4, CASE WHEN $6::bigint IS NULL THEN timestamptz 'epoch' + $5 * interval '1 millisecond'
+                                      ELSE now() + $6::bigint * interval '1 millisecond' END)`,
+        [this.options.strategyId, this.options.userId, runId, JSON.stringify(payload), this.options.expiresAt, this.options.replayWaitMs ?? null]);
       await client.query('COMMIT');
+      return true;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;

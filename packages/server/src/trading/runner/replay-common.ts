@@ -93,6 +93,8 @@ export interface PaperReplayRequest extends PaperReplayControl {
   readonly intervalMinutes: number;
   /** IST dates, both included: the range `prepared` covers. */
   readonly replay: { readonly from: IsoDate; readonly to: IsoDate; readonly speed: ReplaySpeed };
+  /** MANUAL: each signal waits for the user's decision, the replay held still meanwhile (`instrument`: the strategy's name for what it trades). */
+  readonly manual?: { readonly instrument: string };
 }
 
 /** What a replay drives of a paper run (PaperRun, or option legs' LegsPaperRun). */
@@ -112,7 +114,7 @@ export interface ReplayedRun {
  */
 export async function playReplay(
   request: Pick<PaperReplayRequest, 'pool' | 'pacing' | 'signal' | 'instrumentId' | 'intervalMinutes' | 'replay'>,
-  run: { readonly paper: ReplayedRun; readonly oms: Oms; readonly result: () => BacktestResult },
+  run: { readonly paper: ReplayedRun; readonly oms: Oms; readonly result: () => BacktestResult; readonly hold?: (feed: ReplayFeed) => void },
 ): Promise<PaperReplayOutcome> {
   const { pool, replay, instrumentId, intervalMinutes } = request;
   const { paper, oms } = run;
@@ -121,6 +123,7 @@ export async function playReplay(
     request: { instrumentIds: [instrumentId], from: replay.from, to: replay.to, intervalMinutes, speed: replay.speed },
   });
   if (!feed.ok) throw new PaperRunFailure(feed.error.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+  run.hold?.(feed.value);
   const stop = (): void => feed.value.stop();
   request.signal?.addEventListener('abort', stop, { once: true });
   const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });

@@ -13,8 +13,8 @@
 // Option legs go to their own paper run (legs-replay.ts): the same request, the legs' contracts
 // ticked from the prices the trader gives them, swing legs held across sessions and settled at
 // their expiry by the OMS. What a replay does not do: some leg shapes (legs-paper-levels.ts says
-// which), and MANUAL confirmation (a replay at full speed cannot wait for a person); refused with
-// the reason before anything is written.
+// which), and MANUAL option legs; refused with the reason before anything is written. A MANUAL
+// replay of an instrument holds still at each signal until the user decides (pending-signals.ts).
 import { err, isoDate, istDate, istEpochDay, ok } from '@vyuha/core';
 import type { IsoDate, Paise, Result } from '@vyuha/core';
 import { GrowingBarSeries, parseDeployableConfig, startSteppedRun } from '@vyuha/engine';
@@ -35,7 +35,14 @@ import { PaperRunFailure, playReplay } from './replay-common';
 import type { PaperReplayControl, PaperReplayOutcome, PaperReplayRequest } from './replay-common';
 import { PaperDivergence, PaperRun } from './paper-run';
 import type { PauseInterval } from './paper-run';
+import { gatedProgram } from './pending-signals';
 
+
+/**
+ * How long (wall time) a MANUAL replay's signal waits for the user before it expires; the replay
+ * holds still meanwhile, so its market time does not run out from under the person deciding.
+ */
+export const REPLAY_SIGNAL_WAIT_MS = 180_000;
 export { PaperRunFailure, playReplay, RELEASE } from './replay-common';
 export type {
   PaperReplayControl, PaperReplayOutcome, PaperReplayRequest, PaperReplaySummary, PausableRun, PreparedPaperReplay, ReplayedRun, StopReason,
@@ -98,7 +105,7 @@ export async function preparePaperReplay(pool: pg.Pool, params: PaperRunParams):
   if (replay === null) throw new PaperRunFailure('this run has no replay range; runs on the simulated market are not started by the replay runner');
   const legsRefusal = config.legs === null ? undefined : legsPaperRefusal(config.legs, config.type);
   if (legsRefusal !== undefined) throw new PaperRunFailure(legsRefusal);
-  if (config.manual) throw new PaperRunFailure('a replay cannot wait for manual confirmations; deploy it without manual mode');
+  if (config.manual && config.legs !== null) throw new PaperRunFailure('MANUAL option legs are not replayed yet; deploy them on the market or without manual mode');
   return prepareDeployedRange(pool, { config, instrumentId: params.instrumentId, dateRange: { from: replay.from, to: replay.to } });
 }
 
@@ -162,6 +169,7 @@ export async function replayPaperRun(options: PaperReplayOptions): Promise<Paper
     prepared: { ...prepared, config: paperConfigOf(prepared, config) }, program, intervalMinutes: config.interval,
     // preparePaperReplay refused a run without a range.
     replay: replay as NonNullable<typeof replay>, pauses: options.pauses ?? params.value.pauses,
+    ...(config.manual ? { manual: { instrument: config.instrument } } : {}),
   });
 }
 
@@ -179,10 +187,16 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
   const series = prepared.contracts === undefined ? new GrowingBarSeries(stored.length) : GrowingBarSeries.over(stored);
   // The chain reads the stored columns the series grows in; keep a copy of the times for the day ends.
   const times = Float64Array.from(stored.time.subarray(0, stored.length));
+  // MANUAL: the program's signals wait for the user; the replay holds still until each is decided.
+  const { gate, source } = gatedProgram(request.program, {
+    manual: request.manual !== undefined, pool, runId, strategyId: request.strategyId, userId, instrument: request.manual?.instrument ?? '', series,
+    expiresAt: 0, signalsFrom: 0, replayWaitMs: REPLAY_SIGNAL_WAIT_MS, ...(request.signal === undefined ? {} : { abort: request.signal }),
+  });
   const stepped = startSteppedRun({
-    series, program: request.program, intervalMinutes, config: prepared.config,
+    series, program: source, intervalMinutes, config: prepared.config,
     ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
   });
+  if (gate !== undefined) gate.direction = stepped.config.direction;
   const clock = new ManualScheduler(times[0] ?? 0);
   const session = {
     pool, runId, userId, strategyId: request.strategyId, algoId: request.algoId, clock, killSwitches: request.killSwitches, log: request.log,
@@ -208,9 +222,10 @@ export async function runPaperReplay(request: PaperReplayRequest): Promise<Paper
       }),
       ...(request.pauses === undefined ? {} : { pauses: request.pauses }),
       ...(mirror === undefined ? {} : { mirror }),
+      ...(gate === undefined ? {} : { signalGate: gate }),
     });
     request.onPaperRun?.(paper);
-    return playReplay(request, { paper, oms, result: () => stepped.result() });
+    return playReplay(request, { paper, oms, result: () => stepped.result(), ...(gate === undefined ? {} : { hold: (feed) => gate.holdWith(feed) }) });
   }, ending));
 }
 

@@ -27,14 +27,17 @@ function Section({ title, hint, children }: { readonly title: string; readonly h
 
 export function Component() {
   const { userId } = useSubject();
-  const openWhere = useMemo(() => ({ run: { user_id: { _eq: userId ?? '' }, status: { _eq: 'IN PROGRESS' } } }), [userId]);
+  // A basket placement's run ends once its legs are placed, but what it bought is held until squared off.
+  const openWhere = useMemo(() => ({
+    run: { user_id: { _eq: userId ?? '' }, _or: [{ status: { _eq: 'IN PROGRESS' } }, { params: { _has_key: 'basket' } }] },
+  }), [userId]);
   const closedWhere = useMemo(() => ({ run: { user_id: { _eq: userId ?? '' } }, updated_at: { _gte: startOfTodayIst(Date.now()) } }), [userId]);
   return (
     <Stack gap="md">
       <Title order={2}>Positions</Title>
       {userId !== undefined && (
         <>
-          <Section title="Open positions" hint="Held now by your paper and live strategies; prices and P&L update as the market moves.">
+          <Section title="Open positions" hint="Held now by your paper and live strategies and baskets; prices and P&L update as the market moves.">
             <PositionsTable where={openWhere} open allowSquareOff showStrategy />
           </Section>
           <Section title="Closed today" hint="Positions your strategies closed today, with their realised P&L and charges.">

@@ -37,9 +37,11 @@ describe('deployRequestOf', () => {
     if (!checked.ok) expect(checked.errors.stopLoss).toMatch(/^stopLoss\.percent /);
   });
 
-  it('refuses a replay outside the stored history, and manual confirmation on a replay', () => {
+  it('refuses a replay outside the stored history; a MANUAL replay waits for each signal, so it is allowed', () => {
     const checked = deployRequestOf({ ...DRAFT, replayFrom: '2026-07-01', manual: true }, TARGET, HISTORY);
-    expect(checked.ok ? [] : Object.keys(checked.errors).sort()).toEqual(['manual', 'replay.from']);
+    expect(checked.ok ? [] : Object.keys(checked.errors).sort()).toEqual(['replay.from']);
+    const manual = deployRequestOf({ ...DRAFT, manual: true }, TARGET, HISTORY);
+    expect(manual.ok && manual.request.config.manual).toBe(true);
   });
 
   it('sends no replay for the simulated market and asks LIVE for an account', () => {

@@ -203,7 +203,10 @@ export function deployRequestOf(draft: DeployDraft, target: DeployTarget, histor
   }
   const replaying = draft.mode === 'PAPER' && draft.replay;
   if (replaying) replayErrors(draft, history, errors);
-  if (replaying && draft.manual) errors.manual = 'a replay cannot wait for a person to confirm its signals: turn manual confirmation off, or trade without a replay';
+  const legs = settings.legs;
+  if (replaying && draft.manual && legs !== undefined && legs !== null) {
+    errors.manual = 'MANUAL option legs are not replayed yet: turn manual confirmation off, or trade without a replay';
+  }
   if (draft.mode === 'LIVE' && draft.userBrokerId === null) errors.user_broker_id = 'choose the broker account the strategy trades through';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {

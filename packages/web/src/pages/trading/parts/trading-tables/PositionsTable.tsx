@@ -99,7 +99,7 @@ interface GridProps {
 }
 
 function OpenGrid({ lines, totals, showStrategy, accountOf, onSquareOff }: GridProps & { readonly onSquareOff: ((line: PositionLine) => void) | undefined }) {
-  const canSquareOff = (line: PositionLine): boolean => line.strategyId !== undefined && line.runInProgress;
+  const canSquareOff = (line: PositionLine): boolean => line.strategyId !== undefined && line.closable;
   const hasOptions = lines.some((line) => line.greeks !== undefined);
   return (
     <Table.ScrollContainer minWidth={hasOptions ? 1180 : 860}>
@@ -234,8 +234,8 @@ export function PositionsTable(props: { where: Record<string, unknown>; showStra
   const accountOf = useAccountNames(lines);
   const { squareOff, busy } = useSquareOff();
   const mayTrade = props.allowSquareOff === true && open && !readOnly && STRATEGY_WRITER_ROLES.includes(subject.role ?? '');
-  // Only a run in progress has a runner to close its positions; a stopped run's leftovers are the user's to manage.
-  const squarable = lines.filter((line) => line.strategyId !== undefined && line.runInProgress);
+  // Only a run in progress (its runner) or a basket placement (the server) can close a position; a stopped run's leftovers are the user's to manage.
+  const squarable = lines.filter((line) => line.strategyId !== undefined && line.closable);
   if (result.error) return <QueryError error={result.error} title="Could not follow the positions" />;
   if (rows === undefined) return <Loader size="sm" />;
   if (lines.length === 0) return <Text c="dimmed" data-testid={open ? 'no-open-positions' : 'no-closed-positions'}>{open ? 'No open positions.' : 'No closed positions.'}</Text>;

@@ -44,7 +44,7 @@ export interface PositionRow {
   readonly run: {
     readonly kind: string;
     readonly status: string;
-    readonly params: { readonly replay?: unknown; readonly userBrokerId?: string } | null;
+    readonly params: { readonly replay?: unknown; readonly userBrokerId?: string; readonly basket?: unknown } | null;
     readonly strategy: { readonly strategy_id: string; readonly name: string } | null;
   } | null;
 }
@@ -68,8 +68,8 @@ export interface PositionLine {
   readonly strategyName: string | undefined;
   /** PAPER, LIVE, BACKTEST (never shown by the screens' filters). */
   readonly mode: string;
-  /** True while the run holding it is in progress (only then can its runner square it off). */
-  readonly runInProgress: boolean;
+  /** Its run can close it now: a run in progress (its runner), or a basket placement (the server). */
+  readonly closable: boolean;
   /** The broker account of a LIVE run (user_broker_id), when known. */
   readonly brokerAccountId: string | undefined;
   readonly quantity: number;
@@ -182,7 +182,8 @@ export function positionLines(rows: readonly PositionRow[], prices: ReadonlyMap<
       strategyId: row.run?.strategy?.strategy_id,
       strategyName: row.run?.strategy?.name,
       mode: row.run?.kind ?? '—',
-      runInProgress: row.run?.status === 'IN PROGRESS',
+      // A basket placement's positions are closed by the server at once, whatever its run's status.
+      closable: row.run?.status === 'IN PROGRESS' || row.run?.params?.basket !== undefined,
       brokerAccountId: row.run?.kind === 'LIVE' ? row.run.params?.userBrokerId : undefined,
       quantity: row.net_quantity,
       averagePaise: whole(row.average_price_paise),
