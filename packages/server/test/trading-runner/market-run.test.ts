@@ -134,6 +134,28 @@ describe('a paper run on the simulated market', () => {
     await positionsMatchFills(runId);
   }, 240_000);
 
+  it('is followed by a published strategy\'s subscriber: the same moments and contracts, the subscriber\'s 2 lots', async () => {
+    const ref = await algorithm(db.pool, userId, { buy: 'crossover(ema(close, 5), ema(close, 13))', sell: 'crossunder(ema(close, 5), ema(close, 13))' });
+    const runId = await marketRunRow(deployable(ref, { interval: 5 }), istEpochMs(TODAY, '08:00'));
+    const { rows: [strategy] } = await db.pool.query<{ strategy_id: string }>(
+      'UPDATE strategies SET published = true WHERE strategy_id = (SELECT strategy_id FROM strategy_runs WHERE run_id = $1) RETURNING strategy_id', [runId]);
+    const subscriber = await createTrader(db.pool, { tier: 'basic' });
+    const { rows: [subscription] } = await db.pool.query<{ subscription_id: string }>(
+      `INSERT INTO subscriptions (user_id, strategy_id, quantity, sizing) VALUES ($1, $2, 2, 'quantity') RETURNING subscription_id`, [subscriber, strategy!.strategy_id]);
+    await playSession(runId);
+    const published = await storedFills(db.pool, runId);
+    expect(published.length).toBeGreaterThan(2);
+    const { rows: [follower] } = await db.pool.query<{ run_id: string; user_id: string; status: string }>(
+      `SELECT run_id, user_id, status FROM strategy_runs WHERE params -> 'follows' ->> 'subscriptionId' = $1`, [subscription!.subscription_id]);
+    expect(follower).toMatchObject({ user_id: subscriber, status: 'COMPLETE' });
+    const copied = await storedFills(db.pool, follower!.run_id);
+    const moments = (fills: readonly FillRow[]) => fills.map(({ instrument, side, price, time }) => ({ instrument, side, price, time }));
+    expect(moments(copied)).toEqual(moments(published));
+    const { rows: lots } = await db.pool.query<{ trading_symbol: string; lot_size: number }>(
+      'SELECT trading_symbol, lot_size FROM instruments WHERE trading_symbol = ANY($1)', [copied.map((fill) => fill.instrument)]);
+    for (const fill of copied) expect(fill.quantity).toBe(2 * lots.find((row) => row.trading_symbol === fill.instrument)!.lot_size);
+  }, 240_000);
+
   it('with a stop, a target and a trailing stop, adopts the venue\'s exits: the kernel\'s ledger is the database\'s fills', async () => {
     const ref = await algorithm(db.pool, userId, { buy: 'crossover(ema(close, 3), ema(close, 8))', sell: 'crossunder(ema(close, 3), ema(close, 8))' });
     const runId = await marketRunRow(deployable(ref, {

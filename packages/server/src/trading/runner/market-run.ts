@@ -37,11 +37,13 @@ import type { IsoDate } from '@vyuha/core';
 import { barStartOf, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
+import { withFollowers } from '../follow/follower-desk';
+import type { RunMirror } from '../follow/run-mirror';
 import { runLegsMarketSession } from './legs-market-run';
 import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, SWING_WAKE_BEFORE_OPEN_MS, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { withPaperOms } from './paper-oms';
-import { PaperRun, type RunVenue } from './paper-run';
+import { PaperDivergence, PaperRun, type RunVenue } from './paper-run';
 import type { Oms } from '../oms/oms';
 import { gatedProgram } from './pending-signals';
 import { compiledAlgorithmOf, paperConfigOf, PaperRunFailure, prepareDeployedRange, readPaperRunParams, RELEASE, sizingOf } from './replay-run';
@@ -79,6 +81,8 @@ export interface MarketOrderSide {
   readonly entriesBlocked?: () => boolean;
   readonly brokerReady?: () => Promise<void>;
   readonly notSent?: (statusMessage: string | null) => boolean;
+  /** A published strategy's followers on paper (follow/follower-desk.ts), copying this run's orders. */
+  readonly mirror?: RunMirror;
 }
 
 /**
@@ -95,7 +99,15 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     pool: options.pool, runId: options.runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
     rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.dailyMaxLoss,
   };
-  return withPaperOms(orders, ({ oms, venue }) => tradeMarketSession(options, prepared, { oms, venue, fills: 'verify', clock }));
+  // A published strategy's subscribers follow the session (follow/follower-desk.ts). A swing run going on
+  // with the next session keeps its followers' runs for it, as a hand-over does.
+  const following = { ...orders, publisherRunId: options.runId };
+  const ending = {
+    released: (outcome: MarketRunOutcome) => outcome.released || outcome.continues,
+    isRunEnding: (error: unknown) => error instanceof PaperRunFailure || error instanceof PaperDivergence,
+  };
+  return withPaperOms(orders, ({ oms, venue }) => withFollowers(following, (mirror) =>
+    tradeMarketSession(options, prepared, { oms, venue, fills: 'verify', clock, ...(mirror === undefined ? {} : { mirror }) }), ending));
 }
 
 /**
@@ -192,6 +204,7 @@ export async function tradeMarketSession(options: MarketRunOptions, prepared: Pr
       ...(side.entriesBlocked === undefined ? {} : { entriesBlocked: side.entriesBlocked }),
       ...(side.brokerReady === undefined ? {} : { brokerReady: side.brokerReady }),
       ...(side.notSent === undefined ? {} : { notSent: side.notSent }),
+      ...(side.mirror === undefined ? {} : { mirror: side.mirror }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
     options.onPaperRun?.(paper);
