@@ -23,6 +23,7 @@ import { createDatabaseIfMissing } from '../../packages/server/src/db/database';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded-postgres';
 import { loadMigrations, migrate } from '../../packages/server/src/db/migrate';
 import { seedDemoWorld } from '../../packages/server/src/db/seed';
+import { saveDemoBasket } from '../../packages/server/src/db/seed/demo-baskets';
 import { deployDemoPaperStrategies } from '../../packages/server/src/db/seed/demo-paper';
 import { queueDemoBacktests } from '../../packages/server/src/db/seed/demo-research-backtests';
 import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
@@ -156,10 +157,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const workers = await startBacktestWorkers({ pool, queue, log: jobLog, progressIntervalMs: 0 });
     cleanups.push(() => workers.stop());
     // The paper runtime, as a worker runs it (without the simulated market: this world's history
-    // ends on BROWSER_HISTORY.to), and the demo world's paper replays of its last 40 sessions.
+    // ends on BROWSER_HISTORY.to), the demo world's paper replays of its last 40 sessions (advanced's
+    // followed by basic), and the demo trader's saved basket.
     const runners = await startStrategyRunners({ pool, queue, log: jobLog });
     cleanups.push(() => runners.stop());
     await deployDemoPaperStrategies({ pool, queue, through: BROWSER_HISTORY.to, sessions: 40, market: false, log: (message) => logger.info(message) });
+    await saveDemoBasket({ pool, nowMs: Date.now(), log: (message) => logger.info(message) });
     cleanups.push(() => app.close());
     await app.listen({ host: '127.0.0.1', port });
 

@@ -170,7 +170,7 @@ const DEMO_BACKTEST_DAYS = 91;
  * the history arrives month by month with progress in the log. Once it reaches the last finished
  * session, each demo user who may backtest gets an example backtest of the last three months, and
  * each who may deploy a paper strategy replaying the last 90 sessions (each once; later starts
- * find them there). Stopping waits for the month being written to
+ * find them there), and the demo trader a saved basket. Stopping waits for the month being written to
  * commit (seconds at most); the next start resumes.
  */
 function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pino.Logger }): { stop(): Promise<void> } {
@@ -188,6 +188,9 @@ function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pin
     const { deployDemoPaperStrategies } = await import('./db/seed/demo-paper');
     await deployDemoPaperStrategies({ pool, queue, through, log: (message) => logger.info(message) })
       .catch((error: unknown) => logger.error({ err: error }, 'demo paper strategies: deploying failed (the next start tries again)'));
+    const { saveDemoBasket } = await import('./db/seed/demo-baskets');
+    await saveDemoBasket({ pool, nowMs: Date.now(), log: (message) => logger.info(message) })
+      .catch((error: unknown) => logger.error({ err: error }, 'demo basket: saving failed (the next start tries again)'));
   })().catch((error: unknown) => logger.error({ err: error }, 'synthetic market history: generation failed'));
   return {
     async stop() {

@@ -7,7 +7,8 @@ import { isoDate } from '@vyuha/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { istEpochMs } from '@vyuha/core';
 import { DEMO_MARKET_STRATEGIES, DEMO_PAPER_SESSIONS, DEMO_PAPER_STRATEGIES, deployDemoPaperStrategies, firstOfSessions } from '../src/db/seed/demo-paper';
-import { DEMO_ROLES, ROLE_PERMISSIONS } from '../src/db/seed/demo-users';
+import { DEMO_BASKET_NAME, saveDemoBasket } from '../src/db/seed/demo-baskets';
+import { DEMO_ROLES, demoEmail, ROLE_PERMISSIONS } from '../src/db/seed/demo-users';
 import { createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { QueuedFeed } from '../src/trading/feeds/queued-feed';
@@ -25,7 +26,7 @@ describe('the demo paper strategies', () => {
   let queue: JobQueue;
   beforeAll(async () => {
     db = await freshDatabase({ seeded: true });
-    await writeSyntheticHistory(db.pool, { from: FROM, to: THROUGH }, ['NIFTY 50', 'NIFTY BANK']);
+    await writeSyntheticHistory(db.pool, { from: FROM, to: THROUGH }, ['NIFTY 50', 'NIFTY BANK', 'INDIA VIX']);
     queue = createJobQueue({ connectionString: db.url, supervise: false });
     await queue.start();
   }, 120_000);
@@ -84,8 +85,32 @@ describe('the demo paper strategies', () => {
     } finally {
       await runners.stop();
     }
+    // Advanced's replay is published, and the basic demo user's subscription followed it: a run of basic's with one lot a trade.
+    const { rows: followed } = await db.pool.query<{ published: boolean; follower: string | null; fills: string; lots: boolean }>(
+      `SELECT s.published, f.user_id::text AS follower,
+         (SELECT count(*) FROM fills x JOIN orders o ON o.order_id = x.order_id WHERE o.run_id = f.run_id)::text AS fills,
+         (SELECT bool_and(o.quantity = i.lot_size) FROM orders o JOIN instruments i ON i.instrument_id = o.instrument_id WHERE o.run_id = f.run_id) AS lots
+       FROM strategies s JOIN auth.users u ON u.id = s.user_id
+       LEFT JOIN strategy_runs f ON f.params -> 'follows' ->> 'strategyId' = s.strategy_id::text
+       WHERE u.email = $1 AND s.name = $2`, [demoEmail('advanced'), DEMO_PAPER_STRATEGIES.find((plan) => plan.followedBy !== undefined)!.name]);
+    expect(followed[0]).toMatchObject({ published: true, lots: true });
+    const { rows: basic } = await db.pool.query<{ id: string }>('SELECT id::text FROM auth.users WHERE email = $1', [demoEmail('basic')]);
+    expect(followed[0]!.follower).toBe(basic[0]!.id);
+    expect(Number(followed[0]!.fills)).toBeGreaterThan(10);
     expect(await deployDemoPaperStrategies({ pool: db.pool, queue, through: THROUGH, log: () => undefined })).toEqual([]);
-    const { rows } = await db.pool.query<{ count: string }>(`SELECT count(*)::text AS count FROM strategy_runs WHERE kind = 'PAPER'`);
+    const { rows } = await db.pool.query<{ count: string }>(`SELECT count(*)::text AS count FROM strategy_runs WHERE kind = 'PAPER' AND strategy_id IS NOT NULL`);
     expect(Number(rows[0]!.count)).toBe(DEMO_PAPER_STRATEGIES.length + DEMO_MARKET_STRATEGIES.length);
   }, 300_000);
+
+  it('saves the demo trader one basket, a NIFTY short strangle priced from the last prices, once', async () => {
+    const nowMs = istEpochMs(THROUGH, '16:00');
+    expect(await saveDemoBasket({ pool: db.pool, nowMs, log: () => undefined })).toBe(true);
+    expect(await saveDemoBasket({ pool: db.pool, nowMs, log: () => undefined })).toBe(false);
+    const { rows } = await db.pool.query<{ kind: string; status: string; legs: Array<{ symbol: string; side: string; lots: number }> }>(
+      `SELECT s.kind, s.status, s.config -> 'basket' -> 'legs' AS legs FROM strategies s JOIN auth.users u ON u.id = s.user_id WHERE u.email = $1 AND s.name = $2`,
+      [demoEmail('advanced'), DEMO_BASKET_NAME]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: 'basket', status: 'DRAFT' });
+    expect(rows[0]!.legs.map((leg) => [leg.symbol.slice(-2), leg.side, leg.lots])).toEqual([['CE', 'SELL', 1], ['PE', 'SELL', 1]]);
+  });
 });

@@ -5,6 +5,8 @@
 //   runtime as fast as it goes (results at once);
 // - one ACTIVE on the simulated market (intraday, no replay): it trades each NSE session as it
 //   happens, on the synthetic ticks that continue the same history (runner/market-run.ts).
+// Advanced's replay is published and followed by the basic demo user (one lot a trade), so the
+// marketplace and /subscriptions show a follower's run at once.
 // Named so nobody takes them for market data: "(synthetic data)". The strategy runners run them;
 // a repeated call, a restart or a second process deploys nothing twice (advisory lock, and a
 // marker per user and kind in app_meta, so one the user deletes does not come back).
@@ -30,11 +32,13 @@ export interface DemoPaperStrategy extends Omit<DemoBacktest, 'tradeInstrumentsC
   /** Exits as the deployable configuration takes them (percent of the entry price). */
   readonly stopLossPercent?: number;
   readonly targetPercent?: number;
+  /** Published on the marketplace and followed by this demo user (one lot a trade), so subscriptions show a follower's run. */
+  readonly followedBy?: DemoRole;
 }
 
 export const DEMO_PAPER_STRATEGIES: readonly DemoPaperStrategy[] = [
   { role: 'advanced', name: 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, intraday, 0.5% stop, 1% target', algorithm: 'ema-crossover',
-    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_000_000, stopLossPercent: 0.5, targetPercent: 1 },
+    instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_000_000, stopLossPercent: 0.5, targetPercent: 1, followedBy: 'basic' },
   { role: 'demo', name: 'Paper (synthetic data): RSI 14 reversal on NIFTY 50, intraday', algorithm: 'rsi-reversal',
     instrument: 'NIFTY 50', strategyType: 'intraday', intervalMinutes: 15, investmentRupees: 1_000_000 },
   { role: 'manager', name: 'Paper (synthetic data): SuperTrend 10,3 swing on NIFTY BANK', algorithm: 'supertrend-swing',
@@ -130,6 +134,19 @@ async function strategyFor(client: pg.PoolClient, request: { plan: DemoPaperStra
 }
 
 /**
+ * Publishes the strategy and subscribes `follower` to it (one lot a trade, paper), before its run
+ * starts: the run's followers are those subscribed when it trades (trading/follow/).
+ */
+async function publishFollowed(client: pg.PoolClient, request: { strategyId: string; follower: string | undefined }): Promise<void> {
+  await client.query('UPDATE strategies SET published = true WHERE strategy_id = $1', [request.strategyId]);
+  if (request.follower === undefined) return;
+  await client.query(
+    `INSERT INTO subscriptions (user_id, strategy_id, quantity, sizing)
+     SELECT $1, $2, 1, 'quantity' WHERE NOT EXISTS (SELECT 1 FROM subscriptions WHERE user_id = $1 AND strategy_id = $2)`,
+    [request.follower, request.strategyId]);
+}
+
+/**
  * Deploys the demo paper strategies (the replays, then the market ones) not deployed yet; returns
  * the roles deployed now, once per strategy. A refusal (no free licence slot, no permission) is
  * that user's, logged, and the others still get theirs.
@@ -149,6 +166,7 @@ export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions)
       const instrumentId = await instrumentIdOf(client, plan.instrument);
       if (userId === undefined || instrumentId === undefined || await marked(client, markerKey(plan), userId)) continue;
       const strategyId = await strategyFor(client, { plan, userId, instrumentId });
+      if (plan.followedBy !== undefined) await publishFollowed(client, { strategyId, follower: await userIdOf(client, plan.followedBy) });
       const outcome = await deployStrategy(pool, { actorId: userId, userId, strategyId, mode: 'PAPER', replay: plan.market === true ? null : replay }, {
         enqueue: (transaction, runId) => enqueueStrategyRun(queue, { client: transaction, runId }),
       });
