@@ -6,33 +6,26 @@
 // first leg's fill is shown, the third is not sent, and squaring off closes the filled position.
 import { randomBytes } from 'node:crypto';
 import { chargeModelOf } from '@vyuha/engine';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRupees } from '../../packages/web/src/format/format';
 import { measureFirstRender, screenshotLayouts, url, useBrowser } from './browser';
+import { newTrader, openDatabase, settleShell, signInAs, type TraderAccount } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
 const PASSWORD = 'basket test passphrase';
 const WAIT = { timeout: 30_000 } as const;
 
 let pool: pg.Pool;
-let email: string;
-let userId: string;
+/** The test's own advanced-tier trader. */
+let trader: TraderAccount;
 /** NIFTY's at-the-money strike at its last price, rupees. */
 let atm: number;
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
-  email = `baskets-${SUFFIX}@example.in`;
-  const signUp = await fetch(url('/v1/auth/signup/email-password'), {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(signUp.status).toBe(200);
-  const { rows } = await pool.query<{ id: string }>(`UPDATE auth.users SET email_verified = true, default_role = 'advanced' WHERE email = $1 RETURNING id`, [email]);
-  userId = rows[0]?.id as string;
-  await pool.query(`INSERT INTO auth.user_roles (user_id, role) VALUES ($1, 'advanced') ON CONFLICT DO NOTHING`, [userId]);
-  await pool.query(`UPDATE users SET tier = 'advanced' WHERE user_id = $1`, [userId]);
+  pool = openDatabase();
+  trader = await newTrader(pool, { email: `baskets-${SUFFIX}@example.in`, password: PASSWORD, tier: 'advanced' });
   const { rows: price } = await pool.query<{ price: number }>(
     `SELECT l.price_paise::float8 AS price FROM instrument_last_prices l JOIN instruments i USING (instrument_id) WHERE i.kind = 'index' AND i.trading_symbol = 'NIFTY'`);
   atm = Math.round((price[0]?.price ?? 0) / 100 / 50) * 50;
@@ -40,17 +33,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await pool.query('DELETE FROM strategy_runs WHERE user_id = $1', [userId]);
+  await pool.query('DELETE FROM strategy_runs WHERE user_id = $1', [trader.userId]);
   await pool.end();
 });
-
-async function signInAsTrader(page: Page): Promise<void> {
-  await page.goto(url('/authenticate/signin'));
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill(PASSWORD);
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL((address) => !address.pathname.startsWith('/authenticate/'), { timeout: 15_000 });
-}
 
 /** Picks `option` in the row's select labelled `label`. */
 async function pick(row: Locator, choice: { readonly label: string; readonly option: string }): Promise<void> {
@@ -92,36 +77,6 @@ async function engineCharges(page: Page): Promise<number> {
   }).total, 0);
 }
 
-/**
- * A toast (a theme change saved, for one) sits over the header's theme toggle on a phone, and stays
- * while the pointer rests on it: screenshots and the next toggle wait until none is left.
- */
-async function toastsGone(page: Page): Promise<void> {
-  await expect.poll(() => page.locator('.mantine-Notification-root').count(), WAIT).toBe(0);
-}
-
-/**
- * A new account's menu starts open (the drawer preference defaults to open), and on a phone it
- * covers the page: close it there, as a phone user does. A theme change saved shows a toast and
- * applies the account's preferences again (the menu's too) a moment later, so this waits until
- * no toast is left and the menu has stayed closed for two looks in a row.
- */
-async function phoneMenuClosed(page: Page): Promise<void> {
-  const narrow = (page.viewportSize()?.width ?? 0) < 768;
-  // A collapsed menu is moved off the left edge, not hidden.
-  const onScreen = async (): Promise<boolean> => ((await page.getByTestId('menu-dashboard').boundingBox())?.x ?? -1) >= 0;
-  let quiet = 0;
-  for (let look = 0; quiet < 2; look += 1) {
-    if (look > 100) throw new Error('the page did not settle: a toast or the menu kept coming back');
-    if (await page.locator('.mantine-Notification-root').count() > 0) quiet = 0;
-    else if (narrow && await onScreen()) {
-      quiet = 0;
-      await page.getByRole('button', { name: 'Toggle the menu' }).click();
-    } else quiet += 1;
-    await page.waitForTimeout(300);
-  }
-}
-
 async function outcomeStatuses(page: Page): Promise<string[]> {
   return page.getByTestId('basket-outcome').first().locator('tbody tr').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.status ?? ''));
 }
@@ -131,7 +86,7 @@ describe('baskets', () => {
 
   it('previews a basket of two NIFTY legs with the engine\'s charges, places it on paper and shows each leg filled', async () => {
     const { page } = session();
-    await signInAsTrader(page);
+    await signInAs(page, trader);
     await measureFirstRender(page, '/baskets', '[data-testid="basket-list"]');
     const strategyId = await newBasket(page, `Bull call spread ${SUFFIX}`);
     await optionLeg(page, 0, { right: 'Call (CE)', strike: atm, side: 'BUY' });
@@ -150,22 +105,22 @@ describe('baskets', () => {
     await page.goto(url(`/baskets/${strategyId}`));
     await page.getByTestId('basket-preview-button').click();
     await page.getByTestId('basket-preview-charges').waitFor(WAIT);
-    await toastsGone(page);
+    await settleShell(page);
     await screenshotLayouts(page, 'baskets-detail', async (current) => {
       await current.getByTestId('basket-outcome').first().waitFor(WAIT);
-      await phoneMenuClosed(current);
+      await settleShell(current);
     });
     await page.goto(url('/baskets'));
     await page.getByTestId(`basket-row-${strategyId}`).waitFor(WAIT);
     await screenshotLayouts(page, 'baskets-list', async (current) => {
       await current.getByTestId(`basket-row-${strategyId}`).waitFor(WAIT);
-      await phoneMenuClosed(current);
+      await settleShell(current);
     });
   });
 
   it('shows a leg refused by a risk check, the filled leg, and squares it off on request', async () => {
     const { page } = session();
-    await signInAsTrader(page);
+    await signInAs(page, trader);
     const strategyId = await newBasket(page, `Too large ${SUFFIX}`);
     // Leg 1: one lot of the next future (the default). Leg 2: 1,000 lots, past ten slices of the freeze quantity.
     await page.getByTestId('basket-add-leg').click();

@@ -331,6 +331,8 @@ export async function screenshotLayouts(page: Page, name: string, ready: (page: 
   const problems: string[] = [];
   for (const theme of ['dark', 'light'] as const) {
     await setTheme(page, theme);
+    // Saving the theme raises a toast over the top of the page for 3 s: a passing overlay, not the layout.
+    await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 });
     for (const viewport of LAYOUT_VIEWPORTS) {
       await page.setViewportSize(viewport);
       await ready(page);

@@ -5,14 +5,17 @@
 // without a link to /strategies and the demo role's mode locked to PAPER; both views' layouts.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRupees } from '../../packages/web/src/format/format';
-import { baseUrl, demoEmail, DEMO_PASSWORD, measureFirstRender, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { demoEmail, DEMO_PASSWORD, measureFirstRender, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import {
+  accessToken, copyDemoStrategy, demoPaperStrategy, demoReplayDays, DEMO_PAPER_NAME, deployPaperReplay, newTrader, openDatabase, removeStrategies,
+  settleShell, signInAs, userIdOf, waitForDemoReplayOver,
+} from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
-const DEMO_PAPER_NAME = 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, intraday, 0.5% stop, 1% target';
 
 let pool: pg.Pool;
 const strategyIds: string[] = [];
@@ -20,27 +23,6 @@ const strategyIds: string[] = [];
 /** Today and the two days before yesterday in IST (inside the default "Last 90 days"). */
 function istDay(offsetDays: number): string {
   return new Date(Date.now() + 5.5 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v1/auth/signin/email-password`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { session: { accessToken: string } }).session.accessToken;
-}
-
-async function graphql<T>(token: string, query: string, variables: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${baseUrl()}/v1/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }),
-  });
-  const body = await response.json() as { data?: T; errors?: Array<{ message: string }> };
-  if (body.errors !== undefined || body.data === undefined) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
-
-async function userIdOf(email: string): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM auth.users WHERE email = $1', [email]);
-  return rows[0]?.id as string;
 }
 
 /**
@@ -58,19 +40,6 @@ async function choosePaper(page: Page, email: string): Promise<void> {
     await page.waitForTimeout(500);
     return `${String(await mode.locator('input[value="PAPER"]').isChecked())} ${await saved() ?? ''}`;
   }, { timeout: 15_000 }).toBe('true PAPER');
-}
-
-/**
- * The screen as a reader sees it before a screenshot: on a phone the side menu (open by default,
- * covering the page there) closed with the header's burger, as a phone user does; no toast left
- * (the pointer off them, since a hovered toast stays).
- */
-async function readable(page: Page): Promise<void> {
-  const width = page.viewportSize()?.width ?? 1280;
-  const navbar = await page.locator('.mantine-AppShell-navbar').boundingBox();
-  if (width < 768 && navbar !== null && navbar.x >= 0 && navbar.x < width) await page.getByRole('button', { name: 'Toggle the menu' }).click();
-  await page.mouse.move(2, (page.viewportSize()?.height ?? 800) - 2);
-  await expect.poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 }).toBe(0);
 }
 
 /** A day cell's label: "<date>: ₹…, N orders". */
@@ -145,14 +114,12 @@ async function bookedByDay(userId: string): Promise<Map<string, { booked: number
 }
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+  pool = openDatabase();
 });
 
 afterAll(async () => {
   if (pool === undefined) return;
-  await pool.query(`UPDATE strategy_runs SET status = 'ERROR', error = 'test cleanup', finished_at = now() WHERE strategy_id = ANY($1::uuid[]) AND status = 'IN PROGRESS'`, [strategyIds]);
-  await pool.query('DELETE FROM strategy_runs WHERE strategy_id = ANY($1::uuid[])', [strategyIds]);
-  await pool.query('DELETE FROM strategies WHERE strategy_id = ANY($1::uuid[])', [strategyIds]);
+  await removeStrategies(pool, strategyIds);
   // The mode switch saved PAPER for advanced; the account reads as before (LIVE, its default).
   await pool.query(`UPDATE user_app_configs SET meta_data = meta_data || '{"dashboardMode":"LIVE"}'
     WHERE subcategory = 'global' AND user_id = (SELECT id FROM auth.users WHERE email = $1)`, [demoEmail('advanced')]);
@@ -166,10 +133,8 @@ describe('dashboard', () => {
     const { page } = session();
     const email = `dashboard-${SUFFIX}@example.in`;
     const password = 'dashboard test passphrase';
-    const signUp = await fetch(url('/v1/auth/signup/email-password'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    expect(signUp.status).toBe(200);
-    await pool.query('UPDATE auth.users SET email_verified = true WHERE email = $1', [email]);
-    const userId = await userIdOf(email);
+    // The tier sign-up gives (trial): no tier, permission or licence set here.
+    const { userId } = await newTrader(pool, { email, password });
     const { rows: instruments } = await pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = 'NIFTY 50'`);
     const instrumentId = instruments[0]?.instrument_id as number;
     const { rows: strategies } = await pool.query<{ strategy_id: string }>(
@@ -194,11 +159,7 @@ describe('dashboard', () => {
     expect(fromFills.get(d1)?.booked).toBe(125_000 - 4_321);
     expect(fromFills.get(d2)?.booked).toBe(-40_000 - 3_005);
 
-    await page.goto(url('/authenticate/signin'));
-    await page.getByTestId('signin-email').fill(email);
-    await page.getByTestId('signin-password').fill(password);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((address) => !address.pathname.startsWith('/authenticate/'), { timeout: 15_000 });
+    await signInAs(page, { email, password });
     await page.goto(url('/dashboard'));
     await choosePaper(page, email);
     await page.getByTestId('dashboard-net').waitFor();
@@ -231,15 +192,14 @@ describe('dashboard', () => {
 
   it("shows the demo paper replay: a day's P&L is its fills' realised P&L less charges, and the day opens its orders", async () => {
     const { page } = session();
-    const userId = await userIdOf(demoEmail('advanced'));
+    const userId = await userIdOf(pool, demoEmail('advanced'));
     const { rows: runs } = await pool.query<{ run_id: string; status: string }>(
       `SELECT r.run_id, r.status FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id
        WHERE s.user_id = $1 AND s.name = $2 AND r.kind = 'PAPER' ORDER BY r.started_at LIMIT 1`, [userId, DEMO_PAPER_NAME]);
     const runId = runs[0]?.run_id as string;
     expect(runId).toBeDefined();
     // The world's replay runs as fast as it goes; wait for it to finish so its days hold still.
-    await expect.poll(async () => (await pool.query<{ status: string }>('SELECT status FROM strategy_runs WHERE run_id = $1', [runId])).rows[0]?.status,
-      { timeout: 300_000, interval: 2_000 }).not.toBe('IN PROGRESS');
+    await waitForDemoReplayOver(pool);
     // A day only this run traded among the user's PAPER and LIVE runs, the one with the most fills.
     const { rows: candidates } = await pool.query<{ date: string }>(
       `SELECT to_char(d.date, 'YYYY-MM-DD') AS date FROM daily_pnl d WHERE d.run_id = $1 AND d.orders_count > 0
@@ -269,17 +229,17 @@ describe('dashboard', () => {
     expect(await orders.getByTestId('dashboard-period-figures').textContent()).toContain(`Booked ${formatRupees(expected?.booked ?? 0)}`);
     await screenshot(page, 'dashboard-advanced-day-orders');
 
-    await readable(page);
+    await settleShell(page);
     await screenshotLayouts(page, 'dashboard-heatmap', async (current) => {
       await current.getByTestId('dashboard-heatmap').waitFor();
-      await readable(current);
+      await settleShell(current);
     });
     await page.getByTestId('dashboard-chart-type').getByText('Line', { exact: true }).click();
     await page.getByTestId('dashboard-duration').getByText('Week', { exact: true }).click();
     await page.getByTestId('dashboard-line-chart').locator('canvas').first().waitFor();
     await screenshotLayouts(page, 'dashboard-line', async (current) => {
       await current.getByTestId('dashboard-line-chart').locator('canvas').first().waitFor();
-      await readable(current);
+      await settleShell(current);
     });
     const [image] = await Promise.all([page.waitForEvent('download'), page.getByTestId('dashboard-save-image').click()]);
     const { rows: profile } = await pool.query<{ name: string }>('SELECT name FROM users WHERE user_id = $1', [userId]);
@@ -291,19 +251,11 @@ describe('dashboard', () => {
 
   it("moves with a 600x paper replay of the user's own strategy, without a reload", async () => {
     const { page } = session();
-    const userId = await userIdOf(demoEmail('advanced'));
-    const { rows: demo } = await pool.query<{ strategy_id: string }>('SELECT strategy_id FROM strategies WHERE user_id = $1 AND name = $2', [userId, DEMO_PAPER_NAME]);
-    const { rows: copies } = await pool.query<{ strategy_id: string }>(
-      `INSERT INTO strategies (user_id, name, kind, mode, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config)
-       SELECT user_id, $2, kind, 'PAPER', algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config
-       FROM strategies WHERE strategy_id = $1 RETURNING strategy_id`, [demo[0]?.strategy_id, `Dashboard replay ${SUFFIX}`]);
-    const strategyId = copies[0]?.strategy_id as string;
+    const strategyId = await copyDemoStrategy(pool, { userId: (await demoPaperStrategy(pool)).userId, name: `Dashboard replay ${SUFFIX}` });
     strategyIds.push(strategyId);
     // The last three sessions the demo replay covered (the moving averages need a session or two to form).
-    const { rows: sessions } = await pool.query<{ date: string }>(
-      `SELECT to_char(d.date, 'YYYY-MM-DD') AS date FROM daily_pnl d JOIN strategy_runs r ON r.run_id = d.run_id
-       WHERE r.strategy_id = $1 ORDER BY d.date DESC LIMIT 3`, [demo[0]?.strategy_id]);
-    const replay = { from: sessions[sessions.length - 1]?.date as string, to: sessions[0]?.date as string, speed: 600 };
+    const sessions = (await demoReplayDays(pool, 'played')).slice(-3).map((date) => ({ date }));
+    const replay = { from: sessions[0]?.date as string, to: sessions[sessions.length - 1]?.date as string };
 
     await signIn(page, 'advanced');
     await page.goto(url('/dashboard'));
@@ -315,16 +267,13 @@ describe('dashboard', () => {
     const labelsBefore = await labelsOf();
     await page.evaluate(() => { (window as unknown as { dashboardMarker: string }).dashboardMarker = 'same page'; });
 
-    const token = await tokenOf(demoEmail('advanced'), DEMO_PASSWORD);
-    const deployed = await graphql<{ deploy_strategy: { run_id: string } }>(token,
-      'mutation Deploy($id: uuid!, $replay: deploy_replay_input) { deploy_strategy(strategy_id: $id, mode: "PAPER", replay: $replay) { run_id } }',
-      { id: strategyId, replay });
+    const runId = await deployPaperReplay(await accessToken(demoEmail('advanced'), DEMO_PASSWORD), strategyId, replay);
     await page.getByTestId('dashboard-replays').getByText(`Dashboard replay ${SUFFIX}`).waitFor({ timeout: 30_000 });
     // The run's own orders in the database first (what the page must then show); the run's state says why if none come.
     await expect.poll(async () => {
       const { rows } = await pool.query<{ status: string; error: string | null; orders: number }>(
         'SELECT status, error, (SELECT count(*)::int FROM orders o WHERE o.run_id = r.run_id) AS orders FROM strategy_runs r WHERE run_id = $1',
-        [deployed.deploy_strategy.run_id]);
+        [runId]);
       const run = rows[0];
       return `${run?.status ?? 'no run'} ${run?.error ?? ''} orders>0:${(run?.orders ?? 0) > 0}`;
     }, { timeout: 240_000, interval: 2_000 }).toMatch(/orders>0:true$/);

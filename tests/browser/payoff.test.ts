@@ -11,12 +11,13 @@ import {
   breakevens, expiryCloseEpochMs, netGreeks, payoffAtExpiry, positionValue, probabilityOfProfit, profitAndLossBounds, SYNTHETIC_RATE,
   type NetGreeks, type PayoffLeg,
 } from '@vyuha/engine';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRupeesAmount } from '../../packages/web/src/format/format';
 import { boundText, breakevensText, GREEK_NAMES, greekText, probabilityText } from '../../packages/web/src/pages/trading/payoff/payoff-format';
 import { chooseOption, measureFirstRender, screenshotLayouts, url, useBrowser } from './browser';
+import { newTrader, openDatabase, settleShell, signInAs, type TraderAccount } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
 const PASSWORD = 'payoff test passphrase';
@@ -24,23 +25,15 @@ const WAIT = { timeout: 20_000 } as const;
 const DAY_MS = 86_400_000;
 
 let pool: pg.Pool;
-let email: string;
-let userId: string;
+/** The test's own advanced-tier trader. */
+let trader: TraderAccount;
 let niftyId: number;
 const runIds: string[] = [];
 const instrumentIds: number[] = [];
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
-  email = `payoff-${SUFFIX}@example.in`;
-  const signUp = await fetch(url('/v1/auth/signup/email-password'), {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(signUp.status).toBe(200);
-  const { rows } = await pool.query<{ id: string }>(`UPDATE auth.users SET email_verified = true, default_role = 'advanced' WHERE email = $1 RETURNING id`, [email]);
-  userId = rows[0]?.id as string;
-  await pool.query(`INSERT INTO auth.user_roles (user_id, role) VALUES ($1, 'advanced') ON CONFLICT DO NOTHING`, [userId]);
-  await pool.query(`UPDATE users SET tier = 'advanced' WHERE user_id = $1`, [userId]);
+  pool = openDatabase();
+  trader = await newTrader(pool, { email: `payoff-${SUFFIX}@example.in`, password: PASSWORD, tier: 'advanced' });
   const { rows: nifty } = await pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = 'NIFTY 50'`);
   niftyId = nifty[0]?.instrument_id as number;
 });
@@ -51,20 +44,12 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function signInAsTrader(page: Page): Promise<void> {
-  await page.goto(url('/authenticate/signin'));
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill(PASSWORD);
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL((address) => !address.pathname.startsWith('/authenticate/'), { timeout: 15_000 });
-}
-
 interface StoredLeg extends PayoffLeg { readonly indice: string; readonly timestamp: number }
 
 /** The trader's stored payoff positions of one index (its user_app_configs row), as the screen saved them. */
 async function storedLegs(subcategory: string): Promise<StoredLeg[] | undefined> {
   const { rows } = await pool.query<{ meta_data: { positions: StoredLeg[] } }>(
-    `SELECT meta_data FROM user_app_configs WHERE user_id = $1 AND category = 'payoff' AND subcategory = $2`, [userId, subcategory]);
+    `SELECT meta_data FROM user_app_configs WHERE user_id = $1 AND category = 'payoff' AND subcategory = $2`, [trader.userId, subcategory]);
   return rows[0]?.meta_data.positions;
 }
 
@@ -80,26 +65,9 @@ async function addLeg(page: Page, leg: { contract: 'CE' | 'PE' | 'FUT'; side: 'B
   await page.getByTestId('payoff-add').click();
 }
 
-/**
- * Ready for a layout check: the analysis and chart shown, the side menu closed on a phone (a new
- * account's menu starts open and, on a phone, lies over the page until the user closes it), and
- * no toast left. A toast stays while the pointer rests on it (on a phone it covers the header,
- * where the last click left the pointer), so the pointer moves off first.
- */
+/** Ready for a layout check: the shell settled (no toast, the phone's menu closed), the analysis and chart shown. */
 async function settle(page: Page): Promise<void> {
-  const toastsGone = async (): Promise<void> => {
-    await page.mouse.move(1, (page.viewportSize()?.height ?? 800) - 1);
-    await expect.poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 }).toBe(0);
-  };
-  await toastsGone();
-  // A closed menu slides off to the left rather than being hidden: look at where it is.
-  const menuShown = (): Promise<boolean> => page.getByTestId('menu-dashboard').evaluate((link) => link.getBoundingClientRect().right > 0);
-  const phone = (page.viewportSize()?.width ?? 0) < 768;
-  if (phone && await menuShown()) {
-    await page.getByRole('button', { name: 'Toggle the menu' }).click();
-    await expect.poll(menuShown, WAIT).toBe(false);
-    await toastsGone();
-  }
+  await settleShell(page);
   await page.getByTestId('payoff-analysis').waitFor(WAIT);
   await page.getByTestId('payoff-chart').waitFor(WAIT);
 }
@@ -139,7 +107,7 @@ describe('/payoff', () => {
 
   it('shows the engine numbers of a typed short straddle, stores each index apart, and takes open PAPER positions only', async () => {
     const { page } = session();
-    await signInAsTrader(page);
+    await signInAs(page, trader);
     await page.getByTestId('menu-payoff').waitFor(WAIT);
     await page.goto(url('/payoff'));
     await expect.poll(() => page.getByTestId('payoff-index').inputValue(), WAIT).toBe('NIFTY 50');
@@ -206,11 +174,11 @@ describe('/payoff', () => {
 
   it('is not in the menu when the exchange setting is not NSE', async () => {
     const { page } = session();
-    await signInAsTrader(page);
+    await signInAs(page, trader);
     await page.getByTestId('menu-payoff').waitFor(WAIT);
     await pool.query(
       `UPDATE user_app_configs SET meta_data = jsonb_set(meta_data, '{timezone,exchange}', '"BSE"')
-       WHERE user_id = $1 AND category = 'application' AND subcategory = 'global'`, [userId]);
+       WHERE user_id = $1 AND category = 'application' AND subcategory = 'global'`, [trader.userId]);
     await page.reload();
     await page.getByTestId('menu-dashboard').waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => sessionStorage.getItem('vyuha-app') ?? ''), WAIT).toContain('BSE');
@@ -229,7 +197,7 @@ async function seedPosition(input: { kind: 'PAPER' | 'BACKTEST'; optionType: 'CE
   instrumentIds.push(instrumentId);
   // A run of no strategy (strategy_id may be null): nothing of the runtime picks it up.
   const { rows: runs } = await pool.query<{ run_id: string }>(
-    `INSERT INTO strategy_runs (user_id, kind, status, finished_at) VALUES ($1, $2, 'COMPLETE', now()) RETURNING run_id`, [userId, input.kind]);
+    `INSERT INTO strategy_runs (user_id, kind, status, finished_at) VALUES ($1, $2, 'COMPLETE', now()) RETURNING run_id`, [trader.userId, input.kind]);
   runIds.push(runs[0]?.run_id as string);
   const openCost = Math.abs(input.quantity) * input.averagePaise + 7;
   await pool.query(

@@ -5,54 +5,38 @@
 // with an open and a flat position never shows on either table. Both themes at both layouts, and
 // the first render's time printed.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, demoEmail, DEMO_PASSWORD, measureFirstRender, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmail, DEMO_PASSWORD, measureFirstRender, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import {
+  accessToken, copyDemoStrategy, deployPaperReplay, openDatabase, removeStrategies, settleShell, userIdOf, waitForAccountFlat,
+} from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
-const DEMO_PAPER_NAME = 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, intraday, 0.5% stop, 1% target';
 const REPLAY_NAME = `Positions replay ${SUFFIX}`;
 const BACKTEST_NAME = `Positions backtest ${SUFFIX}`;
 
 let pool: pg.Pool;
 const strategyIds: string[] = [];
 
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v1/auth/signin/email-password`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { session: { accessToken: string } }).session.accessToken;
-}
-
-async function graphql<T>(token: string, query: string, variables: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${baseUrl()}/v1/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }),
-  });
-  const body = await response.json() as { data?: T; errors?: Array<{ message: string }> };
-  if (body.errors !== undefined || body.data === undefined) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
-
 /**
  * A copy of the demo paper strategy of `userId` named `name`, on 5-minute bars (the demo's 15-minute
  * crossovers come a few times a week) and without its stop and target, so a position it opens stays
  * open until the algorithm's exit or the day's square-off.
  */
-async function copyDemoStrategy(userId: string, name: string): Promise<string> {
-  const { rows } = await pool.query<{ strategy_id: string }>(
-    `INSERT INTO strategies (user_id, name, kind, mode, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config)
-     SELECT user_id, $3, kind, 'PAPER', algorithm_id, algorithm_version, instrument_id, 5, strategy_type,
-            config - 'stopLoss' - 'target' - 'trailingStop'
-       FROM strategies WHERE user_id = $1 AND name = $2 RETURNING strategy_id`, [userId, DEMO_PAPER_NAME, name]);
-  const strategyId = rows[0]?.strategy_id as string;
+async function copyDemoStrategyOpenEnded(userId: string, name: string): Promise<string> {
+  const strategyId = await copyDemoStrategy(pool, {
+    userId, name, intervalMinutes: 5,
+    config: ({ stopLoss: _stop, target: _target, trailingStop: _trailing, ...rest }) => rest,
+  });
   strategyIds.push(strategyId);
   return strategyId;
 }
 
 /** A BACKTEST run "in progress" holding NIFTY and flat in BANKNIFTY, both changed now: neither table may show it. */
 async function seedBacktest(userId: string): Promise<void> {
-  const strategyId = await copyDemoStrategy(userId, BACKTEST_NAME);
+  const strategyId = await copyDemoStrategyOpenEnded(userId, BACKTEST_NAME);
   const { rows: runs } = await pool.query<{ run_id: string }>(
     `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params) VALUES ($1, $2, 'BACKTEST', 'IN PROGRESS', '{}') RETURNING run_id`, [strategyId, userId]);
   const { rows: instruments } = await pool.query<{ instrument_id: number; trading_symbol: string }>(
@@ -77,14 +61,12 @@ async function ready(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+  pool = openDatabase();
 });
 
 afterAll(async () => {
   if (pool === undefined) return;
-  await pool.query(`UPDATE strategy_runs SET status = 'ERROR', error = 'test cleanup', finished_at = now() WHERE strategy_id = ANY($1::uuid[]) AND status = 'IN PROGRESS'`, [strategyIds]);
-  await pool.query('DELETE FROM strategy_runs WHERE strategy_id = ANY($1::uuid[])', [strategyIds]);
-  await pool.query('DELETE FROM strategies WHERE strategy_id = ANY($1::uuid[])', [strategyIds]);
+  await removeStrategies(pool, strategyIds);
   await pool.end();
 });
 
@@ -93,10 +75,9 @@ describe('positions', () => {
 
   it('follows a 600x paper replay live, squares its position off into the closed list, and never shows a backtest', async () => {
     const { page } = session();
-    const { rows: users } = await pool.query<{ id: string }>('SELECT id FROM auth.users WHERE email = $1', [demoEmail('advanced')]);
-    const userId = users[0]?.id as string;
+    const userId = await userIdOf(pool, demoEmail('advanced'));
     await seedBacktest(userId);
-    const strategyId = await copyDemoStrategy(userId, REPLAY_NAME);
+    const strategyId = await copyDemoStrategyOpenEnded(userId, REPLAY_NAME);
     // Sessions of the browser world's stored history (global-setup.ts, BROWSER_HISTORY) before the demo replays' 40
     // sessions: the account's day P&L on those dates is this run's alone, so no daily loss limit of the user's refuses its orders.
     const range = { from: '2026-08-10', to: '2026-08-21' };
@@ -108,15 +89,8 @@ describe('positions', () => {
     // The runtime's start-up reconciliation compares the account's recorded fills with the new run's venue, so a
     // position the demo replay holds at that moment would pause our strategy ("unexplained position"): deploy
     // once the account's other paper runs are flat.
-    await expect.poll(async () => {
-      const { rows } = await pool.query<{ open: number }>(
-        `SELECT count(*)::int AS open FROM positions p JOIN strategy_runs r ON r.run_id = p.run_id
-          WHERE r.user_id = $1 AND r.kind IN ('PAPER', 'LIVE') AND p.net_quantity <> 0`, [userId]);
-      return rows[0]?.open;
-    }, { timeout: 240_000, interval: 500 }).toBe(0);
-    const token = await tokenOf(demoEmail('advanced'), DEMO_PASSWORD);
-    await graphql(token, 'mutation Deploy($id: uuid!, $replay: deploy_replay_input) { deploy_strategy(strategy_id: $id, mode: "PAPER", replay: $replay) { run_id } }',
-      { id: strategyId, replay: { ...range, speed: 600 } });
+    await waitForAccountFlat(pool, userId, { timeoutMs: 240_000, intervalMs: 500 });
+    await deployPaperReplay(await accessToken(demoEmail('advanced'), DEMO_PASSWORD), strategyId, range);
 
     // The position appears, and its unrealised P&L moves with the replay's marks.
     const runState = async (): Promise<string> => {
@@ -172,13 +146,8 @@ describe('positions', () => {
     await screenshotLayouts(page, 'positions-advanced', async (current) => {
       await current.reload();
       await ready(current);
-      // On a phone the shell may come up with its menu over the page: close it, as a phone user would, to see the screen.
-      if ((current.viewportSize()?.width ?? 1440) < 768) {
-        const menuShown = (): Promise<boolean> => current.evaluate(() => [...document.querySelectorAll('a[data-testid^="menu-"]')]
-          .some((link) => link.getBoundingClientRect().right > 0));
-        if (await menuShown()) await current.getByRole('button', { name: 'Toggle the menu' }).click();
-        await expect.poll(menuShown, { timeout: 10_000 }).toBe(false);
-      }
+      // On a phone the shell may come up with its menu over the page: closed, as a phone user would, to see the screen.
+      await settleShell(current);
     });
     await measureFirstRender(page, '/positions', '[data-testid="open-positions"], [data-testid="no-open-positions"]');
   });

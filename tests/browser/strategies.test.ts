@@ -6,10 +6,11 @@
 // The 'demo' role sees LIVE disabled with the reason. Layouts of the list and the open dialog;
 // the list's first render is printed.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, LAYOUT_VIEWPORTS, layoutProblems, measureFirstRender, screenshot, screenshotLayouts, setTheme, signIn, url, useBrowser } from './browser';
+import { closeToasts, grantLicence, openDatabase, settleShell, userIdOf } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
 const EMA_ALGORITHM = /^EMA crossover 9\/21 \(NIFTY 50\)$/;
@@ -21,17 +22,10 @@ const FIRST_ORDER_MS = 240_000;
 let pool: pg.Pool;
 const licenceIds: string[] = [];
 
-async function userIdOf(email: string): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM auth.users WHERE email = $1', [email]);
-  return rows[0]?.id as string;
-}
-
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+  pool = openDatabase();
   // A licence slot of our own, so this file deploys whatever the other files have running for 'advanced'.
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO deployed_strategies (user_id, available, expiry) VALUES ($1, 1, current_date + 30) RETURNING id`, [await userIdOf(demoEmail('advanced'))]);
-  licenceIds.push(...rows.map((row) => row.id));
+  licenceIds.push(await grantLicence(pool, await userIdOf(pool, demoEmail('advanced')), 1));
 });
 
 afterAll(async () => {
@@ -40,32 +34,12 @@ afterAll(async () => {
   await pool.end();
 });
 
-/** Closes the toasts on screen (they sit over the header's theme toggle until they time out). */
-async function dismissToasts(page: Page): Promise<void> {
-  const close = page.locator('.mantine-Notification-root button');
-  // A toast already leaving moves and detaches under the click: try again until none is left.
-  await expect.poll(async () => {
-    const open = await close.count();
-    if (open > 0) await close.first().click({ timeout: 1_000 }).catch(() => undefined);
-    return open;
-  }, { timeout: 20_000 }).toBe(0);
-}
-
 /**
- * A layout's start: the toasts gone (the theme switch's own toast sits over the toggle on a phone),
+ * A layout's start: the toasts closed (the theme switch's own toast sits over the toggle on a phone),
  * and the side menu closed on a phone (where it covers the page) and open on a desktop.
  */
-async function settleShell(page: Page): Promise<void> {
-  await dismissToasts(page);
-  const phone = (page.viewportSize()?.width ?? 1440) < 768;
-  const burger = page.getByRole('button', { name: 'Toggle the menu' });
-  const opened = await burger.locator('[data-opened]').count() > 0;
-  if (opened === phone) await burger.click();
-  // Wait out the slide: fully in view on a desktop, fully out of it on a phone.
-  await expect.poll(async () => {
-    const box = await page.locator('nav.mantine-AppShell-navbar').boundingBox();
-    return phone ? box === null || box.x + box.width <= 1 : box !== null && box.x >= 0 && box.width > 1;
-  }).toBe(true);
+async function settleLayout(page: Page): Promise<void> {
+  await settleShell(page, { desktopMenu: 'open', closeToasts: true });
 }
 
 /** Picks a Mantine select's option inside a modal (chooseOption's Escape would close the modal). */
@@ -87,7 +61,7 @@ async function dialogLayouts(page: Page, name: string, open: () => Promise<void>
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await page.setViewportSize(LAYOUT_VIEWPORTS[0]);
-    await settleShell(page);
+    await settleLayout(page);
     await setTheme(page, theme);
     await open();
     for (const viewport of LAYOUT_VIEWPORTS) {
@@ -124,7 +98,7 @@ async function setThemeWithDialog(page: Page, open: () => Promise<void>): Promis
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'hidden' });
   await page.setViewportSize(LAYOUT_VIEWPORTS[0]);
-  await settleShell(page);
+  await settleLayout(page);
   await setTheme(page, 'dark');
   await open();
 }
@@ -201,9 +175,9 @@ describe('/strategies', () => {
     await row.getByRole('button', { name: 'Publish', exact: true }).click();
     await confirmDialog(page, /marketplace/, 'Publish');
     await row.getByTestId('strategy-published').waitFor();
-    await dismissToasts(page);
+    await closeToasts(page);
     await screenshotLayouts(page, 'strategies-list-advanced', async () => {
-      await settleShell(page);
+      await settleLayout(page);
       await row.waitFor();
     });
 

@@ -7,13 +7,16 @@
 //   without a reload;
 // - the page in both themes at 1440x900 and 390x844, and its first render.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, demoEmail, DEMO_PASSWORD, measureFirstRender, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmail, DEMO_PASSWORD, measureFirstRender, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import {
+  accessToken, copyDemoStrategy, demoPaperStrategy, demoReplayDays, deployPaperReplay, graphql, grantLicence, openDatabase, removeStrategies,
+  STOP_AND_SQUARE_OFF_MUTATION, waitForDemoReplayOver,
+} from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
-const DEMO_NAME = 'Paper (synthetic data): EMA crossover%';
 const ERROR_WORDS = `Broker session expired at 09:20 IST (${SUFFIX}): log in to Zerodha again to resume.`;
 
 let pool: pg.Pool;
@@ -22,15 +25,6 @@ let token: string;
 let demoId: string;
 let ownId: string | undefined;
 let licenceId: string | undefined;
-
-async function graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${baseUrl()}/v1/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }),
-  });
-  const body = await response.json() as { data?: T; errors?: Array<{ message: string }> };
-  if (body.errors !== undefined || body.data === undefined) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
 
 /** Waits (without asserting a time) until `check` holds, reading the database every half second. */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 180_000): Promise<void> {
@@ -59,16 +53,9 @@ async function shownOrders(page: Page): Promise<Array<{ id: string | null; statu
 }
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
-  const { rows: users } = await pool.query<{ id: string }>('SELECT id FROM auth.users WHERE email = $1', [demoEmail('advanced')]);
-  userId = users[0]?.id as string;
-  const { rows: demo } = await pool.query<{ strategy_id: string }>(
-    'SELECT strategy_id FROM strategies WHERE user_id = $1 AND name LIKE $2 ORDER BY created_at LIMIT 1', [userId, DEMO_NAME]);
-  demoId = demo[0]?.strategy_id as string;
-  const response = await fetch(`${baseUrl()}/v1/auth/signin/email-password`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: demoEmail('advanced'), password: DEMO_PASSWORD }),
-  });
-  token = ((await response.json()) as { session: { accessToken: string } }).session.accessToken;
+  pool = openDatabase();
+  ({ strategyId: demoId, userId } = await demoPaperStrategy(pool));
+  token = await accessToken(demoEmail('advanced'), DEMO_PASSWORD);
 });
 
 afterAll(async () => {
@@ -77,13 +64,11 @@ afterAll(async () => {
     // Whatever this file deployed stops and goes again, with the licence slot it was given.
     const { rows } = await pool.query<{ status: string }>('SELECT status FROM strategies WHERE strategy_id = $1', [ownId]);
     if (rows[0]?.status === 'ACTIVE' || rows[0]?.status === 'PAUSED') {
-      await graphql('mutation Stop($id: uuid!) { stop_strategy(strategy_id: $id, square_off: true) { run_id } }', { id: ownId }).catch(() => undefined);
+      await graphql(token, STOP_AND_SQUARE_OFF_MUTATION, { id: ownId }).catch(() => undefined);
       await until(async () => (await pool.query(`SELECT 1 FROM strategy_runs WHERE strategy_id = $1 AND status = 'IN PROGRESS'`, [ownId])).rowCount === 0,
         'our run to stop', 60_000).catch(() => undefined);
     }
-    await pool.query(`UPDATE strategy_runs SET status = 'ERROR', error = 'test cleanup', finished_at = greatest(now(), started_at) WHERE strategy_id = $1 AND status = 'IN PROGRESS'`, [ownId]);
-    await pool.query('DELETE FROM strategy_runs WHERE strategy_id = $1', [ownId]);
-    await pool.query('DELETE FROM strategies WHERE strategy_id = $1', [ownId]);
+    await removeStrategies(pool, [ownId]);
   }
   if (licenceId !== undefined) await pool.query('DELETE FROM deployed_strategies WHERE id = $1', [licenceId]);
   await pool.query(`UPDATE user_app_configs SET meta_data = meta_data || '{"theme":"dark"}' WHERE subcategory = 'global' AND user_id = $1`, [userId]);
@@ -96,8 +81,7 @@ describe('strategy detail', () => {
   it('shows the demo paper run’s orders, fills with charges, markers and run history as stored', async () => {
     expect(demoId, 'the demo paper strategy of the advanced user').toBeDefined();
     // The replay plays as fast as it goes; compare once it has finished, so both sides hold still.
-    await until(async () => (await pool.query(
-      `SELECT 1 FROM strategy_runs WHERE strategy_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS'`, [demoId])).rowCount === 0, 'the demo replay to finish');
+    await waitForDemoReplayOver(pool, { timeoutMs: 180_000, intervalMs: 500 });
     const { rows: runs } = await pool.query<{ run_id: string; status: string }>(
       `SELECT run_id, status FROM strategy_runs WHERE strategy_id = $1 AND kind IN ('PAPER', 'LIVE') ORDER BY started_at DESC`, [demoId]);
     const run = runs[0] as { run_id: string; status: string };
@@ -165,20 +149,14 @@ describe('strategy detail', () => {
   }, 120_000);
 
   it('says why a run ended in ERROR, then follows a fresh 600x replay’s orders without reloading', async () => {
-    const { rows: own } = await pool.query<{ strategy_id: string }>(
-      `INSERT INTO strategies (user_id, name, strategy_type, mode, status, kind, algorithm_id, algorithm_version, instrument_id, interval_minutes, config)
-       SELECT user_id, $2, strategy_type, 'PAPER', 'DRAFT', kind, algorithm_id, algorithm_version, instrument_id, interval_minutes, config
-       FROM strategies WHERE strategy_id = $1 RETURNING strategy_id`, [demoId, `Detail test ${SUFFIX}`]);
-    ownId = own[0]?.strategy_id as string;
+    ownId = await copyDemoStrategy(pool, { userId, name: `Detail test ${SUFFIX}` });
     const { rows: failed } = await pool.query<{ run_id: string }>(
       `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, error, status_reason, started_at, finished_at)
        VALUES ($1, $2, 'PAPER', 'ERROR', '{"mode":"PAPER","replay":null}', $3, $3, now() - interval '2 hours', now() - interval '1 hour') RETURNING run_id`,
       [ownId, userId, ERROR_WORDS]);
     const failedRun = failed[0]?.run_id as string;
     // A licence slot of our own, so the deployment does not depend on what other files hold.
-    const { rows: slot } = await pool.query<{ id: string }>(
-      `INSERT INTO deployed_strategies (user_id, available, expiry) VALUES ($1, 1, (now() AT TIME ZONE 'Asia/Kolkata')::date + 30) RETURNING id`, [userId]);
-    licenceId = slot[0]?.id;
+    licenceId = await grantLicence(pool, userId, 1);
 
     const { page } = session();
     await signIn(page, 'advanced');
@@ -191,18 +169,13 @@ describe('strategy detail', () => {
 
     // From the demo run's first trading day through its fifth: its indicators warm up on the first,
     // and at 600x a session takes 37.5 s, so orders come within a few sessions.
-    const { rows: days } = await pool.query<{ day: string }>(
-      `SELECT DISTINCT to_char(o.created_at AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS day FROM orders o JOIN strategy_runs r ON r.run_id = o.run_id
-       WHERE r.strategy_id = $1 ORDER BY 1 LIMIT 5`, [demoId]);
-    const from = days[0]?.day as string;
-    const to = days[days.length - 1]?.day as string;
+    const days = (await demoReplayDays(pool, 'traded')).slice(0, 5);
+    const from = days[0] as string;
+    const to = days[days.length - 1] as string;
     expect(days.length).toBe(5);
     // The page must not reload: a mark on the window survives only if it does not.
     await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
-    const deployed = await graphql<{ deploy_strategy: { run_id: string } }>(
-      `mutation Deploy($id: uuid!, $replay: deploy_replay_input) { deploy_strategy(strategy_id: $id, mode: "PAPER", replay: $replay) { run_id } }`,
-      { id: ownId, replay: { from, to, speed: 600 } });
-    const runId = deployed.deploy_strategy.run_id;
+    const runId = await deployPaperReplay(token, ownId, { from, to });
 
     // The new run becomes the page's run, and its orders come in as the replay places them.
     await expect.poll(() => page.getByTestId('detail-run').getAttribute('data-run-id'), { timeout: 20_000 }).toBe(runId);

@@ -7,35 +7,19 @@
 // run ends flat). Both themes at both layouts with the marketplace grid and the subscription's
 // view, and the first render's time printed.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, demoEmail, DEMO_PASSWORD, measureFirstRender, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmail, DEMO_PASSWORD, measureFirstRender, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { accessToken, copyDemoStrategy, deployPaperReplay, openDatabase, settleShell, userIdOf, waitForAccountFlat, waitForNoToasts } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
-const DEMO_PAPER_NAME = 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, intraday, 0.5% stop, 1% target';
 const PUBLISHED_NAME = `Followed EMA ${SUFFIX}`;
 /** A week of BROWSER_HISTORY (global-setup.ts): at 600x a session plays in about 38 s, the first entries within a few. */
 const REPLAY = { from: '2026-10-26', to: '2026-10-30' };
 
 let pool: pg.Pool;
 let strategyId: string | undefined;
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v1/auth/signin/email-password`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-  });
-  return ((await response.json()) as { session: { accessToken: string } }).session.accessToken;
-}
-
-async function graphql<T>(token: string, query: string, variables: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${baseUrl()}/v1/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }),
-  });
-  const body = await response.json() as { data?: T; errors?: Array<{ message: string }> };
-  if (body.errors !== undefined || body.data === undefined) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
 
 interface FillFact {
   readonly time: number;
@@ -55,14 +39,6 @@ async function fillsWhere(where: string, value: string): Promise<FillFact[]> {
   return rows.map((row) => ({ time: Number(row.ms), side: row.side, symbol: row.symbol, price: Number(row.price), quantity: row.quantity, lot: row.lot }));
 }
 
-/**
- * Waits until no toast is on screen: they sit over the header and the rows' buttons until they
- * time out (closing one by a click can land on the menu button under it as it slides away).
- */
-async function dismissToasts(page: Page): Promise<void> {
-  await expect.poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 20_000 }).toBe(0);
-}
-
 function card(page: Page) {
   return page.getByTestId('market-card').filter({ hasText: PUBLISHED_NAME });
 }
@@ -71,20 +47,13 @@ async function ready(page: Page): Promise<void> {
   await card(page).waitFor();
   await page.getByTestId('subscription-view').waitFor();
   await page.locator('[data-testid="orders-table"], [data-testid="orders-empty"]').first().waitFor();
-  // The theme switch saves the setting with a toast over the header; the phone menu slides shut after a resize.
-  await dismissToasts(page);
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
-  // On a phone the shell's menu was found open after the resize from 1440 (the burger showing its
-  // cross; not this screen's doing, reported): closed as a user would, before the layout check.
-  const burger = page.getByRole('button', { name: 'Toggle the menu' });
-  if ((page.viewportSize()?.width ?? 0) < 768 && await page.locator('.mantine-Burger-burger[data-opened="true"]').count() > 0) {
-    await burger.click();
-    await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
-  }
+  // The theme switch saves the setting with a toast over the header; on a phone the shell's menu is
+  // closed as a user would close it, before the layout check.
+  await settleShell(page);
 }
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+  pool = openDatabase();
 });
 
 afterAll(async () => {
@@ -102,13 +71,8 @@ describe('subscriptions', () => {
 
   it('follows a published paper replay with the subscriber\'s quantity, then edits, pauses and unsubscribes', async () => {
     const { page } = session();
-    const { rows: users } = await pool.query<{ id: string }>('SELECT id FROM auth.users WHERE email = $1', [demoEmail('advanced')]);
-    const publisher = users[0]?.id as string;
-    const { rows: made } = await pool.query<{ strategy_id: string }>(
-      `INSERT INTO strategies (user_id, name, kind, mode, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config, published)
-       SELECT user_id, $3, kind, 'PAPER', algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config, true
-         FROM strategies WHERE user_id = $1 AND name = $2 RETURNING strategy_id`, [publisher, DEMO_PAPER_NAME, PUBLISHED_NAME]);
-    strategyId = made[0]?.strategy_id as string;
+    const publisher = await userIdOf(pool, demoEmail('advanced'));
+    strategyId = await copyDemoStrategy(pool, { userId: publisher, name: PUBLISHED_NAME, published: true });
     // 'basic' subscribes from the marketplace grid with a quantity of 2.
     await signIn(page, 'basic');
     await measureFirstRender(page, '/subscriptions', '[data-testid="marketplace"]');
@@ -131,15 +95,10 @@ describe('subscriptions', () => {
     // reconciles its run-scoped venue against every recorded position of the account, and pauses its
     // strategy when another run of the account holds one (noticed here, left to the paper runtime's
     // owners): deploy once the world's replays of this account are over and flat.
-    await expect.poll(async () => (await pool.query<{ busy: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM strategy_runs WHERE user_id = $1 AND kind = 'PAPER' AND status = 'IN PROGRESS')
-           OR EXISTS (SELECT 1 FROM positions p JOIN strategy_runs r ON r.run_id = p.run_id WHERE r.user_id = $1 AND r.kind = 'PAPER' AND p.net_quantity <> 0) AS busy`,
-      [publisher])).rows[0]?.busy, { timeout: 300_000, interval: 2_000 }).toBe(false);
+    await waitForAccountFlat(pool, publisher, { finished: true, timeoutMs: 300_000, intervalMs: 2_000 });
 
     // The publisher deploys with a 600x replay; the subscriber's orders appear in its view live.
-    const token = await tokenOf(demoEmail('advanced'), DEMO_PASSWORD);
-    await graphql(token, 'mutation Deploy($id: uuid!, $replay: deploy_replay_input) { deploy_strategy(strategy_id: $id, mode: "PAPER", replay: $replay) { run_id } }',
-      { id: strategyId, replay: { ...REPLAY, speed: 600 } });
+    await deployPaperReplay(await accessToken(demoEmail('advanced'), DEMO_PASSWORD), strategyId, REPLAY);
     const orderRows = page.getByTestId('subscription-view').getByTestId('orders-table').locator('tbody tr');
     const state = async (): Promise<string> => JSON.stringify((await pool.query(
       `SELECT r.run_id, r.status, r.error, r.progress, r.params -> 'follows' AS follows, r.params -> 'pauses' AS pauses, r.heartbeat_at,
@@ -187,14 +146,16 @@ describe('subscriptions', () => {
     await page.getByTestId('investment-total').getByText('₹5,00,000.00').waitFor();
 
     // Pause: the row says so; no entry is copied while paused.
-    await dismissToasts(page);
+    // Toasts sit over the header and the rows' buttons until they time out (closing one by a click
+    // can land on the menu button under it as it slides away).
+    await waitForNoToasts(page);
     await row.getByRole('button', { name: 'Pause' }).click();
     await row.getByText('Paused').waitFor();
     await expect.poll(async () => (await pool.query<{ paused: boolean }>('SELECT paused FROM subscriptions WHERE subscription_id = $1', [subscription.subscription_id])).rows[0]?.paused).toBe(true);
     const pausedAt = (await pool.query<{ at: Date }>('SELECT updated_at AS at FROM subscriptions WHERE subscription_id = $1', [subscription.subscription_id])).rows[0]?.at;
 
     // Unsubscribe, confirmed: inactive, and the follower's run ends holding nothing.
-    await dismissToasts(page);
+    await waitForNoToasts(page);
     await row.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Unsubscribe' }).click();
     await expect.poll(async () => (await pool.query<{ active: boolean }>('SELECT active FROM subscriptions WHERE subscription_id = $1', [subscription.subscription_id])).rows[0]?.active).toBe(false);

@@ -12,98 +12,45 @@
 // - an open trading alert, its link and its acknowledgement;
 // - the trial tier sees none of it.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, demoEmail, LAYOUT_VIEWPORTS, screenshot, screenshotLayouts, setTheme, signIn, url, useBrowser } from './browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAYOUT_VIEWPORTS, screenshot, screenshotLayouts, setTheme, signIn, url, useBrowser } from './browser';
+import {
+  accessToken, copyDemoStrategy, countRunOrders, demoReplayDays, graphqlAnswer, newTrader, openDatabase, settleShell, signInAs,
+  STOP_AND_SQUARE_OFF_MUTATION, tryDeployPaperReplay, type TraderAccount,
+} from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
-const DEMO_PAPER_NAME = 'Paper (synthetic data): EMA crossover 9/21 on NIFTY 50, intraday, 0.5% stop, 1% target';
 const PASSWORD = 'trading header test passphrase';
 
 let pool: pg.Pool;
 const strategyIds: string[] = [];
 
-interface Trader { readonly email: string; readonly userId: string; readonly token: string }
-
-async function graphql<T>(token: string, query: string, variables: Record<string, unknown>): Promise<{ data?: T; errors?: Array<{ message: string }> }> {
-  const response = await fetch(`${baseUrl()}/v1/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }),
-  });
-  return await response.json() as { data?: T; errors?: Array<{ message: string }> };
-}
-
-async function tokenOf(email: string): Promise<string> {
-  const response = await fetch(`${baseUrl()}/v1/auth/signin/email-password`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  return ((await response.json()) as { session: { accessToken: string } }).session.accessToken;
-}
+interface Trader extends TraderAccount { readonly token: string }
 
 /** A new account on the advanced tier with the trading permissions and a licence of two deployment slots. */
-async function newTrader(name: string): Promise<Trader> {
-  const email = `${name}-${SUFFIX}@example.in`;
-  const signUp = await fetch(url('/v1/auth/signup/email-password'), {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }),
+async function newAdvancedTrader(name: string): Promise<Trader> {
+  const account = await newTrader(pool, {
+    email: `${name}-${SUFFIX}@example.in`, password: PASSWORD, tier: 'advanced',
+    permissions: ['strategy:backtest', 'strategy:deploy', 'strategy:manual'], licenceSlots: 2,
   });
-  expect(signUp.status).toBe(200);
-  const { rows } = await pool.query<{ id: string }>(`UPDATE auth.users SET email_verified = true, default_role = 'advanced' WHERE email = $1 RETURNING id`, [email]);
-  const userId = rows[0]?.id as string;
-  await pool.query(`INSERT INTO auth.user_roles (user_id, role) VALUES ($1, 'advanced') ON CONFLICT DO NOTHING`, [userId]);
-  await pool.query(`UPDATE users SET tier = 'advanced' WHERE user_id = $1`, [userId]);
-  await pool.query(`INSERT INTO user_permissions (user_id, permission) SELECT $1, unnest(ARRAY['strategy:backtest', 'strategy:deploy', 'strategy:manual'])`, [userId]);
-  await pool.query(`INSERT INTO deployed_strategies (user_id, available, expiry) VALUES ($1, 2, current_date + 30)`, [userId]);
-  return { email, userId, token: await tokenOf(email) };
+  return { ...account, token: await accessToken(account.email, account.password) };
 }
 
-async function signInAs(page: Page, trader: Trader): Promise<void> {
-  await page.goto(url('/authenticate/signin'));
-  await page.getByTestId('signin-email').fill(trader.email);
-  await page.getByTestId('signin-password').fill(PASSWORD);
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL((address) => !address.pathname.startsWith('/authenticate/'), { timeout: 15_000 });
-}
-
-/** A DRAFT copy of the demo world's EMA paper strategy for `userId`, its config changed by `change`. */
-async function copyDemoStrategy(userId: string, name: string, change: (config: Record<string, unknown>) => Record<string, unknown> = (config) => config): Promise<string> {
-  const { rows: demo } = await pool.query<{ strategy_id: string; config: Record<string, unknown> }>(
-    `SELECT s.strategy_id, s.config FROM strategies s JOIN auth.users u ON u.id = s.user_id WHERE u.email = $1 AND s.name = $2`, [demoEmail('advanced'), DEMO_PAPER_NAME]);
-  const source = demo[0];
-  expect(source).toBeDefined();
-  const { rows } = await pool.query<{ strategy_id: string }>(
-    `INSERT INTO strategies (user_id, name, kind, mode, algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, config)
-     SELECT $2, $3, kind, 'PAPER', algorithm_id, algorithm_version, instrument_id, interval_minutes, strategy_type, $4
-     FROM strategies WHERE strategy_id = $1 RETURNING strategy_id`, [source?.strategy_id, userId, name, JSON.stringify(change(source?.config ?? {}))]);
-  const strategyId = rows[0]?.strategy_id as string;
+/** A copy of the demo world's EMA paper strategy for `userId`, its config changed by `change`; cleaned up after the file. */
+async function copyDemo(userId: string, name: string, change?: (config: Record<string, unknown>) => Record<string, unknown>): Promise<string> {
+  const strategyId = await copyDemoStrategy(pool, { userId, name, config: change });
   strategyIds.push(strategyId);
   return strategyId;
 }
 
 /** The week up to the latest session the demo replay traded in, IST dates. */
 async function demoTradedWeek(): Promise<{ from: string; to: string }> {
-  const { rows } = await pool.query<{ date: string }>(
-    `SELECT to_char(max(d.date), 'YYYY-MM-DD') AS date FROM daily_pnl d JOIN strategy_runs r ON r.run_id = d.run_id JOIN strategies s ON s.strategy_id = r.strategy_id
-     WHERE s.name = $1 AND d.orders_count > 0`, [DEMO_PAPER_NAME]);
-  const day = rows[0]?.date;
+  const day = (await demoReplayDays(pool, 'traded')).at(-1);
   expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   const from = new Date(Date.parse(`${day as string}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
   return { from, to: day as string };
-}
-
-const STOP = 'mutation Stop($id: uuid!) { stop_strategy(strategy_id: $id, square_off: true) { run_id } }';
-
-const DEPLOY = 'mutation Deploy($id: uuid!, $replay: deploy_replay_input) { deploy_strategy(strategy_id: $id, mode: "PAPER", replay: $replay) { run_id } }';
-
-/** A 600x replay of the sessions from `from` to `to` (several: a fresh run's EMAs warm up on its first bars). */
-async function deployReplay(trader: Trader, strategyId: string, range: { from: string; to: string }): Promise<{ runId?: string; error?: string }> {
-  const answer = await graphql<{ deploy_strategy: { run_id: string } }>(trader.token, DEPLOY, { id: strategyId, replay: { ...range, speed: 600 } });
-  if (answer.errors !== undefined) return { error: answer.errors.map((error) => error.message).join('; ') };
-  return { runId: answer.data?.deploy_strategy.run_id as string };
-}
-
-async function ordersOfRun(runId: string): Promise<number> {
-  const { rows } = await pool.query<{ count: number }>('SELECT count(*)::int AS count FROM orders WHERE run_id = $1', [runId]);
-  return rows[0]?.count ?? 0;
 }
 
 async function switchRow(userId: string): Promise<{ is_on: boolean; square_off: boolean; changed_by: string | null } | undefined> {
@@ -144,21 +91,11 @@ async function drawerProblems(page: Page): Promise<string[]> {
 }
 
 /**
- * screenshotLayouts' `ready`: the pointer moved off the header, so a toast that appeared under it
- * (the theme being saved) is not held open by the hover; then no toast over the header, and the
- * side menu closed (on a phone it lies over the page, which is the shell's way, not the header's).
+ * screenshotLayouts' `ready`: no toast over the header, and the side menu closed at every width
+ * (on a phone it lies over the page, which is the shell's way, not the header's).
  */
 async function headerAlone(page: Page): Promise<void> {
-  await page.mouse.move(200, (page.viewportSize()?.height ?? 800) - 40);
-  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 });
-  // A collapsed side menu is moved off the left edge.
-  const menuShown = (): Promise<boolean> => page.getByTestId('side-menu').evaluate((menu) => menu.getBoundingClientRect().right > 1);
-  // Saving the theme reloads the preferences, which may open it again meanwhile: look again after each click.
-  for (let attempt = 0; attempt < 5 && await menuShown(); attempt += 1) {
-    await page.getByRole('button', { name: 'Toggle the menu' }).click();
-    await page.waitForTimeout(500);
-  }
-  expect(await menuShown()).toBe(false);
+  await settleShell(page, { desktopMenu: 'closed' });
 }
 
 /** The open queue in both themes at both layout sizes (the theme toggle sits under the drawer, so it closes for the switch). */
@@ -189,7 +126,7 @@ async function screenshotOpenQueue(page: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 3 });
+  pool = openDatabase(3);
 });
 
 afterAll(async () => {
@@ -203,8 +140,8 @@ describe('trading header', () => {
 
   it('kill switch: on after a confirmation, shown on every page, no order while on; off again, and orders flow', async () => {
     const { page } = session();
-    const trader = await newTrader('kill');
-    const strategyId = await copyDemoStrategy(trader.userId, `Kill switch replay ${SUFFIX}`);
+    const trader = await newAdvancedTrader('kill');
+    const strategyId = await copyDemo(trader.userId, `Kill switch replay ${SUFFIX}`);
     const week = await demoTradedWeek();
     await signInAs(page, trader);
     await page.goto(url('/dashboard'));
@@ -230,14 +167,14 @@ describe('trading header', () => {
     await page.getByTestId('kill-switch-banner').waitFor();
 
     // A replay deployed while the switch is on places nothing: its run stops at its first order.
-    const held = await deployReplay(trader, strategyId, week);
+    const held = await tryDeployPaperReplay(trader.token, strategyId, week);
     expect(held.error).toBeUndefined();
     const heldRun = held.runId as string;
     await expect.poll(async () => (await pool.query<{ status: string }>('SELECT status FROM strategy_runs WHERE run_id = $1', [heldRun])).rows[0]?.status,
       { timeout: 240_000, interval: 1_000 }).not.toBe('IN PROGRESS');
     const { rows: ended } = await pool.query<{ status: string; text: string }>(
       `SELECT status, concat_ws(' ', status_reason, error) AS text FROM strategy_runs WHERE run_id = $1`, [heldRun]);
-    expect({ ...ended[0], orders: await ordersOfRun(heldRun) }).toEqual({ status: 'ERROR', text: expect.stringContaining('kill switch') as unknown, orders: 0 });
+    expect({ ...ended[0], orders: await countRunOrders(pool, heldRun) }).toEqual({ status: 'ERROR', text: expect.stringContaining('kill switch') as unknown, orders: 0 });
     expect(await page.getByTestId('kill-switch-banner').isVisible()).toBe(true);
 
     await screenshotLayouts(page, 'trading-header-kill-switch-on', async (current) => {
@@ -254,23 +191,23 @@ describe('trading header', () => {
     await expect.poll(async () => (await switchRow(trader.userId))?.is_on).toBe(false);
 
     // The same strategy deployed again now trades.
-    const flowing = await deployReplay(trader, strategyId, week);
+    const flowing = await tryDeployPaperReplay(trader.token, strategyId, week);
     expect(flowing.error).toBeUndefined();
-    await expect.poll(() => ordersOfRun(flowing.runId as string), { timeout: 240_000, interval: 1_000 }).toBeGreaterThan(0);
-    const stopped = await graphql(trader.token, STOP, { id: strategyId });
+    await expect.poll(() => countRunOrders(pool, flowing.runId as string), { timeout: 240_000, interval: 1_000 }).toBeGreaterThan(0);
+    const stopped = await graphqlAnswer(trader.token, STOP_AND_SQUARE_OFF_MUTATION, { id: strategyId });
     expect(stopped.errors).toBeUndefined();
   }, 600_000);
 
   it('manual mode on a 600x replay: the accepted signal places its order at the bar after, the rejected one places none', async () => {
     const { page } = session();
-    const trader = await newTrader('manual-replay');
-    const strategyId = await copyDemoStrategy(trader.userId, `Manual replay ${SUFFIX}`, (config) => ({ ...config, manual: true }));
+    const trader = await newAdvancedTrader('manual-replay');
+    const strategyId = await copyDemo(trader.userId, `Manual replay ${SUFFIX}`, (config) => ({ ...config, manual: true }));
     const { rows: strategyRows } = await pool.query<{ interval_minutes: number }>('SELECT interval_minutes FROM strategies WHERE strategy_id = $1', [strategyId]);
     const barMs = (strategyRows[0]?.interval_minutes ?? 0) * 60_000;
     expect(barMs).toBeGreaterThan(0);
     await signInAs(page, trader);
     await page.goto(url('/dashboard'));
-    const deployed = await deployReplay(trader, strategyId, await demoTradedWeek());
+    const deployed = await tryDeployPaperReplay(trader.token, strategyId, await demoTradedWeek());
     expect(deployed.error).toBeUndefined();
     const runId = deployed.runId as string;
     const pending = async (): Promise<Array<{ id: string; bar: number }>> => (await pool.query<{ id: string; bar: string }>(
@@ -288,9 +225,9 @@ describe('trading header', () => {
     // The first signal holds the replay until it is decided: accepted, its order goes out at the open after the bar that took it.
     await expect.poll(() => page.getByTestId('signals-count').textContent(), { timeout: 240_000, interval: 500 }).toBe('1');
     const first = (await pending())[0] as { id: string; bar: number };
-    expect(await ordersOfRun(runId)).toBe(0);
+    expect(await countRunOrders(pool, runId)).toBe(0);
     await decide(first.id, 'signal-accept');
-    await expect.poll(() => ordersOfRun(runId), { timeout: 120_000, interval: 500 }).toBeGreaterThan(0);
+    await expect.poll(() => countRunOrders(pool, runId), { timeout: 120_000, interval: 500 }).toBeGreaterThan(0);
     const { rows: taken } = await pool.query<{ taken: string }>(`SELECT payload->>'takenAt' AS taken FROM pending_signals WHERE pending_signal_id = $1`, [first.id]);
     expect(Number(taken[0]?.taken)).toBe(first.bar + barMs);
     await expect.poll(fillTimes, { timeout: 60_000 }).toContain(first.bar + 2 * barMs);
@@ -311,14 +248,18 @@ describe('trading header', () => {
     const { rows: rejected } = await pool.query<{ outcome: string; taken: string | null }>(
       `SELECT outcome, payload->>'takenAt' AS taken FROM pending_signals WHERE pending_signal_id = $1`, [second.id]);
     expect(rejected[0]).toEqual({ outcome: 'REJECTED', taken: null });
-    const stopped = await graphql(trader.token, STOP, { id: strategyId });
-    expect(stopped.errors).toBeUndefined();
+    // Stopped unless the replay has already played to its end (then there is nothing to stop).
+    const { rows: running } = await pool.query<{ status: string }>('SELECT status FROM strategy_runs WHERE run_id = $1', [runId]);
+    if (running[0]?.status === 'IN PROGRESS') {
+      const stopped = await graphqlAnswer(trader.token, STOP_AND_SQUARE_OFF_MUTATION, { id: strategyId });
+      expect(stopped.errors).toBeUndefined();
+    }
   }, 600_000);
 
   it('manual mode: pending signals in the header, accepted, rejected and dismissed in a batch', async () => {
     const { page } = session();
-    const trader = await newTrader('manual');
-    const strategyId = await copyDemoStrategy(trader.userId, `Manual signals ${SUFFIX}`, (config) => ({ ...config, manual: true }));
+    const trader = await newAdvancedTrader('manual');
+    const strategyId = await copyDemo(trader.userId, `Manual signals ${SUFFIX}`, (config) => ({ ...config, manual: true }));
     const week = await demoTradedWeek();
 
     // Its signals, as the runner writes them, on a PAPER run of the strategy that this test holds in progress
@@ -378,12 +319,12 @@ describe('trading header', () => {
     await drawer.getByTestId('signals-empty').waitFor();
     expect(await page.getByTestId('signals-count').textContent()).toBe('0');
     // Nothing placed an order for the rejected ones (this run has no runner; the accepted one waits for its bar).
-    expect(await ordersOfRun(runId)).toBe(0);
+    expect(await countRunOrders(pool, runId)).toBe(0);
   }, 180_000);
 
   it('shows an open trading alert in words with its link, until acknowledged', async () => {
     const { page } = session();
-    const trader = await newTrader('alerts');
+    const trader = await newAdvancedTrader('alerts');
     const loginPath = '/api/broker_login/kite/ZX1234';
     const { rows } = await pool.query<{ trading_alert_id: string }>(
       `INSERT INTO trading_alerts (user_id, kind, message, action_path) VALUES ($1, 'broker-session-lost', $2, $3) RETURNING trading_alert_id`,
