@@ -3,14 +3,16 @@
 // history; its status, orders and today's P&L change in the list without a reload (the replay's
 // orders land through the subscription); pause and resume, publish, then stop and square off
 // through the confirmation. A negative stop-loss is refused at its field before anything is sent.
-// The 'demo' role sees LIVE disabled with the reason. Layouts of the list and the open dialog;
+// The 'demo' role sees LIVE disabled with the reason. On LIVE, each Zerodha account offered says
+// whether it logged in today, with the login link and what deploying meets when it did not, and
+// turns to "logged in today" as soon as a login is stored, without a reload. Layouts of the list and the open dialog;
 // the list's first render is printed.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, LAYOUT_VIEWPORTS, layoutProblems, measureFirstRender, screenshot, screenshotLayouts, setTheme, signIn, url, useBrowser } from './browser';
-import { closeToasts, grantLicence, openDatabase, settleShell, userIdOf } from './trading-support';
+import { closeToasts, copyDemoStrategy, grantLicence, openDatabase, removeStrategies, settleShell, userIdOf } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
 const EMA_ALGORITHM = /^EMA crossover 9\/21 \(NIFTY 50\)$/;
@@ -191,6 +193,36 @@ describe('/strategies', () => {
     const { rows } = await pool.query<{ stop_square_off: boolean }>(
       `SELECT r.stop_square_off FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id WHERE s.name = $1 AND r.kind = 'PAPER'`, [name]);
     expect(rows).toEqual([{ stop_square_off: true }]);
+  });
+
+  it('says on LIVE whether each Zerodha account logged in today, and follows a login without reloading', async () => {
+    const userId = await userIdOf(pool, demoEmail('advanced'));
+    const clientId = `LT${SUFFIX.toUpperCase()}`;
+    const { rows } = await pool.query<{ user_broker_id: string }>(
+      `INSERT INTO user_brokers (user_id, broker, client_id, api_key) VALUES ($1, 'zerodha', $2, 'kite-key') RETURNING user_broker_id`, [userId, clientId]);
+    const accountId = rows[0]?.user_broker_id as string;
+    const strategyId = await copyDemoStrategy(pool, { userId, name: `Live login check ${SUFFIX}` });
+    try {
+      const { page } = session();
+      await signIn(page, 'advanced');
+      await page.goto(url(`/strategies/${strategyId}`));
+      await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+      await page.getByRole('dialog').getByText('LIVE', { exact: true }).click();
+      const line = page.locator(`[data-testid="deploy-session"][data-account="${accountId}"]`);
+      await expect.poll(() => line.getAttribute('data-logged-in')).toBe('false');
+      expect(await line.textContent()).toContain(`Zerodha ${clientId}: not logged in today. Log in to Zerodha for today.`);
+      expect(await line.getByRole('link', { name: 'Log in to Zerodha' }).getAttribute('href')).toBe(`/api/broker_login/zerodha/${clientId}`);
+      await pick(page, 'deploy-account', { name: new RegExp(`^Zerodha ${clientId} `) });
+      await expect.poll(() => page.getByTestId('deploy-session-note').textContent()).toMatch(/^This account has not logged in to Zerodha today: the server refuses to deploy LIVE/);
+      // What a successful login stores on the account (the server's broker-ownership.ts); the open dialog follows it.
+      await pool.query(`UPDATE user_brokers SET ownership = 'verified', ownership_checked_at = now() WHERE user_broker_id = $1`, [accountId]);
+      await expect.poll(() => line.getAttribute('data-logged-in'), { timeout: 20_000 }).toBe('true');
+      expect(await line.textContent()).toMatch(new RegExp(`^Zerodha ${clientId}: logged in today at \\d\\d:\\d\\d IST\\.`));
+      expect(await page.getByTestId('deploy-session-note').count()).toBe(0);
+    } finally {
+      await removeStrategies(pool, [strategyId]);
+      await pool.query('DELETE FROM user_brokers WHERE user_broker_id = $1', [accountId]);
+    }
   });
 
   it("shows the demo role LIVE disabled with the reason", async () => {

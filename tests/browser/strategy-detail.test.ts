@@ -3,8 +3,8 @@
 //   table lists the run's orders in their states, the fills show the stored charges, the chart
 //   carries one marker per fill, and the run history lists every PAPER/LIVE run with its status;
 // - a strategy of our own (a DRAFT copy of the demo one's config) with a seeded ERROR run says
-//   why in words; deployed through GraphQL on a 600x replay, its orders appear on the open page
-//   without a reload;
+//   why in words; deployed through GraphQL on a 600x replay, its chart grows with the replay's
+//   market time and its orders appear on the open page without a reload;
 // - the page in both themes at 1440x900 and 390x844, and its first render.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -179,6 +179,20 @@ describe('strategy detail', () => {
 
     // The new run becomes the page's run, and its orders come in as the replay places them.
     await expect.poll(() => page.getByTestId('detail-run').getAttribute('data-run-id'), { timeout: 20_000 }).toBe(runId);
+    // The chart grows with the market time the runner writes on the run row (about once a second),
+    // not only with orders: its last candle moves on, and catches up with the bar the replay reached.
+    const lastCandle = async (): Promise<number> => Number(await page.getByTestId('run-chart').getAttribute('data-last-candle') ?? Number.NaN);
+    await expect.poll(lastCandle, { timeout: 60_000 }).toBeGreaterThan(0);
+    const firstCandle = await lastCandle();
+    await expect.poll(lastCandle, { timeout: 30_000 }).toBeGreaterThan(firstCandle);
+    const { rows: reachedRows } = await pool.query<{ reached: string; interval: number }>(
+      `SELECT r.params ->> 'replayedUntilMs' AS reached, s.interval_minutes AS interval FROM strategy_runs r JOIN strategies s USING (strategy_id) WHERE r.run_id = $1`, [runId]);
+    const reached = Number(reachedRows[0]?.reached);
+    expect(reached).toBeGreaterThan(firstCandle);
+    await expect.poll(lastCandle, { timeout: 30_000 }).toBeGreaterThan(reached - (reachedRows[0]?.interval ?? 5) * 60_000);
+    // The share played comes with it (the run row's progress).
+    await expect.poll(async () => /^(\d+)% played$/.exec(await page.getByTestId('detail-run-progress').textContent() ?? '')?.[1], { timeout: 30_000 })
+      .toMatch(/^[1-9]\d?$/);
     await expect.poll(async () => (await shownOrders(page)).length, { timeout: 200_000 }).toBeGreaterThan(0);
     const shown = await shownOrders(page);
     const stored = await runOrders(runId);

@@ -1,6 +1,7 @@
 // /subscriptions: 'advanced' publishes a copy of the demo EMA strategy of its own and deploys it on
 // paper with a 600x replay (GraphQL); 'basic' subscribes to it from the marketplace with a quantity
-// of 2 and watches its own paper orders appear in the subscription's view without a reload. The
+// of 2 and watches its own paper orders appear in the subscription's view, and the strategy's card
+// take on its paper record and closed trades, without a reload. The
 // database agrees: each of the subscriber's fills is one of the publisher's (same time, side,
 // contract and price) for 2 lots. Then the investment is edited (investment_history grows by a
 // dated entry), the subscription paused (no new entry) and unsubscribed (confirmed: the follower's
@@ -97,6 +98,9 @@ describe('subscriptions', () => {
     // owners): deploy once the world's replays of this account are over and flat.
     await waitForAccountFlat(pool, publisher, { finished: true, timeoutMs: 300_000, intervalMs: 2_000 });
 
+    // No paper record before the publisher's first run; the card follows it once the run starts.
+    expect(await card(page).getByText('No paper record yet.').count()).toBe(1);
+
     // The publisher deploys with a 600x replay; the subscriber's orders appear in its view live.
     await deployPaperReplay(await accessToken(demoEmail('advanced'), DEMO_PASSWORD), strategyId, REPLAY);
     const orderRows = page.getByTestId('subscription-view').getByTestId('orders-table').locator('tbody tr');
@@ -111,6 +115,9 @@ describe('subscriptions', () => {
     await expect.poll(() => orderRows.count(), { timeout: 200_000, interval: 250 }).toBeGreaterThanOrEqual(2)
       .catch(async (error: unknown) => { throw new Error(`no follower orders on screen; runs: ${await state()}: ${String(error)}`); })
       .finally(() => clearInterval(progress));
+
+    // The card's paper record came in and counts the publisher's closed trades as they close, without a reload.
+    await expect.poll(async () => Number(await card(page).getByTestId('paper-record').getAttribute('data-trades')), { timeout: 120_000 }).toBeGreaterThan(0);
 
     // The database: each of the subscriber's fills is one of the publisher's, 2 lots.
     const followerWhere = `r.user_id = '${subscription.user_id}' AND r.params -> 'follows' ->> 'subscriptionId' = $1`;

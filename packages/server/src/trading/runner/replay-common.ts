@@ -15,6 +15,7 @@ import type { KillSwitchWatch } from '../kill-switch-watch';
 import type { Oms } from '../oms/oms';
 import type { PaperRun } from './paper-run';
 import type { PauseInterval } from './pause-book';
+import { ReplayProgress } from './replay-progress';
 
 /** What the runner does with a paper run while it runs (PaperRun, LegsPaperRun): pause and resume it, and keep its pauses. */
 export type PausableRun = Pick<PaperRun, 'setPaused' | 'pauseIntervals'>;
@@ -108,12 +109,13 @@ export interface ReplayedRun {
 }
 
 /**
- * Plays the request's range through a paper run: the replay feed at its speed, then the end as
+ * Plays the request's range through a paper run: the replay feed at its speed (how far it has got
+ * written on the run row about once a second: replay-progress.ts), then the end as
  * the run's owner must see it: finished, stopped (with or without the square-off), handed over
  * (RELEASE: nothing closed), or failed (what it held closed, PaperRunFailure thrown).
  */
 export async function playReplay(
-  request: Pick<PaperReplayRequest, 'pool' | 'pacing' | 'signal' | 'instrumentId' | 'intervalMinutes' | 'replay'>,
+  request: Pick<PaperReplayRequest, 'pool' | 'runId' | 'log' | 'pacing' | 'signal' | 'instrumentId' | 'intervalMinutes' | 'replay'>,
   run: { readonly paper: ReplayedRun; readonly oms: Oms; readonly result: () => BacktestResult; readonly hold?: (feed: ReplayFeed) => void },
 ): Promise<PaperReplayOutcome> {
   const { pool, replay, instrumentId, intervalMinutes } = request;
@@ -126,8 +128,17 @@ export async function playReplay(
   run.hold?.(feed.value);
   const stop = (): void => feed.value.stop();
   request.signal?.addEventListener('abort', stop, { once: true });
-  const end = await feed.value.run({ onTick: (tick) => paper.onTick(tick) });
+  // How far it has got goes on the run row beside the run (replay-progress.ts), never in its way.
+  const progress = new ReplayProgress({ pool, runId: request.runId, log: request.log });
+  const end = await feed.value.run({
+    onTick: async (tick) => {
+      await paper.onTick(tick);
+      const { delivered, total } = feed.value.progress;
+      progress.note(tick.time, delivered, total);
+    },
+  });
   request.signal?.removeEventListener('abort', stop);
+  await progress.flush();
   const outcome = (summary: Omit<PaperReplaySummary, 'bars' | 'fills'>): PaperReplayOutcome => ({
     bars: paper.barsProcessed, fills: paper.fills, ...summary, result: run.result(),
   });

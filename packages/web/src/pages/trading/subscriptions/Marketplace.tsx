@@ -1,16 +1,19 @@
 // The marketplace: published strategies as a grid (or a list, the user's marketplaceLayout
 // preference), each with its paper record from the publisher's PAPER runs (return, max drawdown,
-// win rate, trades, since when) and Subscribe for the roles that may subscribe.
+// win rate, trades, since when) and Subscribe for the roles that may subscribe. The strategies are
+// a subscription; the records are read again whenever what they depend on changes
+// (use-live-records.ts), so the cards move without a reload or a refresh button.
 import { Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useQuery, useSubscription } from 'urql';
+import { useSubscription } from 'urql';
 import { percent } from '../../../format/format';
 import { useReadOnly } from '../../../app/update-mode';
 import { QueryState } from '../parts/QueryState';
 import { StatusBadge } from '../parts/StatusBadge';
 import { SubscribeModal, type SubscribeTarget } from '../parts/SubscribeModal';
 import { dateText } from '../parts/time';
-import { MARKETPLACE, PAPER_RECORDS, type BrokerAccount, type MarketRow, type PaperRecordRow } from './queries';
+import { MARKETPLACE, type BrokerAccount, type MarketRow, type PaperRecordRow } from './queries';
+import { useLiveRecords } from './use-live-records';
 import { useMarketplaceLayout } from './use-marketplace-layout';
 
 function Figure({ label, value, color }: { readonly label: string; readonly value: string; readonly color?: string }) {
@@ -26,7 +29,7 @@ function RecordFigures({ record }: { readonly record: PaperRecordRow | undefined
   if (record === undefined || record.since === null) return <Text size="sm" c="dimmed">No paper record yet.</Text>;
   const pct = (value: number | null): string => (value === null ? '—' : percent(value));
   return (
-    <Stack gap={4} data-testid="paper-record">
+    <Stack gap={4} data-testid="paper-record" data-trades={record.trades}>
       <Group gap="lg" wrap="wrap">
         <Figure label="Return" value={pct(record.return_pct)} {...(record.return_pct === null ? {} : { color: record.return_pct >= 0 ? 'teal' : 'red' })} />
         <Figure label="Max drawdown" value={pct(record.max_drawdown_pct)} />
@@ -78,16 +81,15 @@ export function Marketplace({ userId, canSubscribe, subscribedStrategyIds, broke
 }) {
   const [target, setTarget] = useState<SubscribeTarget | undefined>(undefined);
   const [market] = useSubscription<{ strategies: MarketRow[] }>({ query: MARKETPLACE });
-  const [records, refetchRecords] = useQuery<{ marketplace_paper_records: PaperRecordRow[] }>({ query: PAPER_RECORDS });
   const { layout, setLayout } = useMarketplaceLayout(userId);
   const strategies = market.data?.strategies;
+  const records = useLiveRecords(strategies);
   const recordOf = new Map(records.data?.marketplace_paper_records.map((record) => [record.strategy_id, record]));
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
         <Title order={3}>Marketplace</Title>
         <Group gap="xs">
-          <Button size="xs" variant="subtle" onClick={() => refetchRecords({ requestPolicy: 'network-only' })} loading={records.fetching}>Refresh records</Button>
           <SegmentedControl size="xs" aria-label="Marketplace layout" value={layout} onChange={(value) => setLayout(value === 'list' ? 'list' : 'grid')}
             data={[{ value: 'grid', label: 'Grid' }, { value: 'list', label: 'List' }]} />
         </Group>

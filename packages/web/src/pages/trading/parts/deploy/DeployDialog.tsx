@@ -1,6 +1,8 @@
 // The deploy dialog (docs/PRODUCT.md section 4): mode, broker account and its investment, sizing,
 // exits, daily limits, manual confirmation and, on PAPER, a replay of stored sessions at a chosen
-// speed. Saving writes strategies.config (update_strategies_by_pk; the builder roles, own rows)
+// speed. The broker accounts are a subscription: each offered for LIVE says whether it logged in
+// to Zerodha today (live-availability.ts), and a login done meanwhile (in the tab the login link
+// opens) shows at once. Saving writes strategies.config (update_strategies_by_pk; the builder roles, own rows)
 // and then calls deploy_strategy, which checks everything again; a refusal's issues come back
 // with their field paths and are shown at those fields.
 //
@@ -10,7 +12,7 @@
 import { Alert, Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
 import { addDays, isoDate } from '@vyuha/core';
 import { useMemo, useState } from 'react';
-import { useMutation, useQuery, type CombinedError } from 'urql';
+import { useMutation, useQuery, useSubscription, type CombinedError } from 'urql';
 import { showToast } from '../../../../app/toast';
 import { errorMessage } from '../QueryState';
 import { dateText } from '../time';
@@ -25,9 +27,10 @@ export interface DeployStrategy extends DeployTarget {
   readonly instrument: { readonly instrument_id: number; readonly name: string; readonly lot_size: number } | null;
 }
 
-const ACCOUNTS_QUERY = `query DeployAccounts($user_id: uuid!) {
+/** A login stamps ownership_checked_at on its account: the subscription pushes it (live-availability.ts todayLogin). */
+const ACCOUNTS_SUBSCRIPTION = `subscription DeployAccounts($user_id: uuid!) {
   user_brokers(where: { user_id: { _eq: $user_id } }, order_by: [{ broker: asc }, { client_id: asc }]) {
-    user_broker_id broker client_id active api_key investment_amt_paise investment_history
+    user_broker_id broker client_id active api_key investment_amt_paise investment_history ownership ownership_checked_at
   }
 }`;
 
@@ -82,7 +85,7 @@ export function DeployDialog({ strategy, opened, onClose, onDeployed }: {
 function DeployForm({ strategy, onClose, onDeployed }: { readonly strategy: DeployStrategy; readonly onClose: () => void; readonly onDeployed?: () => void }) {
   const subject = useSubject();
   const history = useHistory(strategy.instrument?.instrument_id);
-  const [accounts] = useQuery<{ user_brokers: BrokerAccountRow[] }>({ query: ACCOUNTS_QUERY, variables: { user_id: subject.userId }, pause: !subject.userId });
+  const [accounts] = useSubscription<{ user_brokers: BrokerAccountRow[] }>({ query: ACCOUNTS_SUBSCRIPTION, variables: { user_id: subject.userId }, pause: !subject.userId });
   const [edited, setEdited] = useState<DeployDraft | undefined>();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saveState, saveConfig] = useMutation(SAVE_CONFIG);

@@ -1,12 +1,13 @@
-// The deploy dialog's field groups: mode and broker account, sizing, exits and daily limits,
-// manual confirmation, and the replay. Each shows its error from FieldErrors (the form's own
-// check or the server's refusal) at the field it names.
+// The deploy dialog's field groups: mode and broker account (each account offered for LIVE with
+// whether it logged in to Zerodha today, live from the dialog's subscription, and the login link
+// when it did not), sizing, exits and daily limits, manual confirmation, and the replay. Each
+// shows its error from FieldErrors (the form's own check or the server's refusal) at the field it names.
 import { Alert, Anchor, Group, NativeSelect, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatRupees } from '../../../../format/format';
 import { currentInvestmentPaise } from '../investment';
 import { loginPathIn, type DeployDraft, type DeployMode, type ExitDraft, type ExitField, type ExitKind, type FieldErrors, type SizingKind } from './deploy-form';
-import { liveAccounts, type BrokerAccountRow, type LiveBlocker } from './live-availability';
+import { liveAccounts, liveLoginNote, todayLogin, type BrokerAccountRow, type LiveBlocker, type TodayLogin } from './live-availability';
 
 export interface FieldsProps {
   readonly draft: DeployDraft;
@@ -21,6 +22,8 @@ export function ModeFields({ draft, errors, change, accounts, blocker }: FieldsP
   readonly blocker: LiveBlocker | undefined;
 }) {
   const usable = liveAccounts(accounts);
+  const now = Date.now();
+  const logins = usable.map((row) => todayLogin(row, now));
   const pickAccount = (id: string | null): void => {
     const row = usable.find((account) => account.user_broker_id === id);
     // The account's own investment is the capital it trades with; the field stays editable.
@@ -48,14 +51,29 @@ export function ModeFields({ draft, errors, change, accounts, blocker }: FieldsP
             onChange={pickAccount}
           />
           {loginPathIn(errors.user_broker_id) && (
-            <Anchor href={loginPathIn(errors.user_broker_id)} size="sm" data-testid="deploy-broker-login">Log in to Zerodha for today</Anchor>
+            <Anchor href={loginPathIn(errors.user_broker_id)} target="_blank" size="sm" data-testid="deploy-broker-login">Log in to Zerodha for today</Anchor>
           )}
-          <Text size="xs" c="dimmed">
-            A LIVE run trades one broker account. To trade several accounts, deploy one strategy per account. If the deploy is refused
-            for today's session, <Anchor component={Link} to="/users/edit">log in to Zerodha for today</Anchor> on your account page.
-          </Text>
+          <TodayLogins logins={logins} chosen={draft.userBrokerId} />
+          <Text size="xs" c="dimmed">A LIVE run trades one broker account. To trade several accounts, deploy one strategy per account.</Text>
         </>
       )}
+    </Stack>
+  );
+}
+
+/** Each offered account's login today, and what deploying through the chosen one meets when it has none. */
+function TodayLogins({ logins, chosen }: { readonly logins: readonly TodayLogin[]; readonly chosen: string | null }) {
+  const note = liveLoginNote(logins.find((login) => login.userBrokerId === chosen));
+  return (
+    <Stack gap={4} data-testid="deploy-sessions">
+      {logins.map((login) => (
+        <Text key={login.userBrokerId} size="sm" c={login.loggedIn ? 'teal' : 'orange'}
+          data-testid="deploy-session" data-account={login.userBrokerId} data-logged-in={String(login.loggedIn)}>
+          {login.words}{' '}
+          {login.loginPath !== undefined && <Anchor href={login.loginPath} target="_blank" size="sm">Log in to Zerodha</Anchor>}
+        </Text>
+      ))}
+      {note !== undefined && <Alert color="orange" variant="light" data-testid="deploy-session-note">{note}</Alert>}
     </Stack>
   );
 }

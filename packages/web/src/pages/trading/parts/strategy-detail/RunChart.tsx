@@ -1,9 +1,11 @@
 // The strategy instrument's candles at its interval with the run's fills as markers, whatever
 // contract they were on (an index strategy trades its futures or options): buy entries below the
-// bar, sell entries above it, exits as circles. A replay's chart covers its range and
-// grows as the replay goes: candles up to the latest order or fill the run has written (the
-// replay's own clock), never the bars it has not reached. A run on the market loads its last days
-// again whenever the run writes something new. The run's rows come from its subscription.
+// bar, sell entries above it, exits as circles. A replay's chart loads its range once and grows
+// as the replay goes: candles up to the market time the runner writes on the run row about once
+// a second (params.replayedUntilMs, followed by the strategy's subscription), or its latest order
+// or fill when later, never the bars it has not reached; a stopped replay's chart ends where it
+// stopped. A run on the market loads its last days again whenever the run writes something new.
+// The run's rows come from its subscriptions; data-last-candle says the last candle shown (epoch ms).
 import { Alert, Group, Loader, Text } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { useQuery } from 'urql';
@@ -12,7 +14,7 @@ import { rupeeCandles } from '../../chart/chart-candles';
 import { CHART_CANDLES, type CandleSeriesRow } from '../../chart/chart-queries';
 import { errorMessage } from '../QueryState';
 import { epochMs } from '../time';
-import { candlesUntil, chartRange, replayOf, todayOf, tradeMarks, type FilledOrder } from './detail-model';
+import { candlesUntil, chartRange, replayOf, replayReachedOf, replayShownUntil, todayOf, tradeMarks, type FilledOrder } from './detail-model';
 import type { DetailRunRow, RunDetailRow } from './detail-queries';
 
 /** The latest instant the run has written (an order's creation or a fill), on the run's clock. */
@@ -46,7 +48,7 @@ export function RunChart({ run, detail, instrumentId, intervalMinutes }: {
 
   const series = result.data?.candle_series;
   const all = useMemo(() => (series === undefined ? undefined : rupeeCandles(series)), [series]);
-  const shownUntil = replay !== undefined && inProgress ? written ?? Number.NEGATIVE_INFINITY : undefined;
+  const shownUntil = replayShownUntil({ replay, inProgress, reachedMs: replayReachedOf(run.params), writtenMs: written });
   const candles = useMemo(() => (all === undefined ? undefined : candlesUntil(all, shownUntil)), [all, shownUntil]);
   const orders: FilledOrder[] = useMemo(() => (detail?.filled ?? []).map((order) => ({
     side: order.side,
@@ -58,8 +60,9 @@ export function RunChart({ run, detail, instrumentId, intervalMinutes }: {
   if (result.error) return <Alert color="red" title="Could not load the candles">{errorMessage(result.error)}</Alert>;
   if (candles === undefined) return <Loader size="sm" />;
   const entries = marks.filter((mark) => mark.kind !== 'exit').length;
+  const lastCandle = candles.time.length === 0 ? undefined : candles.time[candles.time.length - 1];
   return (
-    <div data-testid="run-chart" data-fills={marks.length} data-entries={entries} data-exits={marks.length - entries}>
+    <div data-testid="run-chart" data-fills={marks.length} data-entries={entries} data-exits={marks.length - entries} data-last-candle={lastCandle}>
       <Group gap="md" mb={6} wrap="wrap">
         <Text size="xs" c="dimmed">{replay ? `Replay of ${replay.from} to ${replay.to}` : `${range.from} to ${range.to}`}, {intervalMinutes}-minute candles</Text>
         <Text size="xs" c="teal">▲ buy entry</Text>
@@ -68,7 +71,7 @@ export function RunChart({ run, detail, instrumentId, intervalMinutes }: {
         <Text size="xs" c="dimmed" data-testid="run-chart-marks">{entries} {entries === 1 ? 'entry' : 'entries'}, {marks.length - entries} {marks.length - entries === 1 ? 'exit' : 'exits'}</Text>
       </Group>
       {candles.time.length === 0
-        ? <Text c="dimmed" size="sm">{replay && inProgress ? 'The chart follows the replay from its first order.' : 'No candles stored for these dates.'}</Text>
+        ? <Text c="dimmed" size="sm">{replay && inProgress ? 'The chart follows the replay from its first bar.' : 'No candles stored for these dates.'}</Text>
         : <PriceChart candles={candles} signals={marks} height={380} />}
     </div>
   );

@@ -1,4 +1,5 @@
-// The sections of the run the detail page shows: its error in words when it ended in ERROR, the
+// The sections of the run the detail page shows: a replay's share played (the run row's progress,
+// written by the runner about once a second), its error in words when it ended in ERROR, the
 // chart with its entries and exits, its orders (fills and charges inside), its open positions
 // (unrealised P&L moving with each mark) and closed ones, and equity and drawdown. The run's own subscription feeds the chart's markers and the equity curve.
 import { Group, Text } from '@mantine/core';
@@ -22,6 +23,7 @@ function RunLine({ run }: { readonly run: DetailRunRow }) {
       <Text size="sm" c="dimmed">Showing the {run.kind} run started {dateTimeText(run.started_at)}</Text>
       <RunStatus status={run.status} />
       {replay && <Text size="sm" c="dimmed">replaying {replay.from} to {replay.to} at {speedText(replay.speed)}</Text>}
+      {replay && run.status === 'IN PROGRESS' && <Text size="sm" c="dimmed" data-testid="detail-run-progress">{run.progress}% played</Text>}
     </Group>
   );
 }

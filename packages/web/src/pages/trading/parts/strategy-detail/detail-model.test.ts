@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candlesUntil, chartRange, equityCurves, pickRun, replayOf, runErrorWords, tradeMarks } from './detail-model';
+import { candlesUntil, chartRange, equityCurves, pickRun, replayOf, replayReachedOf, replayShownUntil, runErrorWords, tradeMarks } from './detail-model';
 
 describe('pickRun', () => {
   const runs = [
@@ -70,6 +70,27 @@ describe('candlesUntil', () => {
     expect(candlesUntil(candles, -1).time.length).toBe(0);
     expect(candlesUntil(candles, undefined)).toBe(candles);
     expect(candlesUntil(candles, 10_000)).toBe(candles);
+  });
+});
+
+describe('replayReachedOf and replayShownUntil', () => {
+  const replay = { from: '2026-09-01', to: '2026-09-30', speed: 600 } as never;
+  it('reads the market time the runner wrote, and nothing else', () => {
+    expect(replayReachedOf({ replay, replayedUntilMs: 1_788_000_000_000 })).toBe(1_788_000_000_000);
+    expect(replayReachedOf({ replayedUntilMs: '1788000000000' })).toBe(1_788_000_000_000);
+    expect(replayReachedOf({ replay })).toBeUndefined();
+    expect(replayReachedOf({ replayedUntilMs: 'soon' })).toBeUndefined();
+    expect(replayReachedOf(null)).toBeUndefined();
+  });
+  it('shows a replay in progress up to the later of its market time and its latest order, nothing before either', () => {
+    expect(replayShownUntil({ replay, inProgress: true, reachedMs: 2_000, writtenMs: 1_500 })).toBe(2_000);
+    expect(replayShownUntil({ replay, inProgress: true, reachedMs: 2_000, writtenMs: 2_500 })).toBe(2_500);
+    expect(replayShownUntil({ replay, inProgress: true, reachedMs: undefined, writtenMs: undefined })).toBe(Number.NEGATIVE_INFINITY);
+  });
+  it('shows an ended replay up to where it reached (all of it when never written), a market run all it loaded', () => {
+    expect(replayShownUntil({ replay, inProgress: false, reachedMs: 3_000, writtenMs: 1_000 })).toBe(3_000);
+    expect(replayShownUntil({ replay, inProgress: false, reachedMs: undefined, writtenMs: 1_000 })).toBeUndefined();
+    expect(replayShownUntil({ replay: undefined, inProgress: true, reachedMs: 3_000, writtenMs: 1_000 })).toBeUndefined();
   });
 });
 

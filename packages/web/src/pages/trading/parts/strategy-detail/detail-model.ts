@@ -1,5 +1,6 @@
 // The strategy detail page's arithmetic, pure so it is tested beside it: which run is shown, the
-// chart's window and how far a replay has got, entry and exit markers from a run's fills, the
+// chart's window and how far a replay has got (the runner writes its market time on the run row
+// about once a second: params.replayedUntilMs), entry and exit markers from a run's fills, the
 // equity and drawdown curves from its daily P&L, and an ERROR run's reason in words.
 // Money is integer paise here; the curves are rupees because the chart draws rupees.
 import { addDays, istDate, isIsoDate, type IsoDate } from '@vyuha/core';
@@ -37,6 +38,34 @@ export function replayOf(params: unknown): Replay | undefined {
   const { from, to, speed } = replay as { from?: unknown; to?: unknown; speed?: unknown };
   if (typeof from !== 'string' || typeof to !== 'string' || !isIsoDate(from) || !isIsoDate(to)) return undefined;
   return { from, to, speed: typeof speed === 'number' ? speed : 0 };
+}
+
+/**
+ * The market time a replay has reached (epoch ms), as its runner writes it on the run's params
+ * (params.replayedUntilMs, about once a second), or undefined before its first write.
+ * @example replayReachedOf({ replay: { from: '2026-09-01', to: '2026-09-30', speed: 600 }, replayedUntilMs: 1788000000000 }) // 1788000000000
+ */
+export function replayReachedOf(params: unknown): number | undefined {
+  if (params === null || typeof params !== 'object') return undefined;
+  const reached = (params as { replayedUntilMs?: unknown }).replayedUntilMs;
+  const value = typeof reached === 'string' ? Number(reached) : reached;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Up to when a run's chart shows its candles (candlesUntil): a run on the market, all it loaded
+ * (undefined); a replay in progress, up to the later of the market time it has reached and its
+ * latest order or fill (nothing before either); an ended replay, up to where it reached (a stopped
+ * one ends there), or all of its range when the run never wrote it.
+ * @example replayShownUntil({ replay, inProgress: true, reachedMs: 2000, writtenMs: 1500 }) // 2000
+ */
+export function replayShownUntil(run: {
+  readonly replay: Replay | undefined; readonly inProgress: boolean; readonly reachedMs: number | undefined; readonly writtenMs: number | undefined;
+}): number | undefined {
+  if (run.replay === undefined) return undefined;
+  if (!run.inProgress) return run.reachedMs;
+  const known = [run.reachedMs, run.writtenMs].filter((time): time is number => time !== undefined);
+  return known.length === 0 ? Number.NEGATIVE_INFINITY : Math.max(...known);
 }
 
 /** The speed in words. @example speedText(600) // '600x' */
