@@ -28,6 +28,9 @@ export const DEPLOY_MODES: readonly string[] = ['PAPER', 'LIVE'];
 /** Why a tier that trades only on paper cannot deploy LIVE. */
 export const LIVE_UNAVAILABLE_MESSAGE = 'demo and backtest accounts trade on PAPER only';
 
+/** The tiers that trade on PAPER only (LIVE_UNAVAILABLE_MESSAGE): they neither deploy nor follow LIVE. */
+export const PAPER_ONLY_TIERS: readonly string[] = ['demo', 'backtest'];
+
 /** Past stored candles played through the runtime: an IST date range and a speed. */
 export interface ReplayRequest {
   readonly from: string;

@@ -7,7 +7,9 @@ import type pg from 'pg';
 
 export type TradingAlertKind =
   | 'broker-session-missing' | 'broker-session-lost' | 'unexplained-position' | 'margin-short'
-  | 'order-unresolved' | 'rate-limited' | 'reconciled';
+  | 'order-unresolved' | 'rate-limited' | 'reconciled'
+  /** A LIVE subscription that could not follow (migration 0025; follow/follower-desk.ts). */
+  | 'follow-not-live';
 
 export interface TradingAlert {
   readonly userId: string;

@@ -54,10 +54,11 @@ export function subscriptionActions(context: { readonly pool: pg.Pool; readonly 
     {
       name: SUBSCRIBE_STRATEGY,
       kind: 'mutation',
-      field: `${SUBSCRIBE_STRATEGY}(strategy_id: uuid!, sizing: String!, quantity: Int, investment_paise: bigint, user_broker_id: uuid): subscription_write_result!`,
+      field: `${SUBSCRIBE_STRATEGY}(strategy_id: uuid!, sizing: String!, quantity: Int, investment_paise: bigint, user_broker_id: uuid, mode: String): subscription_write_result!`,
       types: TYPES,
       description: 'Follows a published strategy: its paper runs\' orders are copied to a run of yours, sized by quantity (units, or lots of a '
-        + 'contract traded in lots) or by investment (paise, all-in); user_broker_id is your broker account (paper when absent).',
+        + 'contract traded in lots) or by investment (paise, all-in); mode PAPER (default) or LIVE: LIVE sends the copies of the publisher\'s '
+        + 'market runs to your broker account user_broker_id (an active Zerodha account; not on demo and backtest plans).',
       roles: SUBSCRIBE_ROLES,
       handler: async ({ session, args }) => {
         requireRole(session, SUBSCRIBE_ROLES, SUBSCRIBE_STRATEGY);
@@ -70,11 +71,12 @@ export function subscriptionActions(context: { readonly pool: pg.Pool; readonly 
       name: UPDATE_SUBSCRIPTION,
       kind: 'mutation',
       field: `${UPDATE_SUBSCRIPTION}(subscription_id: uuid!, sizing: String, quantity: Int, investment_paise: bigint, paused: Boolean, active: Boolean, `
-        + 'user_broker_id: uuid): subscription_write_result!',
+        + 'user_broker_id: uuid, mode: String): subscription_write_result!',
       // The result type comes with subscribe_strategy (same roles).
       types: '',
       description: 'Edits one of your subscriptions: sizing, quantity, a new investment (appended to investment_history, dated today), '
-        + 'paused (no new entries), active false (unsubscribed: the follower closes its positions) or the broker account.',
+        + 'paused (no new entries), active false (unsubscribed: the follower closes its positions), the broker account or the mode (PAPER or LIVE; '
+        + 'a change applies from the publisher\'s next run).',
       roles: SUBSCRIBE_ROLES,
       handler: async ({ session, args }) => {
         requireRole(session, SUBSCRIBE_ROLES, UPDATE_SUBSCRIPTION);

@@ -14,6 +14,10 @@
 //   minutes as a PAPER run on the market does.
 // - Fills are the broker's (PaperRun `fills: 'adopt'`): the run waits for them and takes them.
 // - A session lost mid-day pauses entries; an order that must still go waits for the next login.
+// - Followers. A published strategy's subscribers follow its LIVE run (follow/follower-desk.ts):
+//   the real market's signals, so a LIVE subscription's copies go through the subscriber's own
+//   account (never this run's), and a PAPER one trades the real ticks the run gets on its paper
+//   venue. A PAPER run on the simulated market has no LIVE followers (market-run.ts).
 import { formatRupees } from '@vyuha/core';
 import type pg from 'pg';
 import { SESSION_EXPIRED_NOT_SENT } from '../../brokers/kite/kite-venue';
@@ -21,6 +25,8 @@ import type { LiveAccounts } from '../live/live-accounts';
 import { RecordedFeed } from '../live/recorded-feed';
 import { raiseTradingAlert } from '../trading-alerts';
 import { ManualScheduler } from '../feeds/scheduler';
+import { withFollowers } from '../follow/follower-desk';
+import { PaperDivergence } from './paper-run';
 import type { MarketRunOptions, MarketRunOutcome } from './market-session';
 import { prepareMarketSession, tradeMarketSession } from './market-run';
 import { PaperRunFailure, RELEASE } from './replay-run';
@@ -103,13 +109,25 @@ export async function runLiveSession(options: LiveRunOptions): Promise<MarketRun
       short = nowShort;
       return live.entriesBlockedReason !== undefined || nowShort;
     };
-    return await tradeMarketSession({ ...options, market }, prepared, {
+    // Followers copy the run as a PAPER run's do (market-run.ts), on the same market clock; a swing run going on
+    // with the next session keeps its followers' runs for it, as a hand-over does.
+    const following = {
+      pool, publisherRunId: runId, strategyId: run.strategy_id, clock, killSwitches: options.killSwitches, log: options.log,
+      rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges,
+      market: { live: { accounts: options.accounts, algoId, publisherAccount: { userBrokerId, broker: live.session.broker, clientId: live.session.clientId } } },
+    };
+    const ending = {
+      released: (outcome: MarketRunOutcome) => outcome.released || outcome.continues,
+      isRunEnding: (error: unknown) => error instanceof PaperRunFailure || error instanceof PaperDivergence,
+    };
+    return await withFollowers(following, (mirror) => tradeMarketSession({ ...options, market }, prepared, {
       oms: live.oms, fills: 'adopt', clock,
       venue: { subscribe: (listener) => live.venue.subscribe(listener), onTick: () => undefined, idle: true },
       entriesBlocked,
       brokerReady: () => live.brokerReady(),
       notSent: (message) => message === SESSION_EXPIRED_NOT_SENT || message?.startsWith('not sent: ') === true,
-    });
+      ...(mirror === undefined ? {} : { mirror }),
+    }), ending);
   } finally {
     await release();
   }

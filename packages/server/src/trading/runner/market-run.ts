@@ -37,7 +37,7 @@ import type { IsoDate } from '@vyuha/core';
 import { barStartOf, DEFAULT_BACKTEST_CONFIG, FuturesChain, GrowingBarSeries, startSteppedRun } from '@vyuha/engine';
 import { contractInstrumentId } from '../../jobs/backtest-results';
 import { ManualScheduler } from '../feeds/scheduler';
-import { withFollowers } from '../follow/follower-desk';
+import { SIMULATED_MARKET_NOT_LIVE, withFollowers } from '../follow/follower-desk';
 import type { RunMirror } from '../follow/run-mirror';
 import { runLegsMarketSession } from './legs-market-run';
 import { barsBetween, endSession, playLive, playPastTicks, playStoredMinutes, sessionFor, stepStoredBars, SWING_WAKE_BEFORE_OPEN_MS, WAKE_BEFORE_OPEN_MS, warmUpFrom } from './market-session';
@@ -99,9 +99,10 @@ export async function runMarketSession(options: MarketRunOptions): Promise<Marke
     pool: options.pool, runId: options.runId, userId: run.user_id, strategyId: run.strategy_id, algoId: run.algo_id, clock, killSwitches: options.killSwitches, log: options.log,
     rules: { tickSizePaise: stepped.config.tickSize, slippage: stepped.config.slippage }, charges: stepped.config.charges, strategyMaxLossPaise: prepared.dailyMaxLoss,
   };
-  // A published strategy's subscribers follow the session (follow/follower-desk.ts). A swing run going on
-  // with the next session keeps its followers' runs for it, as a hand-over does.
-  const following = { ...orders, publisherRunId: options.runId };
+  // A published strategy's subscribers follow the session on paper (follow/follower-desk.ts): its prices are
+  // the simulated market's, so a LIVE subscription sends nothing to its broker and is told why. A swing run
+  // going on with the next session keeps its followers' runs for it, as a hand-over does.
+  const following = { ...orders, publisherRunId: options.runId, market: { liveRefused: SIMULATED_MARKET_NOT_LIVE } };
   const ending = {
     released: (outcome: MarketRunOutcome) => outcome.released || outcome.continues,
     isRunEnding: (error: unknown) => error instanceof PaperRunFailure || error instanceof PaperDivergence,

@@ -3,7 +3,7 @@ import { alertLink, alertWords } from './alert-words';
 
 describe('alertWords', () => {
   it('titles each kind the runtime writes', () => {
-    for (const kind of ['broker-session-missing', 'broker-session-lost', 'unexplained-position', 'margin-short', 'order-unresolved', 'rate-limited', 'reconciled']) {
+    for (const kind of ['broker-session-missing', 'broker-session-lost', 'unexplained-position', 'margin-short', 'order-unresolved', 'rate-limited', 'reconciled', 'follow-not-live']) {
       expect(alertWords(kind).title).not.toBe('Trading alert');
     }
     expect(alertWords('broker-session-lost').linkLabel).toBe('Log in to the broker again');

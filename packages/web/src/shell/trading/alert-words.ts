@@ -16,6 +16,7 @@ const WORDS: Readonly<Record<string, AlertWords>> = {
   'order-unresolved': { title: 'An order needs checking', linkLabel: 'Open', color: 'orange' },
   'rate-limited': { title: 'Orders slowed by the broker', linkLabel: 'Open', color: 'blue' },
   reconciled: { title: 'Positions reconciled with the broker', linkLabel: 'Open', color: 'blue' },
+  'follow-not-live': { title: 'A LIVE subscription did not trade', linkLabel: 'Open', color: 'orange' },
 };
 
 /** @example alertWords('broker-session-lost').title // 'Broker session ended' */

@@ -5,7 +5,7 @@
 
 export const MY_SUBSCRIPTIONS = `subscription MySubscriptions($where: subscriptions_bool_exp!) {
   subscriptions(where: $where, order_by: [{ created_at: desc }]) {
-    subscription_id sizing quantity investment_amt_paise investment_history active paused expires_at created_at user_broker_id
+    subscription_id sizing quantity investment_amt_paise investment_history active paused expires_at created_at user_broker_id mode
     strategy {
       strategy_id name mode status strategy_type interval_minutes user_id
       algorithm { algorithm_id name published user_id }
@@ -59,14 +59,23 @@ export interface PaperRecordRow {
   readonly since: string | null;
 }
 
-export const SUBSCRIBE = `mutation SubscribeStrategy($strategyId: uuid!, $sizing: String!, $quantity: Int, $investment: bigint, $broker: uuid) {
-  subscribe_strategy(strategy_id: $strategyId, sizing: $sizing, quantity: $quantity, investment_paise: $investment, user_broker_id: $broker) { subscription_id }
+export const SUBSCRIBE = `mutation SubscribeStrategy($strategyId: uuid!, $sizing: String!, $quantity: Int, $investment: bigint, $broker: uuid, $mode: String) {
+  subscribe_strategy(strategy_id: $strategyId, sizing: $sizing, quantity: $quantity, investment_paise: $investment, user_broker_id: $broker, mode: $mode) {
+    subscription_id
+  }
 }`;
 
 export const UPDATE = `mutation UpdateSubscription(
   $id: uuid!, $sizing: String, $quantity: Int, $investment: bigint, $paused: Boolean, $active: Boolean
 ) {
   update_subscription(subscription_id: $id, sizing: $sizing, quantity: $quantity, investment_paise: $investment, paused: $paused, active: $active) {
+    subscription_id
+  }
+}`;
+
+/** The edit dialog's update: the sizing with the mode and the broker account (null: none), always sent together. */
+export const UPDATE_FOLLOW = `mutation UpdateSubscriptionFollow($id: uuid!, $sizing: String, $quantity: Int, $investment: bigint, $mode: String!, $broker: uuid) {
+  update_subscription(subscription_id: $id, sizing: $sizing, quantity: $quantity, investment_paise: $investment, mode: $mode, user_broker_id: $broker) {
     subscription_id
   }
 }`;

@@ -15,8 +15,10 @@ export interface SubscriptionRow {
   readonly paused: boolean;
   readonly expires_at: string | null;
   readonly created_at: string;
-  /** The subscriber's broker account the follower trades through; null: paper. */
+  /** The subscriber's broker account: LIVE trades through it; on PAPER the investment counts towards it. */
   readonly user_broker_id: string | null;
+  /** PAPER or LIVE (migration 0025). */
+  readonly mode: string;
   readonly strategy: {
     readonly strategy_id: string; readonly name: string; readonly mode: string; readonly status: string; readonly strategy_type: string;
     readonly interval_minutes: number | null; readonly user_id: string;

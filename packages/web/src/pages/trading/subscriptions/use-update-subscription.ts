@@ -4,7 +4,9 @@ import { useCallback } from 'react';
 import { useMutation } from 'urql';
 import { showToast } from '../../../app/toast';
 import { errorMessage } from '../parts/QueryState';
-import { UPDATE } from './queries';
+import type { FollowDraft } from './follow-mode';
+import { followArgs } from './follow-mode';
+import { UPDATE, UPDATE_FOLLOW } from './queries';
 
 export interface SubscriptionChange {
   readonly sizing?: 'quantity' | 'investment';
@@ -13,22 +15,27 @@ export interface SubscriptionChange {
   readonly investmentPaise?: number;
   readonly paused?: boolean;
   readonly active?: boolean;
+  /** The mode and the broker account, sent together (the edit dialog); absent: unchanged. */
+  readonly follow?: FollowDraft;
 }
 
 export function useUpdateSubscription(): { update: (id: string, change: SubscriptionChange, done: string) => Promise<boolean>; busy: boolean } {
   const [state, run] = useMutation(UPDATE);
+  const [followState, runFollow] = useMutation(UPDATE_FOLLOW);
   const update = useCallback(async (id: string, change: SubscriptionChange, done: string): Promise<boolean> => {
-    const result = await run({
+    const sizing = {
       id, sizing: change.sizing ?? null, quantity: change.quantity ?? null,
       investment: change.investmentPaise === undefined ? null : String(change.investmentPaise),
-      paused: change.paused ?? null, active: change.active ?? null,
-    });
+    };
+    const result = change.follow === undefined
+      ? await run({ ...sizing, paused: change.paused ?? null, active: change.active ?? null })
+      : await runFollow({ ...sizing, ...followArgs(change.follow) });
     if (result.error) {
       showToast('error', errorMessage(result.error));
       return false;
     }
     showToast('success', done);
     return true;
-  }, [run]);
-  return { update, busy: state.fetching };
+  }, [run, runFollow]);
+  return { update, busy: state.fetching || followState.fetching };
 }
