@@ -85,9 +85,14 @@ beforeAll(async () => {
   if (!deployed.ok) throw new Error(deployed.error.map((issue) => issue.message).join('; '));
   runId = deployed.value.runId;
   await until('the run leased', async () => worker.running.has(runId));
-  // 600x on the manual clock: each 5 s step plays 50 minutes of market; step until the kernel holds a position.
+  // 600x on the manual clock: each 5 s step plays 50 minutes of market; step until the kernel holds a
+  // position with the replay asleep (it has played every tick due), so the position stays until the tests act.
   await until('an open position', async () => {
-    if ((await openPosition()) !== undefined) return true;
+    if (clock.waiting === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return false;
+    }
+    if ((await openPosition()) !== undefined && clock.waiting > 0) return true;
     await clock.advanceTo(clock.now() + 5_000);
     await new Promise((resolve) => setTimeout(resolve, 20));
     return false;
@@ -148,7 +153,8 @@ describe('square_off_positions', () => {
       session: sessionOf(trader), args: { positions: [{ run_id: runId, instrument_id: position.instrument_id }] },
     });
     expect(answer).toEqual({ strategies: [{ strategy_id: strategyId, run_id: runId }] });
-    await until('the run ended', async () => (await stateOf()).run !== 'IN PROGRESS');
+    // The runner reports the end (onRunEnded) just after it writes it.
+    await until('the run ended', async () => (await stateOf()).run !== 'IN PROGRESS' && ended.has(runId));
     expect(await stateOf()).toEqual({ strategy: 'STOPPED', stopRequested: true, run: 'COMPLETE: SQUARED OFF' });
     expect(ended.get(runId)?.status).toBe('COMPLETE: SQUARED OFF');
     expect(await openPosition()).toBeUndefined();
