@@ -1,7 +1,8 @@
 // /baskets in a real browser (issue 18, screen 7): a new advanced-tier trader (rows of their own:
 // the shared server's demo users stay as they were) builds a basket of two NIFTY option legs,
 // previews it (the charges shown equal @vyuha/engine's charge model on the previewed prices and
-// quantities, computed here), places it on paper and sees each leg filled; then a basket whose
+// quantities, computed here), sees LIVE offered disabled with the reason (no broker account),
+// places it on paper and sees each leg filled; then a basket whose
 // second leg is far beyond the freeze quantity's ten slices: the OMS's risk check refuses it, the
 // first leg's fill is shown, the third is not sent, and squaring off closes the filled position.
 import { randomBytes } from 'node:crypto';
@@ -93,6 +94,9 @@ describe('baskets', () => {
     await page.getByTestId('basket-add-leg').click();
     await optionLeg(page, 1, { right: 'Call (CE)', strike: atm + 200, side: 'SELL' });
     await saveAndPreview(page);
+    // No broker account connected: LIVE is offered disabled, with the deploy dialog's reason in words.
+    await expect.poll(() => page.getByTestId('basket-live-reason').textContent(), WAIT).toContain('connect a broker account');
+    expect(await page.getByTestId('basket-mode').getByRole('radio', { name: 'Live' }).isDisabled()).toBe(true);
     expect(await page.getByTestId('basket-preview-charges').textContent()).toBe(formatRupees(await engineCharges(page)));
     await page.getByTestId('basket-payoff-chart').waitFor(WAIT);
     await page.getByTestId('basket-place').click();

@@ -23,7 +23,7 @@ import type pg from 'pg';
 import { BacktestParamsError, readBacktestRunParams } from '../jobs/backtest-params';
 import type { BacktestRunParams } from '../jobs/backtest-params';
 import { inTransaction } from './oms/order-rows';
-import { deployableConfigOf, LIVE_UNAVAILABLE_MESSAGE, modeIssues, replayIssues, runtimeIssues } from './deploy-checks';
+import { deployableConfigOf, LIVE_UNAVAILABLE_MESSAGE, modeIssues, PAPER_ONLY_TIERS, replayIssues, runtimeIssues } from './deploy-checks';
 import { brokerSessionProblem } from '../brokers/broker-sessions';
 import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
 
@@ -221,8 +221,7 @@ function resumeIssues(run: { runId: string; params: Record<string, unknown> }, r
  */
 async function liveIssues(client: pg.PoolClient, request: DeployRequest, context: { strategy: StrategyRow; deps: DeployDeps; legs: boolean }): Promise<DeployIssue[]> {
   const issues: DeployIssue[] = [];
-  const tier = await client.query<{ tier: string }>('SELECT tier FROM users WHERE user_id = $1', [request.userId]);
-  if (['demo', 'backtest'].includes(tier.rows[0]?.tier ?? '')) issues.push({ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE });
+  issues.push(...await liveTierIssues(client, request.userId));
   if (request.replay != null) {
     issues.push({ field: 'replay', code: 'invalid-replay', message: 'a LIVE strategy trades the market as it happens: a replay is for PAPER' });
   }
@@ -230,22 +229,31 @@ async function liveIssues(client: pg.PoolClient, request: DeployRequest, context
   if (context.strategy.algoId === null && context.deps.defaultAlgoId === undefined) {
     issues.push({ field: 'strategy_id', code: 'algo-id-missing', message: "every LIVE order carries the exchange's algo id: set the strategy's algo id first" });
   }
+  issues.push(...await liveAccountIssues(client, { userId: request.userId, userBrokerId: request.userBrokerId, nowMs: (context.deps.now ?? Date.now)() }));
+  return issues;
+}
+
+/** LIVE for the user's tier: demo and backtest accounts trade on PAPER only (also a LIVE basket's check). */
+export async function liveTierIssues(client: pg.PoolClient | pg.Pool, userId: string): Promise<DeployIssue[]> {
+  const tier = await client.query<{ tier: string }>('SELECT tier FROM users WHERE user_id = $1', [userId]);
+  return PAPER_ONLY_TIERS.includes(tier.rows[0]?.tier ?? '') ? [{ field: 'mode', code: 'live-unavailable', message: LIVE_UNAVAILABLE_MESSAGE }] : [];
+}
+
+/**
+ * The broker account a LIVE run trades through (also a LIVE basket's): chosen, the user's own, and
+ * able to trade now (Zerodha, switched on, a session for today: brokerSessionProblem).
+ */
+export async function liveAccountIssues(client: pg.PoolClient | pg.Pool, request: { userId: string; userBrokerId: string | null | undefined; nowMs: number }): Promise<DeployIssue[]> {
   const accountId = request.userBrokerId;
   if (accountId == null) {
-    issues.push({ field: 'user_broker_id', code: 'broker-account', message: 'user_broker_id: a LIVE strategy trades through one of your broker accounts: choose it' });
-    return issues;
+    return [{ field: 'user_broker_id', code: 'broker-account', message: 'user_broker_id: a LIVE strategy trades through one of your broker accounts: choose it' }];
   }
   const owned = await client.query('SELECT 1 FROM user_brokers WHERE user_broker_id = $1 AND user_id = $2', [accountId, request.userId]);
-  if (owned.rowCount === 0) {
-    issues.push({ field: 'user_broker_id', code: 'broker-account', message: `user_broker_id: no broker account ${accountId} of yours` });
-    return issues;
-  }
-  const problem = await brokerSessionProblem(client, { userBrokerId: accountId, nowMs: (context.deps.now ?? Date.now)() });
-  if (problem !== undefined) {
-    const login = problem.loginPath === undefined ? '' : ` (log in at ${problem.loginPath})`;
-    issues.push({ field: 'user_broker_id', code: 'broker-session', message: `${problem.message}${login}` });
-  }
-  return issues;
+  if (owned.rowCount === 0) return [{ field: 'user_broker_id', code: 'broker-account', message: `user_broker_id: no broker account ${accountId} of yours` }];
+  const problem = await brokerSessionProblem(client, { userBrokerId: accountId, nowMs: request.nowMs });
+  if (problem === undefined) return [];
+  const login = problem.loginPath === undefined ? '' : ` (log in at ${problem.loginPath})`;
+  return [{ field: 'user_broker_id', code: 'broker-session', message: `${problem.message}${login}` }];
 }
 
 /** Every check of a deploy that needs no licence slot; the serialized configuration when they pass. */

@@ -9,9 +9,13 @@
 // NOTIFY `strategy_runs` carries the run id (deployments.ts); the run's holder reads both with its
 // heartbeat (runner/strategy-runners.ts) and calls the run's `stop({ squareOff: true })`.
 //
-// A basket placement's run has no runner (it ended when its legs were placed): its positions are
-// closed at once by MARKET square-off orders through the run's OMS and paper venue
+// A PAPER basket placement's run has no runner (it ended when its legs were placed): its positions
+// are closed at once by MARKET square-off orders through the run's OMS and paper venue
 // (baskets/basket-square-off.ts), and the run's status gains ": SQUARED OFF" once it holds nothing.
+// A LIVE basket's positions are at the broker, whose orders only the worker holding the account
+// sends: the request is recorded on the run, which goes back IN PROGRESS with its job in one
+// compare-and-set (two clicks never both send), and that worker closes them at market and ends the
+// run again (baskets/live-basket.ts requestLiveBasketSquareOff). The action answers at once.
 //
 // Invariants:
 // - Every position asked for is checked before anything changes: it exists, its run is the
@@ -24,6 +28,8 @@ import type { Result } from '@vyuha/core';
 import type pg from 'pg';
 import { BasketRefusal } from './baskets/basket-legs';
 import { squareOffBasketPositions } from './baskets/basket-square-off';
+import { requestLiveBasketSquareOff } from './baskets/live-basket';
+import type { JobQueue } from '../jobs/job-queue';
 import { stopStrategy } from './deployments';
 import type { Acting, DeployIssue } from './deployments';
 
@@ -78,7 +84,11 @@ function positionIssues(key: PositionKey, state: PositionState | undefined, cont
  * at market and ends the run). Nothing changes when any position is refused.
  * @example await squareOffPositions(pool, { actorId, userId, positions: [{ runId, instrumentId: 26000 }] }) // ok({ strategies: [{ strategyId, runId }] })
  */
-export async function squareOffPositions(pool: pg.Pool, request: SquareOffRequest, options: { readonly now?: () => number } = {}): Promise<Result<SquareOffOutcome, DeployIssue[]>> {
+export async function squareOffPositions(pool: pg.Pool, request: SquareOffRequest, options: {
+  readonly now?: () => number;
+  /** The strategy runners' job queue: a LIVE basket's square-off is sent by a runner; without it one is refused. */
+  readonly queue?: JobQueue;
+} = {}): Promise<Result<SquareOffOutcome, DeployIssue[]>> {
   if (request.positions.length === 0) return err([{ field: 'positions', code: 'not-found', message: 'positions must name at least one position' }]);
   if (request.actorId !== request.userId) {
     const { rowCount } = await pool.query('SELECT 1 FROM managers WHERE manager_id = $1 AND user_id = $2', [request.actorId, request.userId]);
@@ -96,15 +106,21 @@ export async function squareOffPositions(pool: pg.Pool, request: SquareOffReques
   if (issues.length > 0) return err(issues);
   const held = request.positions.map((key) => byKey.get(`${key.runId}:${key.instrumentId}`) as PositionState);
   const strategies: Array<{ strategyId: string; runId: string | null }> = [];
-  const baskets = new Map<string, { strategyId: string | null; instrumentIds: number[] }>();
+  const baskets = new Map<string, { strategyId: string | null; live: boolean; instrumentIds: number[] }>();
   for (const position of held.filter((state) => state.basket)) {
-    const entry = baskets.get(position.run_id) ?? { strategyId: position.strategy_id, instrumentIds: [] };
+    const entry = baskets.get(position.run_id) ?? { strategyId: position.strategy_id, live: position.kind === 'LIVE', instrumentIds: [] };
     entry.instrumentIds.push(position.instrument_id);
     baskets.set(position.run_id, entry);
   }
   for (const [runId, basket] of baskets) {
     try {
-      await squareOffBasketPositions({ pool, ...(options.now === undefined ? {} : { now: options.now }) }, { userId: request.userId, runId, instrumentIds: basket.instrumentIds });
+      if (!basket.live) {
+        await squareOffBasketPositions({ pool, ...(options.now === undefined ? {} : { now: options.now }) }, { userId: request.userId, runId, instrumentIds: basket.instrumentIds });
+      } else if (options.queue === undefined) {
+        return err([{ field: 'positions', code: 'invalid-status', message: `positions: run ${runId} is a LIVE basket, and this server runs no strategy workers to send its square-off` }]);
+      } else {
+        await requestLiveBasketSquareOff({ pool, queue: options.queue }, { userId: request.userId, runId, instrumentIds: basket.instrumentIds });
+      }
     } catch (error) {
       if (!(error instanceof BasketRefusal)) throw error;
       return err(error.issues.map((issue) => ({ field: 'positions', code: 'invalid-status' as const, message: `${issue.field}: ${issue.message}` })));

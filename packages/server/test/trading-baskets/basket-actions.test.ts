@@ -1,6 +1,7 @@
 // The basket actions as GraphQL calls them: the role check, the argument's field as the error's
-// path (with every issue in extensions.issues), LIVE refused with the reason, and a preview whose
-// charges are the engine's.
+// path (with every issue in extensions.issues), LIVE refused with the reason on a server without
+// the strategy runners' job queue (LIVE placement itself: live-basket.test.ts), and a preview
+// whose charges are the engine's.
 import { chargeModelOf } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basketActions, LIVE_BASKET_UNAVAILABLE } from '../../src/graphql/actions/basket-actions';
@@ -59,13 +60,13 @@ describe('the basket actions', () => {
     expect(await countRows(db.pool, 'strategies')).toBe(before);
   });
 
-  it('previews the engine\'s charges, and refuses LIVE with the reason', async () => {
+  it('previews the engine\'s charges, and refuses LIVE with the reason when no runner can place it', async () => {
     const preview = await call('preview_basket', { role: 'advanced', args: { legs: [leg] } }) as { charges_paise: number; legs: Array<{ price_paise: number }> };
     const price = preview.legs[0]!.price_paise;
     expect(preview.charges_paise).toBe(chargeModelOf({ kind: 'schedule', exchange: 'NSE', instrument: 'future' })({ date: TODAY, side: 'buy', price: price as never, quantity: LOT }).total);
     const saved = await call('save_basket', { role: 'advanced', args: { name: 'Live?', legs: [leg] } }) as { strategy_id: string };
     const runs = await countRows(db.pool, 'strategy_runs');
-    const failure = await failureOf(call('place_basket', { role: 'advanced', args: { strategy_id: saved.strategy_id, mode: 'LIVE' } }));
+    const failure = await failureOf(call('place_basket', { role: 'advanced', args: { strategy_id: saved.strategy_id, mode: 'LIVE', user_broker_id: saved.strategy_id } }));
     expect(failure.message).toBe(LIVE_BASKET_UNAVAILABLE);
     expect(failure.extensions.path).toBe('$.selectionSet.place_basket.args.mode');
     expect(await countRows(db.pool, 'strategy_runs')).toBe(runs);

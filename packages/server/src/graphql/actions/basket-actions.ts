@@ -6,14 +6,19 @@
 //   user's basket is "no basket of yours", the same answer as one that does not exist.
 // - A refusal changes nothing and answers one error: every issue's sentence in the message, the
 //   first issue's field as the path (`...args.legs[1].lots`), the list in `extensions.issues`.
-// - LIVE is refused for now, with the reason: an account's orders go through the one OMS the
-//   strategy worker holds for it (packages/server/src/trading/README.md, "one OMS per account"),
-//   and that worker takes no basket yet.
+// - LIVE (mode LIVE with user_broker_id, checked as deploy_strategy checks LIVE): an account's
+//   orders go through the one OMS the strategy worker holds for it (packages/server/src/trading/README.md,
+//   "one OMS per account"), so the action writes the run with its job and waits a while for a
+//   runner to place it (trading/baskets/live-basket.ts); not ended by then, it answers the run
+//   `pending` with the legs so far, and the screen follows the run row. A LIVE run's square-off
+//   choice goes the same way.
 import type pg from 'pg';
 import { BasketRefusal } from '../../trading/baskets/basket-legs';
 import type { BasketIssue } from '../../trading/baskets/basket-legs';
 import { parseBasket } from '../../trading/baskets/basket-legs';
 import { chooseBasketOutcome, placeBasket } from '../../trading/baskets/basket-placement';
+import { chooseLiveBasketOutcome, placeLiveBasket } from '../../trading/baskets/live-basket';
+import type { JobQueue } from '../../jobs/job-queue';
 import type { BasketResult, LegOutcome } from '../../trading/baskets/basket-placement';
 import { previewBasket } from '../../trading/baskets/basket-preview';
 import { quoteBasket } from '../../trading/baskets/basket-quotes';
@@ -32,9 +37,9 @@ export const CHOOSE_BASKET_OUTCOME = 'choose_basket_outcome';
 /** Who may keep and place baskets: the tiers that build strategies (every one of them on PAPER). */
 export const BASKET_ROLES: readonly string[] = DEPLOY_ROLES;
 
-/** Why LIVE baskets are refused, as the screen shows it. */
-export const LIVE_BASKET_UNAVAILABLE = 'LIVE baskets are not available yet: a broker account\'s orders go through the one OMS its strategy worker holds, '
-  + 'and that worker does not place baskets yet. Place the basket on PAPER.';
+/** Why LIVE baskets are refused on a server without the strategy workers' job queue, as the screen shows it. */
+export const LIVE_BASKET_UNAVAILABLE = 'LIVE baskets are not available on this server: a broker account\'s orders go through the one OMS its strategy worker holds, '
+  + 'and no worker queue is configured. Place the basket on PAPER.';
 
 /** What the margin figure is, in words (basket-preview.ts). */
 export const MARGIN_BASIS = 'Estimated margin (not the exchange\'s SPAN): bought options need their premium; a sold option is valued after a 7% '
@@ -98,7 +103,7 @@ type basket_leg_outcome {
   symbol: String!
   side: String!
   quantity: Int!
-  """FILLED, REFUSED (a risk check), REJECTED (the venue), NOT_FILLED (cancelled) or NOT_SENT."""
+  """FILLED, REFUSED (a risk check), REJECTED (the venue), NOT_FILLED (cancelled), NOT_SENT, or PENDING (a LIVE leg the broker has not ended yet)."""
   status: String!
   message: String
   average_price_paise: Float
@@ -114,6 +119,8 @@ type basket_placement {
   choice: String
   legs: [basket_leg_outcome!]!
   square_off: [basket_leg_outcome!]!
+  """A LIVE run still placing (or squaring off) when the answer was due: PENDING legs follow on the run row."""
+  pending: Boolean!
 }
 `;
 
@@ -151,10 +158,10 @@ function outcomeOut(outcome: LegOutcome): Record<string, unknown> {
   };
 }
 
-function placementOut(runId: string, result: BasketResult): Record<string, unknown> {
+function placementOut(runId: string, result: BasketResult, pending = false): Record<string, unknown> {
   return {
     run_id: runId, complete: result.complete, needs_choice: result.needsChoice && result.choice === null, choice: result.choice,
-    legs: result.legs.map(outcomeOut), square_off: result.squareOff.map(outcomeOut),
+    legs: result.legs.map(outcomeOut), square_off: result.squareOff.map(outcomeOut), pending,
   };
 }
 
@@ -162,6 +169,23 @@ export interface BasketActionsOptions {
   readonly pool: pg.Pool;
   /** The clock (default Date.now): prices and fills are taken now. */
   readonly now?: () => number;
+  /** The strategy runners' job queue: LIVE baskets are placed by a runner; without it LIVE is refused. */
+  readonly queue?: JobQueue;
+  /** The platform's algo id for LIVE baskets without their own (VYUHA_ALGO_ID). */
+  readonly defaultAlgoId?: string;
+  /** How long a LIVE placement or square-off is waited for before it is answered pending (default 20 s). */
+  readonly answerWaitMs?: number;
+}
+
+/** The LIVE side's context, or the refusal of a server without the runners' queue. */
+function liveContext(options: BasketActionsOptions, action: string): Parameters<typeof placeLiveBasket>[0] {
+  const { queue } = options;
+  if (queue === undefined) throw new BasketActionRefusal(action, [{ field: 'mode', code: 'live-unavailable', message: LIVE_BASKET_UNAVAILABLE }]);
+  return {
+    pool: options.pool, queue, ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.defaultAlgoId === undefined ? {} : { defaultAlgoId: options.defaultAlgoId }),
+    ...(options.answerWaitMs === undefined ? {} : { answerWaitMs: options.answerWaitMs }),
+  };
 }
 
 async function previewHandler(options: BasketActionsOptions, invocation: ActionInvocation): Promise<Record<string, unknown>> {
@@ -220,15 +244,20 @@ export function basketActions(options: BasketActionsOptions): ActionDeclaration[
     {
       name: PLACE_BASKET,
       kind: 'mutation',
-      field: `${PLACE_BASKET}(strategy_id: uuid!, mode: String!): basket_placement!`,
+      field: `${PLACE_BASKET}(strategy_id: uuid!, mode: String!, user_broker_id: uuid): basket_placement!`,
       types: '',
       description: 'Places a saved basket, all or nothing: a new run, legs sent in order until one does not fill; the legs after it are not sent. '
-        + 'PAPER only for now (LIVE is refused with the reason).',
+        + 'PAPER at once; LIVE through user_broker_id (your Zerodha account), placed by the strategy worker holding it (pending if not done within 20 s).',
       roles: BASKET_ROLES,
       handler: async ({ session, args }) => {
         requireRole(session, BASKET_ROLES, PLACE_BASKET);
         const strategyId = uuidArgument(PLACE_BASKET, args.strategy_id, 'strategy_id');
-        if (args.mode === 'LIVE') throw new BasketActionRefusal(PLACE_BASKET, [{ field: 'mode', code: 'live-unavailable', message: LIVE_BASKET_UNAVAILABLE }]);
+        if (args.mode === 'LIVE') {
+          const context = liveContext(options, PLACE_BASKET);
+          const account = args.user_broker_id === undefined || args.user_broker_id === null ? null : uuidArgument(PLACE_BASKET, args.user_broker_id, 'user_broker_id');
+          const placed = await refusing(PLACE_BASKET, () => placeLiveBasket(context, { userId: targetUserId(session), strategyId, userBrokerId: account }));
+          return placementOut(placed.runId, placed.result, placed.pending);
+        }
         if (args.mode !== 'PAPER') throw new BasketActionRefusal(PLACE_BASKET, [{ field: 'mode', code: 'invalid', message: `mode must be PAPER or LIVE, got ${JSON.stringify(args.mode)}` }]);
         const placed = await refusing(PLACE_BASKET, () => placeBasket({ pool, now }, { userId: targetUserId(session), strategyId }));
         return placementOut(placed.runId, placed.result);
@@ -239,7 +268,8 @@ export function basketActions(options: BasketActionsOptions): ActionDeclaration[
       kind: 'mutation',
       field: `${CHOOSE_BASKET_OUTCOME}(run_id: uuid!, choice: String!): basket_placement!`,
       types: '',
-      description: 'After a basket stopped with some legs filled: keep them, or square them off at market (choice keep or square-off); recorded once.',
+      description: 'After a basket stopped with some legs filled: keep them, or square them off at market (choice keep or square-off); recorded once. '
+        + "A LIVE basket's square-off is sent by the strategy worker holding its account (pending if not done within 20 s).",
       roles: BASKET_ROLES,
       handler: async ({ session, args }) => {
         requireRole(session, BASKET_ROLES, CHOOSE_BASKET_OUTCOME);
@@ -248,7 +278,14 @@ export function basketActions(options: BasketActionsOptions): ActionDeclaration[
         if (choice !== 'keep' && choice !== 'square-off') {
           throw new BasketActionRefusal(CHOOSE_BASKET_OUTCOME, [{ field: 'choice', code: 'invalid', message: `choice must be keep or square-off, got ${JSON.stringify(choice)}` }]);
         }
-        const result = await refusing(CHOOSE_BASKET_OUTCOME, () => chooseBasketOutcome({ pool, now }, { userId: targetUserId(session), runId, choice }));
+        const userId = targetUserId(session);
+        const { rows } = await pool.query<{ kind: string }>('SELECT kind FROM strategy_runs WHERE run_id = $1 AND user_id = $2', [runId, userId]);
+        if (rows[0]?.kind === 'LIVE') {
+          const context = liveContext(options, CHOOSE_BASKET_OUTCOME);
+          const chosen = await refusing(CHOOSE_BASKET_OUTCOME, () => chooseLiveBasketOutcome(context, { userId, runId, choice }));
+          return placementOut(runId, chosen.result, chosen.pending);
+        }
+        const result = await refusing(CHOOSE_BASKET_OUTCOME, () => chooseBasketOutcome({ pool, now }, { userId, runId, choice }));
         return placementOut(runId, result);
       },
     },

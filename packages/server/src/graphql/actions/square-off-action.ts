@@ -1,6 +1,7 @@
 // `square_off_positions`: /positions' "Square off" (one position) and "Square off all". The API over
 // ../../trading/position-square-off.ts: each position's strategy is stopped with its square-off,
-// so its runner closes the position at market through the run's kernel and OMS and ends the run.
+// so its runner closes the position at market through the run's kernel and OMS and ends the run
+// (a basket's: closed at once on paper, or by the worker holding its broker account when LIVE).
 //
 // - Who: the roles that stop strategies (DEPLOY_ROLES, as stop_strategy); the account is the
 //   session's user or the managed user when a manager acts for one, the actor is the signed-in person.
@@ -67,7 +68,7 @@ export async function squareOffPositionsAction(
   const { session, args } = invocation;
   requireRole(session, SQUARE_OFF_ROLES, SQUARE_OFF_POSITIONS);
   const positions = keysArgument(args.positions);
-  const result = await squareOffPositions(context.pool, { actorId: actorId(session), userId: targetUserId(session), positions });
+  const result = await squareOffPositions(context.pool, { actorId: actorId(session), userId: targetUserId(session), positions }, { queue: context.queue });
   if (!result.ok) throw new StrategyActionRefusal(SQUARE_OFF_POSITIONS, result.error);
   return { strategies: result.value.strategies.map((item) => ({ strategy_id: item.strategyId, run_id: item.runId })) };
 }

@@ -106,8 +106,8 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
       roles: SQUARE_OFF_ROLES,
       handler: (invocation) => squareOffPositionsAction(deployments, invocation),
     },
-    // Baskets (basket-actions.ts): save, preview, place on paper, keep or square off.
-    ...basketActions({ pool: options.pool }),
+    // Baskets (basket-actions.ts): save, preview, place on paper or LIVE, keep or square off.
+    ...basketActions(deployments),
     // Subscriptions (subscription-actions.ts): subscribe, edit, pause, unsubscribe.
     ...subscriptionActions({ pool: options.pool }),
   ];

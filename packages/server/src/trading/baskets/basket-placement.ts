@@ -1,4 +1,6 @@
 // Placing a saved basket on paper, all or nothing, and the user's choice when it stops half-way.
+// LIVE placement (live-basket.ts) sends the legs the same way through the broker account's OMS in
+// the strategy worker holding it, with this file's decision numbers, outcomes and rule.
 //
 // Invariants:
 // - One placement is one strategy_runs row (kind PAPER, the basket's strategy, the user's), and
@@ -28,8 +30,8 @@ import { quoteBasket, registerLegInstruments } from './basket-quotes';
 import type { QuotedLeg } from './basket-quotes';
 import { readOwnBasket } from './basket-store';
 
-/** How a leg ended. */
-export type LegStatus = 'FILLED' | 'REFUSED' | 'REJECTED' | 'NOT_FILLED' | 'NOT_SENT';
+/** How a leg ended (PENDING: not yet, in the result of a LIVE placement its runner is still sending: live-basket.ts). */
+export type LegStatus = 'FILLED' | 'REFUSED' | 'REJECTED' | 'NOT_FILLED' | 'NOT_SENT' | 'PENDING';
 
 export interface LegOutcome {
   readonly index: number;
@@ -67,7 +69,8 @@ export interface BasketPlacementContext {
   readonly now?: () => number;
 }
 
-const SQUARE_OFF_DECISION_BASE = 100;
+/** The first decision of the choice's square-off: 100 + i for leg i on paper, 100 + k for a LIVE run's k-th open position (live-basket.ts). */
+export const SQUARE_OFF_DECISION_BASE = 100;
 
 /** Runs `work` with the context's kill switch watch, or one opened for the call. */
 export async function withWatch<T>(context: BasketPlacementContext, work: (watch: KillSwitchWatch) => Promise<T>): Promise<T> {
@@ -87,7 +90,7 @@ export interface LegOrder {
 }
 
 /** The decision's orders as stored: their statuses and messages, the fills' average price and charges. */
-async function decisionOutcome(pool: pg.Pool, runId: string, decision: number): Promise<{
+export async function decisionOutcome(pool: pg.Pool, runId: string, decision: number): Promise<{
   statuses: OmsOrderStatus[]; message: string | null; averagePricePaise: number | null; chargesPaise: number; filled: number;
 }> {
   const { rows } = await pool.query<{ status: OmsOrderStatus; status_message: string | null; filled: number; value: number | null; charges: number | null }>(
@@ -147,7 +150,8 @@ export async function sendLeg(context: BasketPlacementContext & {
   });
 }
 
-function leftOut(leg: QuotedLeg): LegOutcome {
+/** A leg after the one that did not fill. */
+export function leftOut(leg: QuotedLeg): LegOutcome {
   return { index: leg.index, symbol: leg.leg.symbol, side: leg.leg.side, quantity: leg.quantity, status: 'NOT_SENT', message: 'not sent: an earlier leg did not fill', averagePricePaise: null, chargesPaise: 0 };
 }
 
@@ -170,7 +174,7 @@ export async function withRunLock<T>(pool: pg.Pool, runId: string, work: () => P
 }
 
 /** The reason in words for a run that did not fill every leg. */
-function reasonOf(outcomes: readonly LegOutcome[]): string {
+export function reasonOf(outcomes: readonly LegOutcome[]): string {
   const failed = outcomes.find((outcome) => outcome.status !== 'FILLED' && outcome.status !== 'NOT_SENT');
   const filled = outcomes.filter((outcome) => outcome.status === 'FILLED').length;
   const which = failed === undefined ? '' : `leg ${failed.index + 1} (${failed.symbol}) ${failed.status === 'NOT_FILLED' ? 'did not fill' : 'was refused'}: ${failed.message ?? ''}`;
@@ -178,7 +182,7 @@ function reasonOf(outcomes: readonly LegOutcome[]): string {
 }
 
 /** The basket's legs priced, or the refusal naming each field. */
-async function quotedOrRefused(pool: pg.Pool, basket: BasketDocument, nowMs: number): Promise<QuotedLeg[]> {
+export async function quotedOrRefused(pool: pg.Pool, basket: BasketDocument, nowMs: number): Promise<QuotedLeg[]> {
   const quoted = await quoteBasket(pool, basket, nowMs);
   if (quoted.issues.length > 0) throw new BasketRefusal(quoted.issues);
   return quoted.legs;
@@ -220,9 +224,10 @@ export async function placeBasket(context: BasketPlacementContext, request: { re
 }
 
 /**
- * The user's choice after a basket stopped with legs filled: keep them, or square them off (a
+ * The user's choice after a PAPER basket stopped with legs filled: keep them, or square them off (a
  * MARKET order against each filled leg at its price now). Recorded once; a second choice, a run
- * that needs none, or another user's run is refused with nothing changed.
+ * that needs none, another user's run or a LIVE one (live-basket.ts chooses those) is refused with
+ * nothing changed.
  * @example await chooseBasketOutcome({ pool }, { userId, runId, choice: 'square-off' }) // { ..., choice: 'square-off', squareOff: [{ status: 'FILLED' }] }
  */
 export async function chooseBasketOutcome(context: BasketPlacementContext, request: { readonly userId: string; readonly runId: string; readonly choice: BasketChoice }): Promise<BasketResult> {
@@ -230,7 +235,7 @@ export async function chooseBasketOutcome(context: BasketPlacementContext, reque
   // The choice is claimed first (compare-and-set on the row), so two clicks cannot both square off.
   const { rows } = await pool.query<{ result: BasketResult; params: { basket: BasketDocument }; strategy_id: string }>(
     `UPDATE strategy_runs SET result = result || jsonb_build_object('choice', $3::text, 'choiceAt', now()::text)
-     WHERE run_id = $1 AND user_id = $2 AND params ? 'basket' AND (result ->> 'needsChoice')::boolean AND result ->> 'choice' IS NULL
+     WHERE run_id = $1 AND user_id = $2 AND kind = 'PAPER' AND params ? 'basket' AND (result ->> 'needsChoice')::boolean AND result ->> 'choice' IS NULL
      RETURNING result, params, strategy_id`, [request.runId, request.userId, request.choice]);
   const claimed = rows[0];
   if (claimed === undefined) {

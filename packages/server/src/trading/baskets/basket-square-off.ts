@@ -5,14 +5,18 @@
 // not reduce the position).
 //
 // Invariants:
-// - Only the account's own PAPER basket runs; every position asked for must be open.
+// - Only the account's own PAPER basket runs; every position asked for must be open. A LIVE
+//   basket's positions are at the broker and only its runner may send to it: they are refused
+//   here; /positions asks the runners for them (live-basket.ts requestLiveBasketSquareOff).
 // - One square-off of a run at a time (withRunLock), each order a decision of its own numbered
-//   after every stored one (from 200 on: the placement's legs are 0-9, its choice 100-109).
+//   after every stored one (from 200 on: the placement's legs are 0-9, its choice 100-109; a LIVE
+//   basket's requested square-offs number theirs the same way: live-basket.ts).
 // - The outcomes are appended to the run's result (`squareOff`); once the run holds nothing open
 //   its status gains ": SQUARED OFF".
 import { istDate } from '@vyuha/core';
 import { lotSize, parseTradingSymbol } from '@vyuha/market';
 import type { OptionUnderlying } from '@vyuha/market';
+import type pg from 'pg';
 import { BasketRefusal } from './basket-legs';
 import type { BasketDocument, BasketIssue, BasketLeg } from './basket-legs';
 import { sendLeg, withRunLock, withWatch } from './basket-placement';
@@ -20,12 +24,13 @@ import type { BasketPlacementContext, LegOutcome } from './basket-placement';
 import { quoteBasket, registerLegInstruments } from './basket-quotes';
 
 /** The first decision number of a requested square-off. */
-const REQUESTED_SQUARE_OFF_BASE = 200;
+export const REQUESTED_SQUARE_OFF_BASE = 200;
 
-interface OpenPosition { readonly instrument_id: number; readonly net_quantity: number; readonly trading_symbol: string; readonly kind: string }
+/** An open position of a basket run as its positions row and instrument hold it. */
+export interface OpenPosition { readonly instrument_id: number; readonly net_quantity: number; readonly trading_symbol: string; readonly kind: string }
 
 /** The closing leg of a position: the opposite side, in lots of a contract (units of an equity). */
-function closingLeg(position: OpenPosition, nowMs: number): BasketLeg | BasketIssue {
+export function closingLeg(position: OpenPosition, nowMs: number): BasketLeg | BasketIssue {
   const side = position.net_quantity > 0 ? 'SELL' : 'BUY';
   const units = Math.abs(position.net_quantity);
   if (position.kind === 'equity') return { symbol: position.trading_symbol, side, quantity: units, order_type: 'MARKET' };
@@ -35,6 +40,13 @@ function closingLeg(position: OpenPosition, nowMs: number): BasketLeg | BasketIs
     return { field: 'instrument_id', code: 'not-whole-lots', message: `${position.trading_symbol}: ${units} units are not whole lots of ${lot}` };
   }
   return { symbol: position.trading_symbol, side, lots: units / lot, order_type: 'MARKET' };
+}
+
+/** The first decision of a requested square-off of the run: after every stored one, and 200 at least. */
+export async function nextSquareOffDecision(pool: pg.Pool, runId: string): Promise<number> {
+  const { rows } = await pool.query<{ decision: number | null }>(
+    `SELECT max(substring(client_order_id FROM '-([0-9]+)$')::int / 10) AS decision FROM orders WHERE run_id = $1`, [runId]);
+  return Math.max(REQUESTED_SQUARE_OFF_BASE, (rows[0]?.decision ?? 0) + 1);
 }
 
 /**
@@ -48,11 +60,15 @@ export async function squareOffBasketPositions(context: BasketPlacementContext, 
 }): Promise<LegOutcome[]> {
   const { pool } = context;
   const nowMs = (context.now ?? Date.now)();
-  const { rows: runs } = await pool.query<{ strategy_id: string | null; basket: BasketDocument }>(
-    `SELECT strategy_id, params -> 'basket' AS basket FROM strategy_runs WHERE run_id = $1 AND user_id = $2 AND kind = 'PAPER' AND params ? 'basket'`,
+  const { rows: runs } = await pool.query<{ strategy_id: string | null; basket: BasketDocument; kind: string }>(
+    `SELECT strategy_id, kind, params -> 'basket' AS basket FROM strategy_runs WHERE run_id = $1 AND user_id = $2 AND kind IN ('PAPER', 'LIVE') AND params ? 'basket'`,
     [request.runId, request.userId]);
   const run = runs[0];
   if (run === undefined) throw new BasketRefusal([{ field: 'run_id', code: 'not-found', message: `run ${request.runId} is not a basket placement of yours` }]);
+  if (run.kind === 'LIVE') {
+    throw new BasketRefusal([{ field: 'run_id', code: 'live-basket',
+      message: `run ${request.runId} is a LIVE basket placement: its positions are closed by the strategy worker holding its broker account (square_off_positions)` }]);
+  }
   return withRunLock(pool, request.runId, async () => {
     const { rows: open } = await pool.query<OpenPosition>(
       `SELECT p.instrument_id, p.net_quantity, i.trading_symbol, i.kind FROM positions p JOIN instruments i USING (instrument_id)
@@ -66,9 +82,7 @@ export async function squareOffBasketPositions(context: BasketPlacementContext, 
     const quoted = await quoteBasket(pool, { version: 1, product: run.basket.product, legs: closing as BasketLeg[] }, nowMs);
     if (quoted.issues.length > 0) throw new BasketRefusal(quoted.issues);
     const legs = await registerLegInstruments(pool, quoted.legs, nowMs);
-    const { rows: last } = await pool.query<{ decision: number | null }>(
-      `SELECT max(substring(client_order_id FROM '-([0-9]+)$')::int / 10) AS decision FROM orders WHERE run_id = $1`, [request.runId]);
-    const first = Math.max(REQUESTED_SQUARE_OFF_BASE, (last[0]?.decision ?? 0) + 1);
+    const first = await nextSquareOffDecision(pool, request.runId);
     const outcomes = await withWatch(context, async (watch) => {
       const done: LegOutcome[] = [];
       for (const [position, leg] of legs.entries()) {

@@ -23,6 +23,8 @@ export interface RunContext {
   readonly algoId: string | null;
   /** How fills are charged: the backtest's charge model (engine `chargeModelOf`), on the fill's IST date. */
   readonly charges: ChargesConfig;
+  /** A run trading several instruments charged differently (a basket's legs): each one's model, `charges` for the rest. */
+  readonly chargesByInstrument?: ReadonlyMap<number, ChargesConfig>;
   /** The strategy's daily max loss (a positive amount of paise); no limit when absent. */
   readonly strategyMaxLossPaise?: number;
   /** The user's daily max loss over all their strategies; no limit when absent. */

@@ -535,7 +535,8 @@ export class Oms {
         if (effect.kind !== 'record-fill') continue;
         if (run === undefined) throw new Error(`a fill of order ${clientOrderId} arrived for run ${stored.runId}, which is not attached to this OMS`);
         await recordFill(client, {
-          orderId: stored.orderId, runId: stored.runId, instrumentId: stored.instrumentId, side: stored.order.side, fill: effect.fill, charges: run.charges,
+          orderId: stored.orderId, runId: stored.runId, instrumentId: stored.instrumentId, side: stored.order.side, fill: effect.fill,
+          charges: run.chargesByInstrument?.get(stored.instrumentId) ?? run.charges,
         });
       }
       await this.writeEvent(client, stored, { order: result.value.order, action: `order.${event.type}` });

@@ -23,8 +23,10 @@
 //   position off at once (the last traded price), and ends the run.
 // - Followers. A subscriber's follower run (params.follows: follow/follower-desk.ts) runs inside its
 //   publisher's run, never on its own: the scan and the lease leave it alone.
-// - Baskets. A basket placement's run (params.basket: baskets/basket-placement.ts) is placed by its
-//   action and is never a runner's: the scan leaves it alone.
+// - Baskets. A PAPER basket placement's run (params.basket: baskets/basket-placement.ts) is placed
+//   by its action and is never a runner's: the scan and the lease leave it alone. A LIVE one is a
+//   runner's (its orders go through the account's one OMS): placed, or squared off once chosen, by
+//   baskets/live-basket.ts, and taken over and resumed as any run.
 // - Replay or market. A run with a replay range replays it (replay-run.ts); one without trades one
 //   session of the market (PAPER: market-run.ts, on `options.market`'s feed; LIVE: live-run.ts,
 //   through the broker account's LiveAccount of `options.live`) and, when the session closed
@@ -42,6 +44,7 @@ import { WallScheduler } from '../feeds/scheduler';
 import type { Scheduler } from '../feeds/scheduler';
 import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
+import { runLiveBasket } from '../baskets/live-basket';
 import { inTransaction } from '../oms/order-rows';
 import { PaperDivergence } from './paper-run';
 import type { LiveAccounts } from '../live/live-accounts';
@@ -125,7 +128,8 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       return false;
     }
     const taken = await pool.query(
-      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows'`, [runId, workerId]);
+      `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows'
+         AND NOT (kind = 'PAPER' AND params ? 'basket')`, [runId, workerId]);
     if (taken.rowCount !== 1) {
       await lease.end().catch(() => undefined);
       return false;
@@ -172,7 +176,13 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       };
       let summary: PaperReplaySummary;
       const where = await placeOf(pool, runId);
-      if (where.kind === 'LIVE') {
+      if (where.basket) {
+        if (options.live === undefined) throw new PaperRunFailure('this server runs no LIVE trading (no broker secret key or Kite settings): place the basket on PAPER');
+        summary = await runLiveBasket({
+          ...control, accounts: options.live.accounts, scheduler: options.marketClock ?? new WallScheduler(),
+          ...(options.live.defaultAlgoId === undefined ? {} : { defaultAlgoId: options.live.defaultAlgoId }),
+        });
+      } else if (where.kind === 'LIVE') {
         if (options.live === undefined) throw new PaperRunFailure('this server runs no LIVE trading (no broker secret key or Kite settings): stop the strategy and deploy it again once LIVE is set up');
         const live = {
           ...control, accounts: options.live.accounts, scheduler: options.marketClock ?? new WallScheduler(),
@@ -229,7 +239,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     if (stopping) return 0;
     const { rows } = await pool.query<{ run_id: string }>(
       `SELECT run_id FROM strategy_runs
-       WHERE kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows' AND NOT params ? 'basket' AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
+       WHERE kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows' AND NOT (kind = 'PAPER' AND params ? 'basket') AND (heartbeat_at IS NULL OR heartbeat_at < now() - $1 * interval '1 millisecond')
        ORDER BY started_at`, [staleAfterMs]);
     let taken = 0;
     for (const row of rows) if (await claim(row.run_id)) taken += 1;
@@ -265,11 +275,11 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
   };
 }
 
-/** A run's kind, and whether it trades on the market (deployed without a replay range). */
-async function placeOf(pool: pg.Pool, runId: string): Promise<{ kind: string; market: boolean }> {
-  const { rows } = await pool.query<{ kind: string; market: boolean }>(
-    `SELECT kind, coalesce(jsonb_typeof(params -> 'replay'), 'null') = 'null' AS market FROM strategy_runs WHERE run_id = $1`, [runId]);
-  return { kind: rows[0]?.kind ?? 'PAPER', market: rows[0]?.market === true };
+/** A run's kind, whether it trades on the market (deployed without a replay range), and whether it places a basket. */
+async function placeOf(pool: pg.Pool, runId: string): Promise<{ kind: string; market: boolean; basket: boolean }> {
+  const { rows } = await pool.query<{ kind: string; market: boolean; basket: boolean }>(
+    `SELECT kind, coalesce(jsonb_typeof(params -> 'replay'), 'null') = 'null' AS market, params ? 'basket' AS basket FROM strategy_runs WHERE run_id = $1`, [runId]);
+  return { kind: rows[0]?.kind ?? 'PAPER', market: rows[0]?.market === true, basket: rows[0]?.basket === true };
 }
 
 /**

@@ -1,7 +1,9 @@
 // The basket's placements, live: each run with the outcome of every leg (filled at what price and
 // charges, refused and why, not sent), the reason when it stopped, the open or closed positions it
 // holds, and, when some legs filled and a later one did not, the choice to keep them or square them
-// off (choose_basket_outcome; the choice is recorded on the run and shown).
+// off (choose_basket_outcome; the choice is recorded on the run and shown). A LIVE placement is
+// sent by the strategy worker holding the broker account: while its run is IN PROGRESS its legs
+// show PENDING until each one ends, as the worker writes them on the run.
 import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useSubscription } from 'urql';
 import { formatDateTime, formatRupees, parseTimestamp } from '../../../format/format';
@@ -9,8 +11,8 @@ import { errorMessage, QueryState } from '../parts/QueryState';
 import { RunStatus } from '../parts/StatusBadge';
 import { CHOOSE_BASKET_OUTCOME, PLACEMENTS_SUBSCRIPTION, type PlacementRow, type StoredLegOutcome } from './basket-documents';
 
-const LEG_COLOURS: Readonly<Record<string, string>> = { FILLED: 'teal', REFUSED: 'red', REJECTED: 'red', NOT_FILLED: 'orange', NOT_SENT: 'gray' };
-const LEG_LABELS: Readonly<Record<string, string>> = { FILLED: 'Filled', REFUSED: 'Refused', REJECTED: 'Rejected', NOT_FILLED: 'Not filled', NOT_SENT: 'Not sent' };
+const LEG_COLOURS: Readonly<Record<string, string>> = { FILLED: 'teal', REFUSED: 'red', REJECTED: 'red', NOT_FILLED: 'orange', NOT_SENT: 'gray', PENDING: 'blue' };
+const LEG_LABELS: Readonly<Record<string, string>> = { FILLED: 'Filled', REFUSED: 'Refused', REJECTED: 'Rejected', NOT_FILLED: 'Not filled', NOT_SENT: 'Not sent', PENDING: 'Pending' };
 
 function OutcomeTable({ legs, testId }: { readonly legs: readonly StoredLegOutcome[]; readonly testId: string }) {
   return (
@@ -39,7 +41,9 @@ function Choice({ run, canWrite }: { readonly run: PlacementRow; readonly canWri
   const [state, choose] = useMutation(CHOOSE_BASKET_OUTCOME);
   const result = run.result ?? {};
   if (result.choice === 'keep') return <Text size="sm" data-testid="basket-choice">You kept the filled legs.</Text>;
-  if (result.choice === 'square-off') return <Text size="sm" data-testid="basket-choice">You squared the filled legs off.</Text>;
+  if (result.choice === 'square-off') {
+    return <Text size="sm" data-testid="basket-choice">{run.status === 'IN PROGRESS' ? 'You chose to square the filled legs off.' : 'You squared the filled legs off.'}</Text>;
+  }
   if (result.needsChoice !== true) return null;
   return (
     <Stack gap={4}>
@@ -66,6 +70,11 @@ function Placement({ run, canWrite }: { readonly run: PlacementRow; readonly can
           <Text size="xs" c="dimmed">{formatDateTime(parseTimestamp(run.started_at) ?? 0)}</Text>
         </Group>
         {run.status_reason !== null && <Text size="sm" c="dimmed">{run.status_reason}</Text>}
+        {run.kind === 'LIVE' && run.status === 'IN PROGRESS' && (
+          <Text size="sm" data-testid="basket-live-pending">
+            {result.choice === 'square-off' ? 'Squaring the filled legs off' : 'Placing the legs'} through your Zerodha account: each leg shows here as the broker answers it.
+          </Text>
+        )}
         <OutcomeTable legs={result.legs ?? []} testId="basket-outcome" />
         <Choice run={run} canWrite={canWrite} />
         {(result.squareOff ?? []).length > 0 && <OutcomeTable legs={result.squareOff ?? []} testId="basket-square-off-outcome" />}

@@ -1,7 +1,7 @@
 // The GraphQL documents of /baskets: the saved baskets (strategies of kind 'basket', live), one
-// basket, its placements (its PAPER and LIVE runs, live, with their positions), and the basket
-// actions (save_basket, preview_basket, place_basket, choose_basket_outcome; the server checks
-// role and ownership on each).
+// basket, its placements (its PAPER and LIVE runs, live, with their positions), the user's broker
+// accounts (LIVE places through one), and the basket actions (save_basket, preview_basket,
+// place_basket, choose_basket_outcome; the server checks role and ownership on each).
 import type { LegInput } from './basket-form';
 import type { PreviewLeg } from './basket-payoff';
 
@@ -22,6 +22,14 @@ export const PLACEMENTS_SUBSCRIPTION = `
     strategy_runs(where: { strategy_id: { _eq: $strategy_id }, kind: { _in: ["PAPER", "LIVE"] } }, order_by: { started_at: desc }, limit: 20) {
       run_id kind status status_reason result started_at
       positions(limit: 100) { instrument_id net_quantity instrument { trading_symbol } }
+    }
+  }`;
+
+/** The broker accounts LIVE may place through (live-availability.ts picks the usable ones). */
+export const BASKET_ACCOUNTS_SUBSCRIPTION = `
+  subscription BasketAccounts($user_id: uuid!) {
+    user_brokers(where: { user_id: { _eq: $user_id } }, order_by: [{ broker: asc }, { client_id: asc }]) {
+      user_broker_id broker client_id active api_key investment_amt_paise investment_history
     }
   }`;
 
@@ -47,13 +55,13 @@ export const PREVIEW_BASKET = `
   }`;
 
 const PLACEMENT_FIELDS = `
-  run_id complete needs_choice choice
+  run_id complete needs_choice choice pending
   legs { index symbol side quantity status message average_price_paise charges_paise }
   square_off { index symbol side quantity status message average_price_paise charges_paise }`;
 
 export const PLACE_BASKET = `
-  mutation PlaceBasket($strategy_id: uuid!, $mode: String!) {
-    place_basket(strategy_id: $strategy_id, mode: $mode) { ${PLACEMENT_FIELDS} }
+  mutation PlaceBasket($strategy_id: uuid!, $mode: String!, $user_broker_id: uuid) {
+    place_basket(strategy_id: $strategy_id, mode: $mode, user_broker_id: $user_broker_id) { ${PLACEMENT_FIELDS} }
   }`;
 
 export const CHOOSE_BASKET_OUTCOME = `

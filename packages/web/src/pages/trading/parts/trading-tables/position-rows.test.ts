@@ -93,5 +93,20 @@ describe('squareOffPlan', () => {
     const plan = squareOffPlan(positionLines([row(), other], new Map()));
     expect(plan.keys).toEqual([{ run_id: row().run_id, instrument_id: NIFTY }, { run_id: row().run_id, instrument_id: CALL }]);
     expect(plan.strategies).toEqual([{ name: 'EMA', symbols: ['NIFTY', 'BANKNIFTY'] }]);
+    expect(plan.baskets).toEqual([]);
+  });
+
+  it("names a basket placement's positions apart, LIVE or not, and stops no strategy for them", () => {
+    const live = row({
+      run_id: '33333333-3333-4333-8333-333333333333',
+      run: { kind: 'LIVE', status: 'COMPLETE', params: { userBrokerId: 'ub-1', basket: { legs: [] } }, strategy: { strategy_id: 's-2', name: 'Hedge' } },
+    });
+    const paper = row({ run_id: '44444444-4444-4444-8444-444444444444', run: { kind: 'PAPER', status: 'ERROR', params: { basket: { legs: [] } }, strategy: { strategy_id: 's-3', name: 'Straddle' } } });
+    const lines = positionLines([row(), live, paper], new Map());
+    expect(lines.map((line) => [line.basket, line.closable])).toEqual([[false, true], [true, true], [true, true]]);
+    const plan = squareOffPlan(lines);
+    expect(plan.strategies).toEqual([{ name: 'EMA', symbols: ['NIFTY'] }]);
+    expect(plan.baskets).toEqual([{ name: 'Hedge', symbols: ['NIFTY'], live: true }, { name: 'Straddle', symbols: ['NIFTY'], live: false }]);
+    expect(plan.keys).toHaveLength(3);
   });
 });

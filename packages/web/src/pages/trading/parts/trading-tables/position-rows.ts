@@ -70,6 +70,8 @@ export interface PositionLine {
   readonly mode: string;
   /** Its run can close it now: a run in progress (its runner), or a basket placement (the server). */
   readonly closable: boolean;
+  /** A basket placement's position: squared off on its own (a LIVE one through the broker), no strategy stopped. */
+  readonly basket: boolean;
   /** The broker account of a LIVE run (user_broker_id), when known. */
   readonly brokerAccountId: string | undefined;
   readonly quantity: number;
@@ -184,6 +186,7 @@ export function positionLines(rows: readonly PositionRow[], prices: ReadonlyMap<
       mode: row.run?.kind ?? '—',
       // A basket placement's positions are closed by the server at once, whatever its run's status.
       closable: row.run?.status === 'IN PROGRESS' || row.run?.params?.basket !== undefined,
+      basket: row.run?.params?.basket !== undefined,
       brokerAccountId: row.run?.kind === 'LIVE' ? row.run.params?.userBrokerId : undefined,
       quantity: row.net_quantity,
       averagePaise: whole(row.average_price_paise),
@@ -237,11 +240,17 @@ export function positionTotals(lines: readonly PositionLine[]): PositionTotals {
   return { unrealisedPaise, realisedPaise, chargesPaise, greeksByUnderlying, underlyingNames };
 }
 
-/** What squaring off `lines` does: each strategy is stopped with its square-off, closing every position of its run. */
+/**
+ * What squaring off `lines` does: each strategy is stopped with its square-off, closing every
+ * position of its run; a basket's positions asked for are closed at market (a PAPER basket's at
+ * once, a LIVE one's by an order to the broker), nothing stopped.
+ */
 export interface SquareOffPlan {
   readonly keys: ReadonlyArray<{ readonly run_id: string; readonly instrument_id: number }>;
   /** The strategies stopped, by name, each with the symbols its run holds among `lines`. */
   readonly strategies: ReadonlyArray<{ readonly name: string; readonly symbols: readonly string[] }>;
+  /** The basket placements whose positions are closed, by name, with the symbols asked for and whether LIVE. */
+  readonly baskets: ReadonlyArray<{ readonly name: string; readonly symbols: readonly string[]; readonly live: boolean }>;
 }
 
 /**
@@ -250,11 +259,21 @@ export interface SquareOffPlan {
  */
 export function squareOffPlan(lines: readonly PositionLine[]): SquareOffPlan {
   const byStrategy = new Map<string, { name: string; symbols: string[] }>();
+  const byBasket = new Map<string, { name: string; symbols: string[]; live: boolean }>();
   for (const line of lines) {
+    const name = line.strategyName ?? `run ${line.runId.slice(0, 8)}`;
+    if (line.basket) {
+      const basket = byBasket.get(line.runId) ?? { name, symbols: [], live: line.mode === 'LIVE' };
+      if (!basket.symbols.includes(line.symbol)) basket.symbols.push(line.symbol);
+      byBasket.set(line.runId, basket);
+      continue;
+    }
     const id = line.strategyId ?? line.runId;
-    const entry = byStrategy.get(id) ?? { name: line.strategyName ?? `run ${line.runId.slice(0, 8)}`, symbols: [] };
-    if (!entry.symbols.includes(line.symbol)) entry.symbols.push(line.symbol);
-    byStrategy.set(id, entry);
+    const strategy = byStrategy.get(id) ?? { name, symbols: [] };
+    if (!strategy.symbols.includes(line.symbol)) strategy.symbols.push(line.symbol);
+    byStrategy.set(id, strategy);
   }
-  return { keys: lines.map((line) => ({ run_id: line.runId, instrument_id: line.instrumentId })), strategies: [...byStrategy.values()] };
+  return {
+    keys: lines.map((line) => ({ run_id: line.runId, instrument_id: line.instrumentId })), strategies: [...byStrategy.values()], baskets: [...byBasket.values()],
+  };
 }
