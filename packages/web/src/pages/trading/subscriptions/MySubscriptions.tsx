@@ -21,6 +21,7 @@ function StateBadges({ row, nowMs }: { readonly row: SubscriptionRow; readonly n
       {!row.active ? <Badge color="gray" variant="light">Unsubscribed</Badge>
         : row.paused ? <Badge color="yellow" variant="light">Paused</Badge>
           : <Badge color="teal" variant="light">Following</Badge>}
+      {row.mode === 'LIVE' && <Badge color="orange" variant="outline" data-testid="follows-live">LIVE</Badge>}
       {expiry === 'expiring' && <Badge color="orange" variant="filled" data-testid="expiring">Expiring</Badge>}
       {expiry === 'expired' && <Badge color="red" variant="light">Expired</Badge>}
     </Group>
