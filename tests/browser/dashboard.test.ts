@@ -14,6 +14,7 @@ import {
   accessToken, copyDemoStrategy, demoPaperStrategy, demoReplayDays, DEMO_PAPER_NAME, deployPaperReplay, newTrader, openDatabase, removeStrategies,
   settleShell, signInAs, userIdOf, waitForDemoReplayOver,
 } from './trading-support';
+import { soonestDemoReplay } from './soonest-replay';
 
 const SUFFIX = randomBytes(3).toString('hex');
 
@@ -253,9 +254,12 @@ describe('dashboard', () => {
     const { page } = session();
     const strategyId = await copyDemoStrategy(pool, { userId: (await demoPaperStrategy(pool)).userId, name: `Dashboard replay ${SUFFIX}` });
     strategyIds.push(strategyId);
-    // The last three sessions the demo replay covered (the moving averages need a session or two to form).
-    const sessions = (await demoReplayDays(pool, 'played')).slice(-3).map((date) => ({ date }));
-    const replay = { from: sessions[0]?.date as string, to: sessions[sessions.length - 1]?.date as string };
+    // Two sessions in a row among the last ten days the demo replay played (the heatmap opens on the
+    // latest days): the moving averages start cold at the range's first session, so the pair is the
+    // one whose first fill comes soonest (soonest-replay.ts backtests each pair to find it).
+    const played = await demoReplayDays(pool, 'played');
+    const replay = await soonestDemoReplay(pool, { from: (played.at(-10) ?? played[0]) as string, to: played.at(-1) as string });
+    const sessions = [replay.from, replay.to].map((date) => ({ date }));
 
     await signIn(page, 'advanced');
     await page.goto(url('/dashboard'));
@@ -267,7 +271,7 @@ describe('dashboard', () => {
     const labelsBefore = await labelsOf();
     await page.evaluate(() => { (window as unknown as { dashboardMarker: string }).dashboardMarker = 'same page'; });
 
-    const runId = await deployPaperReplay(await accessToken(demoEmail('advanced'), DEMO_PASSWORD), strategyId, replay);
+    const runId = await deployPaperReplay(await accessToken(demoEmail('advanced'), DEMO_PASSWORD), strategyId, { from: replay.from, to: replay.to });
     await page.getByTestId('dashboard-replays').getByText(`Dashboard replay ${SUFFIX}`).waitFor({ timeout: 30_000 });
     // The run's own orders in the database first (what the page must then show); the run's state says why if none come.
     await expect.poll(async () => {

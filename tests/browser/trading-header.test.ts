@@ -1,12 +1,12 @@
 // The signed-in shell's trading controls (issue 18, screens 2 and 5, and the trading alerts), as a
 // trader of our own making (advanced tier, its own licence) uses them:
-// - the kill switch: on after a confirmation, a red badge on every page; a 600x paper replay of
-//   the demo EMA strategy deployed meanwhile places no order (its run stops on the switch); off
-//   after another confirmation, and the same strategy deployed again places orders; the
-//   kill_switches row says what the screen says;
-// - a MANUAL strategy on a 600x replay: the replay holds still at each signal; the one accepted
-//   in the header's queue places its order at the bar after the bar that took it, the one
-//   rejected places none;
+// - the kill switch: on after a confirmation, a red badge on every page; a paper replay of the
+//   demo EMA strategy (as fast as it goes: speed 0) deployed meanwhile places no order (its run
+//   stops on the switch); off after another confirmation, and the same strategy deployed again
+//   places orders and plays its range to the end; the kill_switches row says what the screen says;
+// - a MANUAL strategy on a replay as fast as it goes: the replay holds still at each signal; the
+//   one accepted in the header's queue places its order at the bar after the bar that took it, the
+//   one rejected places none;
 // - the queue itself: the header's count, what each order will be and its time left, accept,
 //   reject, and the batched dismissal, on signals of a run of our own that the test holds;
 // - an open trading alert, its link and its acknowledgement;
@@ -167,7 +167,7 @@ describe('trading header', () => {
     await page.getByTestId('kill-switch-banner').waitFor();
 
     // A replay deployed while the switch is on places nothing: its run stops at its first order.
-    const held = await tryDeployPaperReplay(trader.token, strategyId, week);
+    const held = await tryDeployPaperReplay(trader.token, strategyId, { ...week, speed: 0 });
     expect(held.error).toBeUndefined();
     const heldRun = held.runId as string;
     await expect.poll(async () => (await pool.query<{ status: string }>('SELECT status FROM strategy_runs WHERE run_id = $1', [heldRun])).rows[0]?.status,
@@ -190,15 +190,20 @@ describe('trading header', () => {
     expect(await page.getByTestId('kill-switch-banner').count()).toBe(0);
     await expect.poll(async () => (await switchRow(trader.userId))?.is_on).toBe(false);
 
-    // The same strategy deployed again now trades.
-    const flowing = await tryDeployPaperReplay(trader.token, strategyId, week);
+    // The same strategy deployed again now trades, and nothing stops it: its run plays the week to the end.
+    const flowing = await tryDeployPaperReplay(trader.token, strategyId, { ...week, speed: 0 });
     expect(flowing.error).toBeUndefined();
-    await expect.poll(() => countRunOrders(pool, flowing.runId as string), { timeout: 240_000, interval: 1_000 }).toBeGreaterThan(0);
-    const stopped = await graphqlAnswer(trader.token, STOP_AND_SQUARE_OFF_MUTATION, { id: strategyId });
-    expect(stopped.errors).toBeUndefined();
+    const flowingRun = flowing.runId as string;
+    await expect.poll(() => countRunOrders(pool, flowingRun), { timeout: 240_000, interval: 500 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await pool.query<{ status: string }>('SELECT status FROM strategy_runs WHERE run_id = $1', [flowingRun])).rows[0]?.status,
+      { timeout: 240_000, interval: 500 }).not.toBe('IN PROGRESS');
+    const { rows: played } = await pool.query<{ status: string; text: string }>(
+      `SELECT status, concat_ws(' ', status_reason, error) AS text FROM strategy_runs WHERE run_id = $1`, [flowingRun]);
+    expect(played[0]?.status).toMatch(/^COMPLETE/);
+    expect(played[0]?.text).not.toContain('kill switch');
   }, 600_000);
 
-  it('manual mode on a 600x replay: the accepted signal places its order at the bar after, the rejected one places none', async () => {
+  it('manual mode on a replay as fast as it goes: the accepted signal places its order at the bar after, the rejected one places none', async () => {
     const { page } = session();
     const trader = await newAdvancedTrader('manual-replay');
     const strategyId = await copyDemo(trader.userId, `Manual replay ${SUFFIX}`, (config) => ({ ...config, manual: true }));
@@ -207,7 +212,9 @@ describe('trading header', () => {
     expect(barMs).toBeGreaterThan(0);
     await signInAs(page, trader);
     await page.goto(url('/dashboard'));
-    const deployed = await tryDeployPaperReplay(trader.token, strategyId, await demoTradedWeek());
+    // As fast as it goes (speed 0): the replay waits only while a signal is pending, so a replay
+    // that did not hold would be far past the signal's bar by the time the user decides.
+    const deployed = await tryDeployPaperReplay(trader.token, strategyId, { ...await demoTradedWeek(), speed: 0 });
     expect(deployed.error).toBeUndefined();
     const runId = deployed.runId as string;
     const pending = async (): Promise<Array<{ id: string; bar: number }>> => (await pool.query<{ id: string; bar: string }>(
@@ -237,18 +244,18 @@ describe('trading header', () => {
     const second = (await pending())[0] as { id: string; bar: number };
     await decide(second.id, 'signal-reject');
     const wouldTradeAt = second.bar + 2 * barMs;
-    // Wait until the replay is past that open: a later signal, a later fill, or the run's end.
+    // Wait until the replay is past that open: a later signal (the replay holds at it) or the run's end.
     await expect.poll(async () => {
       const { rows } = await pool.query<{ ended: boolean; later: boolean }>(
         `SELECT r.status <> 'IN PROGRESS' AS ended, EXISTS (SELECT 1 FROM pending_signals p WHERE p.run_id = r.run_id AND (p.payload->>'bar')::bigint > $2) AS later
          FROM strategy_runs r WHERE r.run_id = $1`, [runId, wouldTradeAt]);
-      return rows[0]?.ended === true || rows[0]?.later === true || (await fillTimes()).some((time) => time > wouldTradeAt);
+      return rows[0]?.ended === true || rows[0]?.later === true;
     }, { timeout: 240_000, interval: 500 }).toBe(true);
     expect(await fillTimes()).not.toContain(wouldTradeAt);
     const { rows: rejected } = await pool.query<{ outcome: string; taken: string | null }>(
       `SELECT outcome, payload->>'takenAt' AS taken FROM pending_signals WHERE pending_signal_id = $1`, [second.id]);
     expect(rejected[0]).toEqual({ outcome: 'REJECTED', taken: null });
-    // Stopped unless the replay has already played to its end (then there is nothing to stop).
+    // Stopped unless the replay has already played to its end (then there is nothing to stop); held at a later signal, it waits to be stopped.
     const { rows: running } = await pool.query<{ status: string }>('SELECT status FROM strategy_runs WHERE run_id = $1', [runId]);
     if (running[0]?.status === 'IN PROGRESS') {
       const stopped = await graphqlAnswer(trader.token, STOP_AND_SQUARE_OFF_MUTATION, { id: strategyId });
