@@ -1,5 +1,6 @@
-// /strategies and /strategies/:strategy_id: the user's algo strategies (Current/History,
-// Active/All; create, deploy, pause, resume, stop, publish) and one strategy's detail.
+// /strategies: the user's algo strategies (Current/History, Active/All; create, deploy, pause,
+// resume, stop, publish). One strategy's detail is its own page (StrategyDetailPage.tsx), so this
+// list never loads the detail's chart and algorithm canvas.
 import { StrategyScreen } from './parts/StrategyScreen';
 
 export function Component() {

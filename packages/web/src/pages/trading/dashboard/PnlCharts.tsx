@@ -9,7 +9,7 @@ import { downloadText, toCsv } from '../parts/csv';
 import { summarise } from '../parts/daily-rows';
 import { BucketHeatmap } from './BucketHeatmap';
 import type { DashboardView } from './DashboardControls';
-import { PnlLine } from './PnlLine';
+import { LazyPnlLine } from './lazy-pnl-line';
 import { CSV_HEADER, csvRows, type BookedDay, type Bucket } from './pnl-buckets';
 
 const tone = (paise: number): string => (paise > 0 ? 'teal' : paise < 0 ? 'red' : 'inherit');
@@ -80,7 +80,7 @@ export function PnlCharts(props: PnlChartsProps) {
             <Text size="xs" c="dimmed">Booked P&L is realised profit/loss less charges. Pick a {view.duration} to see its orders.</Text>
           </>
         ) : (
-          <PnlLine buckets={props.buckets} duration={view.duration} metric={view.metric} profileName={props.profileName} mode={props.mode} />
+          <LazyPnlLine buckets={props.buckets} duration={view.duration} metric={view.metric} profileName={props.profileName} mode={props.mode} />
         )}
       </Stack>
     </Paper>

@@ -19,7 +19,8 @@ import { useMutation, type OperationResult } from 'urql';
 import { confirm } from '../../../app/confirm';
 import { showToast } from '../../../app/toast';
 import { useReadOnly } from '../../../app/update-mode';
-import { DeployDialog, type DeployStrategy } from './deploy/DeployDialog';
+import type { DeployStrategy } from './deploy/DeployDialog';
+import { LazyDeployDialog } from './deploy/lazy-dialogs';
 import { errorMessage } from './QueryState';
 import { allowedActions, type ActionTarget, type StrategyAction } from './deploy/strategy-actions';
 import { useSubject, type Subject } from './use-subject';
@@ -139,7 +140,7 @@ export function StrategyActions({ strategy, deployable, onDeploy, subject: given
         </Button>
       ))}
       {deployable !== undefined && onDeploy === undefined && (
-        <DeployDialog strategy={deployable} opened={deploying} onClose={() => setDeploying(false)} {...(onChanged ? { onDeployed: onChanged } : {})} />
+        <LazyDeployDialog strategy={deployable} opened={deploying} onClose={() => setDeploying(false)} {...(onChanged ? { onDeployed: onChanged } : {})} />
       )}
     </Group>
   );

@@ -10,8 +10,8 @@ import { useMemo, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useSubscription } from 'urql';
 import { QueryState } from './QueryState';
-import { AlgorithmSnapshot } from './strategy-detail/AlgorithmSnapshot';
 import { DetailHeader } from './strategy-detail/DetailHeader';
+import { LazyAlgorithmSnapshot } from './strategy-detail/lazy-parts';
 import { Section } from './strategy-detail/detail-bits';
 import { pickRun, todayOf, TRADING_RUN_KINDS } from './strategy-detail/detail-model';
 import { STRATEGY_SUBSCRIPTION, type DetailStrategyRow } from './strategy-detail/detail-queries';
@@ -73,7 +73,7 @@ export function StrategyDetail({ strategyId, backPath, backLabel, runsWhere, run
               <RunHistory runs={strategy.strategy_runs} selectedId={run?.run_id} onSelect={choose} />
             </Section>
             <Section title="Algorithm" testId="detail-algorithm">
-              <AlgorithmSnapshot algorithmId={strategy.algorithm_id} version={strategy.algorithm_version} name={strategy.algorithm?.name}
+              <LazyAlgorithmSnapshot algorithmId={strategy.algorithm_id} version={strategy.algorithm_version} name={strategy.algorithm?.name}
                 config={strategy.config} editorLink={!subject.actingForUser} />
             </Section>
           </>

@@ -10,8 +10,8 @@ import { Link } from 'react-router';
 import { useSubscription } from 'urql';
 import { formatRupees } from '../../../format/format';
 import { istToday } from '../../../format/date-ranges';
-import { CreateStrategyDialog } from './deploy/CreateStrategyDialog';
-import { DeployDialog, type DeployStrategy } from './deploy/DeployDialog';
+import type { DeployStrategy } from './deploy/DeployDialog';
+import { LazyCreateStrategyDialog, LazyDeployDialog } from './deploy/lazy-dialogs';
 import { statusCondition, tradingFigures, type ActiveFilter, type PeriodFilter, type RunRow } from './deploy/strategy-rows';
 import { QueryState } from './QueryState';
 import { StatusBadge } from './StatusBadge';
@@ -109,8 +109,8 @@ export function StrategyList({ owner, kind, basePath, emptyText }: StrategyListP
           ? <Text c="dimmed">{`${emptyText}${period === 'current' && active === 'active' ? ' (none active; choose All to see the rest)' : ''}.`}</Text>
           : <StrategyRows rows={rows} today={today} basePath={basePath} showOwner={owner === 'everyone'} onDeploy={setDeployingId} />}
       </QueryState>
-      {deploying !== undefined && <DeployDialog strategy={deploying} opened onClose={() => setDeployingId(undefined)} />}
-      {mayCreate && <CreateStrategyDialog opened={creating} onClose={() => setCreating(false)} userId={owner} onCreated={() => setActive('all')} />}
+      {deploying !== undefined && <LazyDeployDialog strategy={deploying} opened onClose={() => setDeployingId(undefined)} />}
+      {mayCreate && <LazyCreateStrategyDialog opened={creating} onClose={() => setCreating(false)} userId={owner} onCreated={() => setActive('all')} />}
     </Stack>
   );
 }

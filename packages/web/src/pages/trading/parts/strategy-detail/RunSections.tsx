@@ -10,10 +10,9 @@ import { dateTimeText } from '../time';
 import { OrdersTable } from '../trading-tables/OrdersTable';
 import { PositionsTable } from '../trading-tables/PositionsTable';
 import { Section } from './detail-bits';
+import { LazyRunChart, LazyRunEquity } from './lazy-parts';
 import { replayOf, speedText } from './detail-model';
 import { RUN_SUBSCRIPTION, type DetailRunRow, type DetailStrategyRow, type RunDetailRow } from './detail-queries';
-import { RunChart } from './RunChart';
-import { RunEquity } from './RunEquity';
 import { RunErrorAlert } from './RunHistory';
 
 function RunLine({ run }: { readonly run: DetailRunRow }) {
@@ -38,7 +37,7 @@ export function RunSections({ strategy, run, userId }: { readonly strategy: Deta
       <RunErrorAlert run={run} />
       {strategy.instrument_id !== null && (
         <Section title="Chart" testId="detail-chart">
-          <RunChart key={run.run_id} run={run} detail={detail} instrumentId={strategy.instrument_id} intervalMinutes={strategy.interval_minutes} />
+          <LazyRunChart key={run.run_id} run={run} detail={detail} instrumentId={strategy.instrument_id} intervalMinutes={strategy.interval_minutes} />
         </Section>
       )}
       <Section title="Orders" testId="detail-orders">
@@ -51,7 +50,7 @@ export function RunSections({ strategy, run, userId }: { readonly strategy: Deta
         <PositionsTable where={byRun} open={false} showStrategy={false} />
       </Section>
       <Section title="Equity and drawdown" testId="detail-equity">
-        {detail === undefined ? <Text c="dimmed" size="sm">Loading…</Text> : <RunEquity detail={detail} userId={userId} />}
+        {detail === undefined ? <Text c="dimmed" size="sm">Loading…</Text> : <LazyRunEquity detail={detail} userId={userId} />}
       </Section>
     </>
   );

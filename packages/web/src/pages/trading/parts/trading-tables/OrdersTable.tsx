@@ -10,7 +10,7 @@ import { QueryState } from '../QueryState';
 import { dateTimeText } from '../time';
 import { chargesBreakdownText, chargesTotal, orderState, priceText, triggerLimitText } from './orders-model';
 
-const PAGE = 200;
+const PAGE = 50;
 
 const ORDERS = `subscription OrdersTable($where: orders_bool_exp!, $limit: Int!) {
   orders(where: $where, order_by: [{ created_at: desc }, { client_order_id: desc }], limit: $limit) {
@@ -68,7 +68,8 @@ export interface OrdersTableProps {
 
 export function OrdersTable(props: OrdersTableProps) {
   const { where, showStrategy = false, emptyText = 'No orders yet.' } = props;
-  const [limit, setLimit] = useState(props.limit ?? PAGE);
+  const page = props.limit ?? PAGE;
+  const [limit, setLimit] = useState(page);
   const [result] = useSubscription<{ orders: OrderRow[] }>({ query: ORDERS, variables: { where, limit } });
   const [count] = useSubscription<{ orders_aggregate: { aggregate: { count: number } | null } }>({ query: ORDER_COUNT, variables: { where } });
   const orders = result.data?.orders;
@@ -84,7 +85,7 @@ export function OrdersTable(props: OrdersTableProps) {
           </Text>
           <OrderRows orders={orders ?? []} showStrategy={showStrategy} />
           {total !== undefined && total > (orders?.length ?? 0) && (
-            <Group><Button size="xs" variant="light" onClick={() => setLimit(limit + PAGE)}>Show {Math.min(PAGE, total - limit)} more</Button></Group>
+            <Group><Button size="xs" variant="light" onClick={() => setLimit(limit + page)}>Show {Math.min(page, total - limit)} more</Button></Group>
           )}
         </>
       )}
