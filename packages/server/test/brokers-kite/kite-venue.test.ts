@@ -257,6 +257,18 @@ describe('placing an order', () => {
     expect(lost).toEqual(['Incorrect `api_key` or `access_token`.']);
   });
 
+  it('reports a refusal with the session the request left with, though a new one came before the answer', async () => {
+    let epoch = 1;
+    const refusals: Array<number | undefined> = [];
+    const { venue } = await setUp(() => {
+      // A new login while the request is at Kite.
+      epoch = 2;
+      return kiteError(403, 'TokenException', 'Incorrect `api_key` or `access_token`.');
+    }, { venue: { sessionEpoch: () => epoch, onSessionLost: (_reason, sent) => refusals.push(sent) } });
+    await venue.place(LIMIT_BUY);
+    expect({ refusals, epoch }).toEqual({ refusals: [1], epoch: 2 });
+  });
+
   it('refuses locally an instrument without a Kite contract', async () => {
     const { venue, responder } = await setUp(() => ok({ order_id: BIG_ID }));
     expect(await venue.place({ ...LIMIT_BUY, instrumentKey: '999' })).toEqual({ kind: 'rejected', reason: 'no Kite contract is known for instrument 999: not sent' });

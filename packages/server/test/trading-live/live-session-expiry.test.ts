@@ -43,6 +43,9 @@ describe('a LIVE run whose Kite session dies mid-day', () => {
         },
       });
       expect(await live).toMatchObject({ sessionEnded: true, stopped: false, released: false });
+    } catch (error) {
+      // What the account and the run said on the way, so that a failure says where it stopped.
+      throw new Error(`${(error as Error).message}\n${logs.join('\n')}`, { cause: error });
     } finally {
       await accounts.closeAll();
     }

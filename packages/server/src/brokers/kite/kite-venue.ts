@@ -47,7 +47,13 @@ export interface KiteVenueOptions {
   readonly marketProtection?: number;
   /** Default 3,000 ms. */
   readonly pollMs?: number;
-  readonly onSessionLost?: (reason: string) => void;
+  /**
+   * Kite refused a request's session. `sessionEpoch` is what `sessionEpoch()` said when the request
+   * left: a refusal of a token the account has since replaced is stale, not a new loss.
+   */
+  readonly onSessionLost?: (reason: string, sessionEpoch: number | undefined) => void;
+  /** Which of the account's sessions requests go out with now (the caller counts its token changes). */
+  readonly sessionEpoch?: () => number;
 }
 
 /** Available cash and net margin of one segment, in paise. */
@@ -355,8 +361,10 @@ export class KiteVenue implements VenuePort {
 
   /** Every request of the venue: a dead session is reported to `onSessionLost`. */
   private async call(method: KiteHttpMethod, path: string, options: { readonly form?: KiteForm }): Promise<Result<unknown, KiteApiFailure>> {
+    // Read in the same turn as the API reads the token, so both name the same session.
+    const epoch = this.options.sessionEpoch?.();
     const answer = await this.api.request(method, path, options);
-    if (!answer.ok && answer.error.kind === 'token') this.options.onSessionLost?.(answer.error.message);
+    if (!answer.ok && answer.error.kind === 'token') this.options.onSessionLost?.(answer.error.message, epoch);
     return answer;
   }
 

@@ -16,6 +16,7 @@
 // go (an exit) waits in `brokerReady()`. The account keeps reading the order book and looks for a
 // new login every `sessionCheckMs`; when one comes it takes the new token, reconciles the
 // account's orders and positions with Kite (recoverOms), tells the user, and lets orders go again.
+// A request sent with the old token and refused after the new one came is stale: it ends nothing.
 import { err, istDate, ok, type Result } from '@vyuha/core';
 import type pg from 'pg';
 import type { BrokerOrderUpdates } from '../../brokers/broker-order-updates';
@@ -78,6 +79,8 @@ export class LiveAccount {
   readonly lookup: BrokerInstrumentLookup;
   private token: string;
   private lostReason: string | undefined;
+  /** Counts the token changes: a refusal of a request sent with an earlier token is stale. */
+  private tokenEpoch = 0;
   private readyWaiters: Array<() => void> = [];
   private sessionTimer: NodeJS.Timeout | undefined;
   private readonly closers: Array<() => void | Promise<void>> = [];
@@ -102,7 +105,14 @@ export class LiveAccount {
     });
     const lookup = parts.lookup;
     this.venue = new KiteVenue({
-      api, clock: () => scheduler.now(), sleep: (ms) => scheduler.sleepUntil(scheduler.now() + ms), onSessionLost: (reason) => this.loseSession(reason),
+      api, clock: () => scheduler.now(), sleep: (ms) => scheduler.sleepUntil(scheduler.now() + ms), sessionEpoch: () => this.tokenEpoch,
+      onSessionLost: (reason, epoch) => {
+        if (epoch !== undefined && epoch !== this.tokenEpoch) {
+          options.log?.(`LIVE account ${session.clientId}: a request sent with the replaced session was refused (${reason}); the new session stands`);
+          return;
+        }
+        this.loseSession(reason);
+      },
       contracts: {
         kiteContractOf: (key) => lookup.contractOf(Number(key)),
         instrumentKeyOf: (exchange, tradingSymbol) => {
@@ -310,6 +320,7 @@ export class LiveAccount {
       return;
     }
     this.token = session.value.accessToken;
+    this.tokenEpoch += 1;
     this.lostReason = undefined;
     this.hub.renewSession(this.token);
     const report = await this.reconcile();
