@@ -3,6 +3,7 @@
 // new-version notice, and the GraphQL provider.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import './toasts.css';
 import { Button, MantineProvider, Modal, Stack, Text } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
@@ -23,6 +24,8 @@ import { useDeployedVersion } from './use-deployed-version';
 
 /** docs/PRODUCT.md section 9: toasts have base z-index 100. */
 const TOAST_Z_INDEX = 100;
+/** Toasts open below the header, never over its buttons (toasts.css). */
+const TOAST_CLASSES = { root: 'vyuha-toasts' };
 
 function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolean } {
   const [sessionChanged, setSessionChanged] = useState(false);
@@ -111,7 +114,7 @@ export function Component() {
   }, [theme, brand.name]);
   return (
     <MantineProvider theme={mantineTheme} forceColorScheme={theme}>
-      <Notifications position="top-center" zIndex={TOAST_Z_INDEX} />
+      <Notifications position="top-center" zIndex={TOAST_Z_INDEX} classNames={TOAST_CLASSES} />
       <ModalsProvider>
         <GraphqlProvider>
           <Outlet />
