@@ -1,7 +1,7 @@
 // docs/PRODUCT.md section 8: stale code chunks trigger a reload of the route. After a deploy the chunk a tab
 // asks for may no longer exist; the first failure reloads the page at the same URL (once per
 // path and minute, so a real outage shows the error page instead of a reload loop).
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 
 const RELOAD_KEY = 'vyuha-chunk-reload';
 const RELOAD_WINDOW_MS = 60_000;
@@ -21,7 +21,7 @@ function reloadedRecently(path: string): boolean {
 }
 
 /** Loads a code chunk; a chunk gone after a deploy reloads the page once instead of failing. */
-async function loadChunk<M>(load: () => Promise<M>): Promise<M> {
+export async function loadChunk<M>(load: () => Promise<M>): Promise<M> {
   try {
     return await load();
   } catch (error) {
@@ -39,13 +39,4 @@ async function loadChunk<M>(load: () => Promise<M>): Promise<M> {
 /** A react-router `lazy` function for a page module that exports `Component`. */
 export function lazyPage<M extends { Component: ComponentType }>(load: () => Promise<M>): () => Promise<{ Component: ComponentType }> {
   return async () => ({ Component: (await loadChunk(load)).Component });
-}
-
-/**
- * A part of a page in its own chunk, loaded when first rendered (inside a Suspense boundary): a
- * dialog opened on demand, a canvas below the fold. Same stale-chunk rule as pages.
- * @example const Dialog = lazyPart(() => import('./Dialog').then((m) => m.Dialog));
- */
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>): LazyExoticComponent<ComponentType<P>> {
-  return lazy(async () => ({ default: await loadChunk(load) }));
 }

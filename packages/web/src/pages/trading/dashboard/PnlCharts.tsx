@@ -3,14 +3,17 @@
 // of the profile name's first two letters, then the time).
 import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { isoDate, type IsoDateRange } from '@vyuha/core';
+import { lazyPart } from '../../../app/lazy-part';
 import { downloadFileName, formatRupees } from '../../../format/format';
 import { CalendarHeatmap, HeatmapLegend } from '../parts/CalendarHeatmap';
 import { downloadText, toCsv } from '../parts/csv';
 import { summarise } from '../parts/daily-rows';
 import { BucketHeatmap } from './BucketHeatmap';
 import type { DashboardView } from './DashboardControls';
-import { LazyPnlLine } from './lazy-pnl-line';
 import { CSV_HEADER, csvRows, type BookedDay, type Bucket } from './pnl-buckets';
+
+/** The line chart (the charting library) loads only when the line is chosen; the heatmap is the default. */
+const LazyPnlLine = lazyPart(() => import('./PnlLine').then((module) => module.PnlLine), { placeholderHeight: 320 });
 
 const tone = (paise: number): string => (paise > 0 ? 'teal' : paise < 0 ? 'red' : 'inherit');
 
