@@ -7,14 +7,18 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
+import { lazyPart } from '../../app/lazy-part';
 import { QueryState } from './parts/QueryState';
 import { SUBSCRIBER_ROLES, useSubject } from './parts/use-subject';
-import { EditSubscriptionModal } from './subscriptions/EditSubscriptionModal';
 import { Marketplace } from './subscriptions/Marketplace';
 import { MySubscriptions, type ActiveFilter } from './subscriptions/MySubscriptions';
 import { MY_BROKERS, MY_SUBSCRIPTIONS, type BrokerAccount } from './subscriptions/queries';
 import type { SubscriptionRow } from './subscriptions/subscription-model';
 import { SubscriptionView } from './subscriptions/SubscriptionView';
+
+/** The edit form (sizing and follow-mode fields) loads when a subscription is edited. */
+const EditSubscriptionModal = lazyPart(
+  () => import('./subscriptions/EditSubscriptionModal').then((module) => module.EditSubscriptionModal), { renderWhen: (props) => props.row !== undefined });
 
 function SubscriptionsScreen({ userId, canSubscribe }: { readonly userId: string; readonly canSubscribe: boolean }) {
   const [filter, setFilter] = useState<ActiveFilter>('active');

@@ -10,11 +10,15 @@ import { percent } from '../../../format/format';
 import { useReadOnly } from '../../../app/update-mode';
 import { QueryState } from '../parts/QueryState';
 import { StatusBadge } from '../parts/StatusBadge';
-import { SubscribeModal, type SubscribeTarget } from '../parts/SubscribeModal';
+import { lazyPart } from '../../../app/lazy-part';
+import type { SubscribeTarget } from '../parts/SubscribeModal';
 import { dateText } from '../parts/time';
 import { MARKETPLACE, type BrokerAccount, type MarketRow, type PaperRecordRow } from './queries';
 import { useLiveRecords } from './use-live-records';
 import { useMarketplaceLayout } from './use-marketplace-layout';
+
+/** The subscribe form loads when a strategy's Subscribe is clicked. */
+const SubscribeModal = lazyPart(() => import('../parts/SubscribeModal').then((module) => module.SubscribeModal), { renderWhen: (props) => props.target !== undefined });
 
 function Figure({ label, value, color }: { readonly label: string; readonly value: string; readonly color?: string }) {
   return (
