@@ -33,10 +33,17 @@ function closeCode(event: unknown): number | undefined {
   return typeof event === 'object' && event !== null && 'code' in event ? Number((event as { code: unknown }).code) : undefined;
 }
 
-function createSocket(): WsClient {
+/**
+ * The subscriptions' socket. Signed in (`eager`), it connects at once: the shell's header always
+ * subscribes, and a screen opened in a new tab then finds the socket open and acknowledged while
+ * its own code was still loading. Signed out, it connects only when something subscribes.
+ */
+function createSocket(eager: boolean): WsClient {
   return createWsClient({
     url: socketUrl(),
-    lazy: true,
+    lazy: !eager,
+    // A connection refused at once is reported to the subscriptions that use it, not to the console.
+    onNonLazyError: () => undefined,
     retryAttempts: WS_RETRY_ATTEMPTS,
     // Exponential backoff with a little jitter: 1 s, 2 s, 4 s, 8 s, 16 s.
     retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** retries + Math.floor(Math.random() * 300))),
@@ -87,7 +94,7 @@ export function onSessionError(handler: (kind: 'expired' | 'user-claim') => void
   };
 }
 
-let socket = createSocket();
+let socket = createSocket(currentAccessToken() !== undefined);
 let client = createGraphqlClient(socket);
 const clientListeners = new Set<(client: Client) => void>();
 
@@ -99,7 +106,7 @@ export function graphqlClient(): Client {
 /** Replaces the HTTP and WebSocket clients: open subscriptions end and start again with the new session. */
 export function restartGraphqlClients(): void {
   void socket.dispose();
-  socket = createSocket();
+  socket = createSocket(currentAccessToken() !== undefined);
   client = createGraphqlClient(socket);
   for (const listener of clientListeners) listener(client);
 }
