@@ -17,3 +17,5 @@ export {
   istDate, istEpochDay, istMinuteOfDay, istYesterday, daysEndingYesterday, weekStart, monthStart, istMidnightMs,
   formatIstDate, formatIstTime,
 } from './ist-dates';
+export type { AccountRisk, LevelField, SwitchField, TrailMode } from './account-risk';
+export { LEVEL_FIELDS, levelsOn, MAX_PERCENT_LEVEL, MAX_POINTS_LEVEL, NO_RISK, SWITCH_FIELDS, TRAIL_MODES } from './account-risk';

@@ -25,6 +25,7 @@ import type { BacktestRunParams } from '../jobs/backtest-params';
 import { inTransaction } from './oms/order-rows';
 import { deployableConfigOf, LIVE_UNAVAILABLE_MESSAGE, modeIssues, PAPER_ONLY_TIERS, replayIssues, runtimeIssues } from './deploy-checks';
 import { brokerSessionProblem } from '../brokers/broker-sessions';
+import { haltedToday } from './account-risk-settings';
 import type { DeployIssue, DeployableRow, ReplayRequest } from './deploy-checks';
 
 export type { DeployIssue, DeployIssueCode, ReplayRequest } from './deploy-checks';
@@ -41,7 +42,7 @@ export interface DeployRequest extends Acting {
   readonly mode: string;
   /** Omitted or null: the live or simulated market. */
   readonly replay?: ReplayRequest | null;
-  /** LIVE: the user's broker account the strategy trades through. */
+  /** LIVE: the user's broker account the strategy trades through; PAPER: the account whose risk levels it counts against (account-risk.ts). */
   readonly userBrokerId?: string | null;
 }
 
@@ -68,7 +69,7 @@ export interface DeployedRunParams {
   readonly config: Record<string, unknown>;
   readonly instrumentId: number;
   readonly intervalMinutes: number;
-  /** LIVE: the broker account the run trades through. */
+  /** LIVE: the broker account the run trades through; PAPER: the account it trades for (its account-level stops and targets). */
   readonly userBrokerId?: string;
 }
 
@@ -256,6 +257,12 @@ export async function liveAccountIssues(client: pg.PoolClient | pg.Pool, request
   return [{ field: 'user_broker_id', code: 'broker-session', message: `${problem.message}${login}` }];
 }
 
+/** A PAPER run naming a broker account (for its account-level risk): one of the user's own. */
+async function paperAccountIssues(client: pg.PoolClient, request: DeployRequest): Promise<DeployIssue[]> {
+  const owned = await client.query('SELECT 1 FROM user_brokers WHERE user_broker_id = $1 AND user_id = $2', [request.userBrokerId, request.userId]);
+  return owned.rowCount === 0 ? [{ field: 'user_broker_id', code: 'broker-account', message: `user_broker_id: no broker account ${String(request.userBrokerId)} of yours` }] : [];
+}
+
 /** Every check of a deploy that needs no licence slot; the serialized configuration when they pass. */
 async function deployChecks(
   client: pg.PoolClient,
@@ -306,6 +313,11 @@ export function deployStrategy(pool: pg.Pool, request: DeployRequest, deps: Depl
     }
     const { issues, config } = await deployChecks(client, request, strategy);
     if (request.mode === 'LIVE') issues.push(...await liveIssues(client, request, { strategy, deps, legs: config?.legs != null }));
+    else if (request.userBrokerId != null) issues.push(...await paperAccountIssues(client, request));
+    if (request.userBrokerId != null) {
+      const halt = await haltedToday(client, request.userBrokerId, (deps.now ?? Date.now)());
+      if (halt !== undefined) issues.push({ field: 'user_broker_id', code: 'broker-account', message: `user_broker_id: the account takes no new entries today: ${halt}` });
+    }
     const running = await lockRunsInProgress(client, request.strategyId);
     const resuming = strategy.status === 'PAUSED' ? running[0] : undefined;
     if (resuming !== undefined) {
@@ -328,7 +340,7 @@ export function deployStrategy(pool: pg.Pool, request: DeployRequest, deps: Depl
     if (issues.length > 0 || config === undefined || !slot.ok || strategy.instrumentId === null) throw new Refusal(issues);
     const params: DeployedRunParams = {
       mode: request.mode === 'LIVE' ? 'LIVE' : 'PAPER', replay: request.replay ?? null, config, instrumentId: strategy.instrumentId, intervalMinutes: strategy.intervalMinutes,
-      ...(request.mode === 'LIVE' && request.userBrokerId != null ? { userBrokerId: request.userBrokerId } : {}),
+      ...(request.userBrokerId != null ? { userBrokerId: request.userBrokerId } : {}),
     };
     const { rows } = await client.query<{ run_id: string }>(
       `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, licence_id) VALUES ($1, $2, $3, 'IN PROGRESS', $4, $5) RETURNING run_id`,

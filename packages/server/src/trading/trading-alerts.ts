@@ -9,7 +9,9 @@ export type TradingAlertKind =
   | 'broker-session-missing' | 'broker-session-lost' | 'unexplained-position' | 'margin-short'
   | 'order-unresolved' | 'rate-limited' | 'reconciled'
   /** A LIVE subscription that could not follow (migration 0025; follow/follower-desk.ts). */
-  | 'follow-not-live';
+  | 'follow-not-live'
+  /** An account's stop-loss, target or trailing level hit: squared off for the day (migration 0026; account-risk.ts). */
+  | 'account-risk';
 
 export interface TradingAlert {
   readonly userId: string;

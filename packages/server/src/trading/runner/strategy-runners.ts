@@ -46,6 +46,7 @@ import { releaseLicenceSlot } from '../deployments';
 import { KillSwitchWatch } from '../kill-switch-watch';
 import { runLiveBasket } from '../baskets/live-basket';
 import { inTransaction } from '../oms/order-rows';
+import { startAccountRiskWatch } from '../account-risk';
 import { PaperDivergence } from './paper-run';
 import type { LiveAccounts } from '../live/live-accounts';
 import { ReleaseRun, runLiveSession } from './live-run';
@@ -86,6 +87,8 @@ export interface StrategyRunnersOptions {
   readonly live?: { readonly accounts: LiveAccounts; readonly defaultAlgoId?: string };
   /** Called when a run this process ran has ended (tests, metrics). */
   readonly onRunEnded?: (runId: string, outcome: RunOutcome) => void;
+  /** How often the account watch checks account-level stops and targets (../account-risk.ts), ms (default 1 s; 0: never). */
+  readonly accountRiskMs?: number;
 }
 
 /** How a run this process held ended. */
@@ -105,7 +108,7 @@ export interface StrategyRunners {
 }
 
 /**
- * Starts this process's strategy runners: the job worker, the take-over scan and the shared kill switch watch.
+ * Starts this process's strategy runners: the job worker, the take-over scan, the shared kill switch watch and the account watch (account-level stops and targets, ../account-risk.ts).
  * @example const runners = await startStrategyRunners({ pool, queue, log }); ... await runners.stop();
  */
 export async function startStrategyRunners(options: StrategyRunnersOptions): Promise<StrategyRunners> {
@@ -257,6 +260,8 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     void scan().catch((error: unknown) => log('strategy run scan failed', { error: (error as Error).message }));
   }, scanIntervalMs) : undefined;
   await scan();
+  const accountRisk = options.accountRiskMs === 0 ? undefined
+    : startAccountRiskWatch(pool, { intervalMs: options.accountRiskMs ?? 1_000, log: (message) => log(message) });
 
   return {
     workerId,
@@ -267,6 +272,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     async stop() {
       stopping = true;
       if (timer !== undefined) clearInterval(timer);
+      await accountRisk?.stop();
       await queue.boss.offWork(STRATEGY_RUN_QUEUE).catch(() => undefined);
       for (const { abort } of running.values()) abort.abort(RELEASE);
       await Promise.all([...running.values()].map(({ done }) => done.catch(() => undefined)));
