@@ -58,7 +58,7 @@ export const routes: RouteObject[] = [
           { path: '/brokersInfo', ...page(() => import('../pages/public/BrokersInfo')) },
           { path: '/privacy-policy', ...page(() => import('../pages/public/PrivacyPolicy')) },
           { path: '/terms', ...page(() => import('../pages/public/Terms')) },
-          { path: '/report', ...page(() => import('../pages/public/Report')) },
+          { path: '/report', ...page(() => import('../pages/public/ReportPage')) },
         ],
       },
       // default: the signed-in shell
