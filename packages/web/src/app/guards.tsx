@@ -7,14 +7,15 @@
 // - role-check: the page's menu entry (docs/PRODUCT.md section 6) lists the role.
 // - strat-permission-check: the strategy is the user's, a managed user's, or published and
 //   subscribed by the user; administrators and superadmins see every strategy.
-// - manage-accounts: manager, administrator or superadmin; user-management: administrator or superadmin.
+// - manage-accounts: manager, administrator or superadmin; user-management: administrator or superadmin,
+//   and support (read-only, names masked by the server).
 // - update-mode: /version.json says a deploy is under way: the page is read-only (update-mode.ts).
 import { Alert, Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { useAuthState } from '../auth/auth-service';
 import { useDeployedVersion } from '../shell/use-deployed-version';
-import { allows, entryForPath, MANAGING_ROLES, USER_MANAGEMENT_ROLES } from './menu';
+import { allows, entryForPath, MANAGING_ROLES, USER_LIST_ROLES, USER_MANAGEMENT_ROLES } from './menu';
 import { ReadOnlyContext } from './update-mode';
 import { Forbidden } from '../pages/errors/Forbidden';
 
@@ -82,8 +83,8 @@ export function Guard({ checks }: { readonly checks: readonly Check[] }) {
   if (checks.includes('manage-accounts') && !(MANAGING_ROLES as readonly string[]).includes(state.role ?? '')) {
     return <Forbidden reason="Managing accounts is for managers, administrators and superadmins." />;
   }
-  if (checks.includes('user-management') && !(USER_MANAGEMENT_ROLES as readonly string[]).includes(state.role ?? '')) {
-    return <Forbidden reason="User management is for administrators and superadmins." />;
+  if (checks.includes('user-management') && !(USER_LIST_ROLES as readonly string[]).includes(state.role ?? '')) {
+    return <Forbidden reason="User management is for administrators and superadmins (support reads it)." />;
   }
   const readOnly = checks.includes('update-mode') && deployed.updateMode;
   const content = (

@@ -38,6 +38,8 @@ export const PAYOFF_ENTRY: MenuEntry = { path: '/payoff', label: 'Payoff', roles
 export const MANAGING_ROLES: readonly Role[] = ['manager', 'administrator', 'superadmin'];
 /** Roles of /users/list (user management). */
 export const USER_MANAGEMENT_ROLES: readonly Role[] = ['administrator', 'superadmin'];
+/** Roles that open /users/list and other users' /users/edit: user management, plus support read-only with masked names. */
+export const USER_LIST_ROLES: readonly Role[] = [...USER_MANAGEMENT_ROLES, 'support'];
 /** docs/PRODUCT.md section 4: these roles see the dashboard in PAPER mode only. */
 export const PAPER_ONLY_ROLES: readonly Role[] = ['demo', 'backtest'];
 

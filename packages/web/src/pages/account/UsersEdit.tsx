@@ -1,11 +1,17 @@
 // /users/edit: the signed-in user's account. Profile and broker accounts are GraphQL rows of the
 // acting user (the managed user while a manager acts for one); e-mail, password, two-factor,
-// security keys and access tokens belong to the signed-in account and go to the auth service.
+// security keys and access tokens belong to the signed-in account and go to the auth service;
+// licences and credits show the utilisation figures and alerts of the acting user.
+// /users/edit?user=<id> opens another user's page for administrators, superadmins and support
+// (users/UserAdminPage.tsx); any other role asking for it is refused.
 import { Alert, Stack, Tabs, Title } from '@mantine/core';
+import { useAuthState } from '../../auth/auth-service';
+import { USER_LIST_ROLES } from '../../app/menu';
+import { Forbidden } from '../errors/Forbidden';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAppStore } from '../../stores/app-store';
-import { useActingUserId } from './account-helpers';
+import { useActingUserId, useSignedInUserId } from './account-helpers';
 import { readBrokerLoginOutcome, type BrokerLoginOutcome } from './broker-login-outcome';
 import { BrokersSection } from './BrokersSection';
 import { CredentialsSection } from './CredentialsSection';
@@ -14,8 +20,10 @@ import { PatSection } from './PatSection';
 import { ProfileSection } from './ProfileSection';
 import { SecurityKeysSection } from './SecurityKeysSection';
 import { useAuthUser } from './use-auth-user';
+import { OwnLicencesSection } from './users/OwnLicencesSection';
+import { UserAdminPage } from './users/UserAdminPage';
 
-const TABS = ['profile', 'sign-in', 'two-factor', 'security-keys', 'tokens', 'brokers'] as const;
+const TABS = ['profile', 'sign-in', 'two-factor', 'security-keys', 'tokens', 'brokers', 'licences'] as const;
 type TabName = (typeof TABS)[number];
 
 function isTab(value: string | null): value is TabName {
@@ -23,6 +31,20 @@ function isTab(value: string | null): value is TabName {
 }
 
 export function Component() {
+  const [searchParams] = useSearchParams();
+  const role = useAuthState((snapshot) => snapshot.context.role);
+  const selfId = useSignedInUserId();
+  const other = searchParams.get('user');
+  if (other !== null && other !== selfId) {
+    if (!(USER_LIST_ROLES as readonly string[]).includes(role ?? '')) {
+      return <Forbidden reason="Other users' pages are for administrators, superadmins and support." />;
+    }
+    return <UserAdminPage key={other} userId={other} />;
+  }
+  return <OwnAccount />;
+}
+
+function OwnAccount() {
   // The open tab is in the address (`?tab=brokers`), so other screens can link to a section.
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get('tab');
@@ -60,6 +82,7 @@ export function Component() {
           <Tabs.Tab value="security-keys">Security keys</Tabs.Tab>
           <Tabs.Tab value="tokens">Access tokens</Tabs.Tab>
           <Tabs.Tab value="brokers">Broker accounts</Tabs.Tab>
+          <Tabs.Tab value="licences" data-testid="tab-licences">Licences and credits</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="profile">
           <ProfileSection userId={userId} authUser={auth.user} acting={acting} />
@@ -78,6 +101,9 @@ export function Component() {
         </Tabs.Panel>
         <Tabs.Panel value="brokers">
           <BrokersSection userId={userId} loginOutcome={brokerLogin} onDismissLoginOutcome={() => setBrokerLogin(undefined)} />
+        </Tabs.Panel>
+        <Tabs.Panel value="licences">
+          <OwnLicencesSection userId={userId} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

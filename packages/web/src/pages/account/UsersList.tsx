@@ -1,176 +1,159 @@
-// /users/list (administrator, superadmin): every user profile, searched by name and paged with
-// users_aggregate. Staff may change `users.tier` (docs/GRAPHQL-PERMISSIONS.md): a superadmin any
-// user's, an administrator only between the non-staff tiers of non-staff users. E-mail addresses
-// and the disabled flag live in the auth schema, which GraphQL does not expose.
-import { Alert, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+// /users/list (administrator, superadmin; support read-only): every user, searched by name (staff:
+// or e-mail) and filtered by tier, active brokers, last sign-in and status, paged on the server
+// (the admin_users action). Each row opens the user's /users/edit?user=<id>, where staff change
+// tier, permissions and the disabled flag and grant credits and licences.
+// Support gets names masked and no e-mail from the server itself; this screen shows what it gets.
+import { Alert, Anchor, Badge, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from 'urql';
 import { useAuthState } from '../../auth/auth-service';
-import { confirm } from '../../app/confirm';
-import { showToast } from '../../app/toast';
-import { useReadOnly } from '../../app/update-mode';
-import { formatDate } from '../../format/format';
-import { SETTINGS_UPDATED, graphqlErrorMessage, useSignedInUserId } from './account-helpers';
+import { formatDate, formatDateTime } from '../../format/format';
+import { QueryState } from '../trading/parts/QueryState';
+import { ADMIN_USERS_QUERY, TIERS, type AdminUsersData } from './users/user-admin-documents';
 
 const PAGE_SIZE = 25;
 
-const TIERS = ['trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', 'support'] as const;
-/** Tiers an administrator may neither edit nor grant (the server's PROTECTED_TIERS). */
-const STAFF_TIERS: readonly string[] = ['administrator', 'superadmin'];
+type Choice = 'any' | 'yes' | 'no';
 
-const USERS_QUERY = `query UsersList($where: users_bool_exp!, $limit: Int!, $offset: Int!) {
-  users(where: $where, order_by: [{ name: asc }, { user_id: asc }], limit: $limit, offset: $offset) {
-    user_id name tier created_at
-  }
-  users_aggregate(where: $where) { aggregate { count } }
-}`;
-
-const SET_TIER_MUTATION = `mutation UsersSetTier($userId: uuid!, $tier: String!) {
-  update_users_by_pk(pk_columns: { user_id: $userId }, _set: { tier: $tier }) { user_id tier }
-}`;
-
-interface UserRow {
-  readonly user_id: string;
-  readonly name: string;
-  readonly tier: string;
-  readonly created_at: string;
+function choice(value: Choice): boolean | undefined {
+  return value === 'any' ? undefined : value === 'yes';
 }
 
-interface UsersData {
-  users: UserRow[];
-  users_aggregate: { aggregate: { count: number } | null };
-}
-
-/** `%` and `_` are wildcards in ILIKE: a name search matches them literally. */
-function nameFilter(search: string): Record<string, unknown> {
-  const text = search.trim();
-  if (text === '') return {};
-  return { name: { _ilike: `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%` } };
-}
-
-/** The tiers the signed-in role may give this user, or undefined when the row is not editable. */
-function assignableTiers(input: { role: string | undefined; row: UserRow; selfId: string | undefined }): readonly string[] | undefined {
-  if (input.role === 'superadmin') return TIERS;
-  if (input.role !== 'administrator') return undefined;
-  if (input.row.user_id === input.selfId || STAFF_TIERS.includes(input.row.tier)) return undefined;
-  return TIERS.filter((tier) => !STAFF_TIERS.includes(tier));
-}
-
-function TierCell({ row, tiers, disabled, onChanged }: {
-  readonly row: UserRow;
-  readonly tiers: readonly string[] | undefined;
-  readonly disabled: boolean;
-  readonly onChanged: () => void;
-}) {
-  const [state, setTier] = useMutation(SET_TIER_MUTATION);
-  if (!tiers) return <Text size="sm">{row.tier}</Text>;
-
-  const change = async (tier: string | null) => {
-    if (!tier || tier === row.tier) return;
-    const accepted = await confirm({
-      title: 'Change tier',
-      message: `Change ${row.name} from ${row.tier} to ${tier}? The new tier applies from their next sign-in or token refresh.`,
-      acceptLabel: 'Change',
-      rejectLabel: 'Cancel',
-    });
-    if (!accepted) return;
-    const result = await setTier({ userId: row.user_id, tier });
-    if (result.error) showToast('error', graphqlErrorMessage(result.error));
-    else showToast('success', SETTINGS_UPDATED);
-    onChanged();
-  };
-
-  return (
-    <Select
-      size="xs"
-      w={160}
-      data={[...tiers]}
-      value={row.tier}
-      onChange={(tier) => void change(tier)}
-      allowDeselect={false}
-      disabled={disabled || state.fetching}
-      aria-label={`Tier of ${row.name}`}
-    />
-  );
+/** The date input's `YYYY-MM-DD`, or undefined while empty or half typed. */
+function isoDate(value: string | null): string | undefined {
+  return value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
 }
 
 export function Component() {
-  const readOnly = useReadOnly();
   const role = useAuthState((snapshot) => snapshot.context.role);
-  const selfId = useSignedInUserId();
+  const staff = role === 'administrator' || role === 'superadmin';
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 300);
+  const [tier, setTier] = useState<string | null>(null);
+  const [brokers, setBrokers] = useState<Choice>('any');
+  const [status, setStatus] = useState<Choice>('any');
+  const [signedInSince, setSignedInSince] = useState<string | null>(null);
   const [page, setPage] = useState(1);
 
-  useEffect(() => setPage(1), [debouncedSearch]);
+  const filter = useMemo(() => {
+    const since = isoDate(signedInSince);
+    const hasBrokers = choice(brokers);
+    const disabled = choice(status);
+    return {
+      ...(debouncedSearch.trim() === '' ? {} : { search: debouncedSearch.trim() }),
+      ...(tier === null ? {} : { tier }),
+      ...(hasBrokers === undefined ? {} : { has_active_brokers: hasBrokers }),
+      ...(disabled === undefined ? {} : { disabled }),
+      ...(since === undefined ? {} : { signed_in_since: since }),
+    };
+  }, [debouncedSearch, tier, brokers, status, signedInSince]);
 
-  const [result, reexecute] = useQuery<UsersData>({
-    query: USERS_QUERY,
-    variables: { where: nameFilter(debouncedSearch), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+  useEffect(() => setPage(1), [filter]);
+
+  const [result] = useQuery<AdminUsersData>({
+    query: ADMIN_USERS_QUERY,
+    variables: { filter, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+    requestPolicy: 'cache-and-network',
   });
 
-  useEffect(() => {
-    if (result.error) showToast('error', graphqlErrorMessage(result.error));
-  }, [result.error]);
-
-  const rows = result.data?.users ?? [];
-  const count = result.data?.users_aggregate.aggregate?.count ?? 0;
+  const rows = result.data?.admin_users.rows ?? [];
+  const count = result.data?.admin_users.total ?? 0;
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
-  const canEdit = role === 'superadmin' || role === 'administrator';
 
   return (
     <Stack gap="md">
       <Title order={2}>Users</Title>
       <Alert color="gray" variant="light">
-        {canEdit
+        {staff
           ? role === 'superadmin'
-            ? 'You can change any user\'s tier.'
-            : 'You can move users who are not administrators or superadmins between the other tiers.'
-          : 'This list is read-only for your role.'}{' '}
-        E-mail addresses and disabling accounts are not available here: they belong to the auth service, which GraphQL does not expose.
+            ? 'Open a user to change their tier, permissions or status, or to grant credits and licences. Every change is recorded with who made it.'
+            : 'Open a user to change their tier, permissions or status, or to grant credits and licences. Administrators and superadmins are changed by a superadmin.'
+          : 'Read-only: names are masked and e-mail addresses are not shown.'}
       </Alert>
-      <Group justify="space-between">
+      <Group align="flex-end" gap="sm" wrap="wrap">
         <TextInput
-          placeholder="Search by name"
-          aria-label="Search by name"
+          label="Search"
+          placeholder={staff ? 'Name or e-mail' : 'Name'}
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
-          w={320}
+          w={240}
+          data-testid="users-search"
         />
-        <Text size="sm" c="dimmed">{count} users</Text>
+        <Select label="Tier" placeholder="Any" data={[...TIERS]} value={tier} onChange={setTier} clearable w={150} data-testid="users-tier" />
+        <Select
+          label="Active brokers"
+          data={[{ value: 'any', label: 'Any' }, { value: 'yes', label: 'With' }, { value: 'no', label: 'Without' }]}
+          value={brokers}
+          onChange={(value) => setBrokers((value ?? 'any') as Choice)}
+          allowDeselect={false}
+          w={130}
+        />
+        <Select
+          label="Status"
+          data={[{ value: 'any', label: 'Any' }, { value: 'no', label: 'Enabled' }, { value: 'yes', label: 'Disabled' }]}
+          value={status}
+          onChange={(value) => setStatus((value ?? 'any') as Choice)}
+          allowDeselect={false}
+          w={130}
+          data-testid="users-status"
+        />
+        <TextInput
+          type="date"
+          label="Signed in since"
+          value={signedInSince ?? ''}
+          onChange={(event) => setSignedInSince(event.currentTarget.value === '' ? null : event.currentTarget.value)}
+          w={170}
+          data-testid="users-signed-in-since"
+        />
+        <Text size="sm" c="dimmed" ml="auto" data-testid="users-count">{count} {count === 1 ? 'user' : 'users'}</Text>
       </Group>
-      {result.fetching && !result.data ? <Loader aria-label="Loading users" /> : rows.length === 0 ? (
-        <Text c="dimmed">No users match.</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Tier</Table.Th>
-                <Table.Th>Created</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => (
-                <Table.Tr key={row.user_id}>
-                  <Table.Td>{row.name}</Table.Td>
-                  <Table.Td>
-                    <TierCell
-                      row={row}
-                      tiers={assignableTiers({ role, row, selfId })}
-                      disabled={readOnly}
-                      onChanged={() => reexecute({ requestPolicy: 'network-only' })}
-                    />
-                  </Table.Td>
-                  <Table.Td>{formatDate(Date.parse(row.created_at))}</Table.Td>
+      <QueryState fetching={result.fetching} error={result.error} hasData={result.data !== undefined} title="Could not load the users">
+        {rows.length === 0 ? (
+          <Text c="dimmed">No users match.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped highlightOnHover data-testid="users-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  {staff && <Table.Th>E-mail</Table.Th>}
+                  <Table.Th>Tier</Table.Th>
+                  <Table.Th>Permissions</Table.Th>
+                  <Table.Th ta="right">Active brokers</Table.Th>
+                  <Table.Th>Last sign-in</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Created</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((row) => (
+                  <Table.Tr key={row.user_id} data-testid="user-row" data-user-id={row.user_id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/users/edit?user=${row.user_id}`} data-testid="user-name">{row.name}</Anchor>
+                    </Table.Td>
+                    {staff && <Table.Td>{row.email ?? '-'}</Table.Td>}
+                    <Table.Td>{row.tier}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {row.permissions.length === 0 ? <Text size="sm" c="dimmed">none</Text>
+                          : row.permissions.map((permission) => <Badge key={permission} size="sm" variant="light">{permission.replace('strategy:', '')}</Badge>)}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td ta="right">{row.active_brokers}</Table.Td>
+                    <Table.Td>{row.last_sign_in_at === null ? 'never' : formatDateTime(Date.parse(row.last_sign_in_at))}</Table.Td>
+                    <Table.Td>
+                      {row.disabled ? <Badge color="red" data-testid="user-status">disabled</Badge> : <Badge color="green" variant="light" data-testid="user-status">enabled</Badge>}
+                    </Table.Td>
+                    <Table.Td>{formatDate(Date.parse(row.created_at))}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
     </Stack>
   );
