@@ -74,7 +74,12 @@ const OWNER_SQL: Readonly<Record<string, string>> = {
   fills: '(SELECT o.user_id FROM orders o WHERE o.order_id = t.order_id)',
   positions: '(SELECT r.user_id FROM strategy_runs r WHERE r.run_id = t.run_id)',
   daily_pnl: '(SELECT r.user_id FROM strategy_runs r WHERE r.run_id = t.run_id)',
+  account_risk: '(SELECT b.user_id FROM user_brokers b WHERE b.user_broker_id = t.user_broker_id)',
+  account_risk_days: '(SELECT b.user_id FROM user_brokers b WHERE b.user_broker_id = t.user_broker_id)',
 };
+
+/** Account risk (migration 0026): an administrator reads only its own accounts; a superadmin all. */
+const ACCOUNT_RISK_TABLES = ['account_risk', 'account_risk_days'];
 
 /** Rows shared beyond their owner, and with whom. */
 const SHARED_SQL: Readonly<Record<string, { readonly sql: string; readonly roles: readonly string[] }>> = {
@@ -102,7 +107,7 @@ export function visibleRows(table: string, viewer: Viewer): SqlQuery | null {
   if (role === 'anonymous') return INTENT_PUBLIC_TABLES.includes(table) ? { text: 'true', params: [] } : null;
   if (!acting || !actor) return null;
   if (table === 'candles') return { text: `(t.ts AT TIME ZONE 'Asia/Kolkata')::date >= $1::date`, params: [viewer.minuteCandlesFrom] };
-  if (REFERENCE_TABLES.includes(table) || isStaff(role)) return { text: 'true', params: [] };
+  if (REFERENCE_TABLES.includes(table) || (isStaff(role) && !(ACCOUNT_RISK_TABLES.includes(table) && role === 'administrator'))) return { text: 'true', params: [] };
   if (table === 'users' && role === 'support') return { text: 'true', params: [] };
   if (table === 'managers') return { text: 't.manager_id = $2 OR t.user_id = $1', params: [acting.id, actor.id] };
   const owner = OWNER_SQL[table] ?? 't.user_id';

@@ -67,6 +67,9 @@ async function createOwnedRows(pool: pg.Pool, user: WorldUser, instrumentId: num
   await pool.query(
     `INSERT INTO user_brokers (user_id, broker, client_id, api_secret_ciphertext, api_secret_nonce, api_secret_key_id)
      VALUES ($1, 'shoonya', $2, '\\x0102'::bytea, '\\x0304'::bytea, 'key-1')`, [user.id, clientId]);
+  // The account's risk settings and one day of it (migration 0026): read by its owner, its user's manager and superadmins.
+  await pool.query(`INSERT INTO account_risk (user_broker_id, enable_sl, sl, default_sl) SELECT user_broker_id, true, 500000, 500000 FROM user_brokers WHERE client_id = $1`, [clientId]);
+  await pool.query(`INSERT INTO account_risk_days (user_broker_id, trading_day, pnl_paise, session_state) SELECT user_broker_id, '2025-01-02', -1500, 'NONE' FROM user_brokers WHERE client_id = $1`, [clientId]);
   const { algorithm_id: algorithmId } = await one<{ algorithm_id: string }>(pool,
     `INSERT INTO algorithms (user_id, name, published, latest_version) VALUES ($1, $2, $3, 1) RETURNING algorithm_id`,
     [user.id, `algo ${user.label}`, published]);

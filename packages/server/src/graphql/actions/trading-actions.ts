@@ -12,6 +12,9 @@ import {
 } from './kill-switch-action';
 import { basketActions } from './basket-actions';
 import { subscriptionActions } from './subscription-actions';
+import { accountRiskActions } from './account-risk-action';
+import { userAdminActions } from './user-admin-actions';
+import { reportActions } from './report-actions';
 import { SQUARE_OFF_POSITIONS, SQUARE_OFF_ROLES, SQUARE_OFF_TYPES, squareOffPositionsAction } from './square-off-action';
 import {
   CONFIRM_ROLES, CONFIRM_SIGNAL, CONFIRM_SIGNAL_TYPES, confirmSignalAction, CREATE_STRATEGY_FROM_BACKTEST, CREATE_STRATEGY_FROM_BACKTEST_TYPES,
@@ -110,5 +113,11 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
     ...basketActions(deployments),
     // Subscriptions (subscription-actions.ts): subscribe, edit, pause, unsubscribe.
     ...subscriptionActions({ pool: options.pool }),
+    // Reports and their read-only links (report-actions.ts): trading_report, the share links, shared_report.
+    ...reportActions({ pool: options.pool }),
+    // User administration (user-admin-actions.ts): /users/list and /users/edit, credits and licences.
+    ...userAdminActions({ pool: options.pool }),
+    // Account-level stop-loss, target and trailing (account-risk-action.ts): /userAccounts' edits.
+    ...accountRiskActions({ pool: options.pool }),
   ];
 }

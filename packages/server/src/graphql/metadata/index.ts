@@ -15,10 +15,11 @@ import { ACCOUNT_TABLES } from './tables-accounts';
 import { MARKET_TABLES } from './tables-market';
 import { TRADING_TABLES } from './tables-trading';
 import { CREDIT_TABLES } from './tables-credits';
+import { ACCOUNT_RISK_TABLES } from './tables-account-risk';
 
-/** Every exposed table: accounts, market reference data, trading, credits. */
+/** Every exposed table: accounts, market reference data, trading, credits, account risk. */
 export const VYUHA_METADATA_TABLES: readonly TableDeclaration[] = [
-  ...ACCOUNT_TABLES, ...MARKET_TABLES, ...TRADING_TABLES, ...CREDIT_TABLES,
+  ...ACCOUNT_TABLES, ...MARKET_TABLES, ...TRADING_TABLES, ...CREDIT_TABLES, ...ACCOUNT_RISK_TABLES,
 ];
 
 /** The root field names Hasura derives from a table's name. */
