@@ -1,17 +1,18 @@
 // The default layout: the signed-in shell (docs/PRODUCT.md sections 2, 4, 6): side menu with the role's
 // entries, header with the live/paper mode, theme and density, the manager's managed-user
-// switcher and show-all-users switch, the account menu, and the credit and licence notice.
-import { AppShell, Burger, Group, Loader, Center, NavLink, ScrollArea, Text } from '@mantine/core';
+// switcher and show-all-users switch (at the top of the side menu on a phone), the account menu,
+// and the credit and licence notice.
+import { AppShell, Box, Burger, Group, Loader, Center, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthState } from '../auth/auth-service';
 import { BrandLogo } from '../app/BrandLogo';
-import { visibleMenu } from '../app/menu';
+import { MANAGING_ROLES, visibleMenu } from '../app/menu';
 import { useAppStore } from '../stores/app-store';
 import { CreditNotice } from './CreditNotice';
 import { HolidayNotice } from './HolidayNotice';
-import { ShellHeader } from './ShellHeader';
+import { ManagedUserPicker, ShellHeader } from './ShellHeader';
 import { useSessionSetup } from './use-session-setup';
 
 function SideMenu({ role, onNavigate }: { readonly role: string | undefined; readonly onNavigate: () => void }) {
@@ -46,6 +47,8 @@ export function Component() {
   // saved drawer preference is the desktop's.
   const phone = useMediaQuery('(max-width: 48em)') ?? false;
   const [phoneMenuOpen, setPhoneMenuOpen] = useState(false);
+  const managedUserId = useAppStore((state) => state.managedUserId);
+  const managing = (MANAGING_ROLES as readonly string[]).includes(auth.role ?? '');
   const menuOpen = phone ? phoneMenuOpen : drawerOpen;
   const toggleMenu = (): void => (phone ? setPhoneMenuOpen(!phoneMenuOpen) : setDrawerOpen(!drawerOpen));
   useSessionSetup(auth.signedIn ? auth.userId : undefined, auth.role);
@@ -74,10 +77,13 @@ export function Component() {
               </Link>
             )}
           </Group>
-          <ShellHeader role={auth.role} userId={auth.userId} />
+          <ShellHeader role={auth.role} userId={auth.userId} phone={phone} />
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
+        {phone && auth.userId !== undefined && managing && managedUserId === undefined && (
+          <Box mb="sm" px="xs"><ManagedUserPicker userId={auth.userId} onChosen={() => setPhoneMenuOpen(false)} /></Box>
+        )}
         <SideMenu role={auth.role} onNavigate={() => setPhoneMenuOpen(false)} />
         <Text size="xs" c="dimmed" mt="auto" px="xs">Signed in as {auth.role}</Text>
       </AppShell.Navbar>

@@ -25,28 +25,26 @@ function save(userId: string | undefined, changes: Partial<GlobalPreferences>): 
   void saveGlobalPreferences(graphqlClient(), { userId, changes });
 }
 
-function ManagedUserSwitcher({ userId }: { readonly userId: string }) {
-  const managedUserId = useAppStore((state) => state.managedUserId);
+/**
+ * The manager's "Act for a user" picker and show-all-users switch (docs/PRODUCT.md section 6). In
+ * the header on a wide screen; on a phone it sits at the top of the side menu (AppShellLayout), so
+ * the header fits 390 px. `onChosen` runs after a user is chosen (the phone's menu closes).
+ */
+export function ManagedUserPicker({ userId, onChosen }: { readonly userId: string; readonly onChosen?: () => void }) {
   const showAllUsers = useAppStore((state) => state.showAllUsers);
   const navigate = useNavigate();
-  // The list is the manager's own: asked without the managed-user header (paused while acting).
-  const [result] = useQuery<ManagedUsersData>({ query: MANAGED_USERS, variables: { userId }, pause: managedUserId !== undefined });
+  // The list is the manager's own: asked without the managed-user header.
+  const [result] = useQuery<ManagedUsersData>({ query: MANAGED_USERS, variables: { userId } });
   const users = (result.data?.managers ?? [])
     // docs/PRODUCT.md section 6: show-all-users includes users without an active broker.
     .filter((link) => showAllUsers || (link.user?.user_brokers ?? []).some((broker) => broker.active))
     .map((link) => ({ value: link.user_id, label: link.user?.name ?? link.user_id }));
   const choose = (value: string | null): void => {
-    useAppStore.getState().setManagedUserId(value ?? undefined);
-    restartGraphqlClients();
+    if (value === null) return;
+    actFor(value);
+    onChosen?.();
     void navigate('/dashboard');
   };
-  if (managedUserId !== undefined) {
-    return (
-      <Button size="xs" variant="light" color="orange" onClick={() => choose(null)} data-testid="stop-acting">
-        Acting for a user · stop
-      </Button>
-    );
-  }
   return (
     <Group gap="xs" wrap="nowrap">
       <Select
@@ -74,6 +72,22 @@ function ManagedUserSwitcher({ userId }: { readonly userId: string }) {
         />
       </Tooltip>
     </Group>
+  );
+}
+
+/** Starts or stops acting for a managed user: the clients restart with (or without) its header. */
+function actFor(managedUserId: string | undefined): void {
+  useAppStore.getState().setManagedUserId(managedUserId);
+  restartGraphqlClients();
+}
+
+function StopActing({ phone }: { readonly phone: boolean }) {
+  const navigate = useNavigate();
+  return (
+    <Button size="xs" variant="light" color="orange" px={phone ? 8 : "sm"} data-testid="stop-acting"
+      onClick={() => { actFor(undefined); void navigate('/dashboard'); }}>
+      {phone ? 'Stop acting' : 'Acting for a user · stop'}
+    </Button>
   );
 }
 
@@ -113,7 +127,8 @@ function setMode(userId: string | undefined, mode: DashboardMode): void {
   save(userId, { dashboardMode: mode });
 }
 
-export function ShellHeader({ role, userId }: { readonly role: string | undefined; readonly userId: string | undefined }) {
+export function ShellHeader({ role, userId, phone }: { readonly role: string | undefined; readonly userId: string | undefined; readonly phone: boolean }) {
+  const managedUserId = useAppStore((state) => state.managedUserId);
   const { theme, density, toggleDensity, toggleTheme } = useDisplayActions(userId);
   const mode = useAppStore((state) => state.dashboardMode);
   const locked = paperOnly(role);
@@ -123,7 +138,8 @@ export function ShellHeader({ role, userId }: { readonly role: string | undefine
   return (
     <Group gap={8} wrap="nowrap">
       {userId !== undefined && <TradingHeader role={role} userId={userId} />}
-      {isManager && userId !== undefined && <ManagedUserSwitcher userId={userId} />}
+      {isManager && managedUserId !== undefined && <StopActing phone={phone} />}
+      {isManager && managedUserId === undefined && userId !== undefined && !phone && <ManagedUserPicker userId={userId} />}
       {/* On a phone the mode and density move into the account menu, so the header fits 390 px. */}
       <Tooltip label={locked ? 'Demo and backtest plans trade on paper only' : 'Dashboard mode'}>
         <SegmentedControl
@@ -150,7 +166,7 @@ export function ShellHeader({ role, userId }: { readonly role: string | undefine
         <Menu.Dropdown>
           <Menu.Item onClick={() => void navigate('/users/edit')}>Profile and security</Menu.Item>
           {isManager && <Menu.Item onClick={() => void navigate('/manageAccounts')}>Managed accounts</Menu.Item>}
-          {(role === 'administrator' || role === 'superadmin') && <Menu.Item onClick={() => void navigate('/users/list')}>Users</Menu.Item>}
+          {(role === 'administrator' || role === 'superadmin' || role === 'support') && <Menu.Item onClick={() => void navigate('/users/list')}>Users</Menu.Item>}
           <Box hiddenFrom="sm">
             <Menu.Divider />
             <Menu.Item disabled={locked} onClick={() => setMode(userId, shownMode === 'LIVE' ? 'PAPER' : 'LIVE')} data-testid="menu-dashboard-mode">
