@@ -25,7 +25,7 @@ export function ModeFields({ draft, errors, change, accounts, blocker }: FieldsP
   const now = Date.now();
   const logins = usable.map((row) => todayLogin(row, now));
   const pickAccount = (id: string | null): void => {
-    const row = usable.find((account) => account.user_broker_id === id);
+    const row = (draft.mode === 'LIVE' ? usable : accounts).find((account) => account.user_broker_id === id);
     // The account's own investment is the capital it trades with; the field stays editable.
     change(row === undefined ? { userBrokerId: null } : { userBrokerId: id, investmentRupees: currentInvestmentPaise(row) / 100 });
   };
@@ -34,7 +34,8 @@ export function ModeFields({ draft, errors, change, accounts, blocker }: FieldsP
       <SegmentedControl<DeployMode>
         aria-label="Mode" value={draft.mode} data-testid="deploy-mode"
         data={[{ value: 'PAPER', label: 'PAPER' }, { value: 'LIVE', label: 'LIVE', disabled: blocker !== undefined }]}
-        onChange={(mode) => change({ mode })}
+        // An account chosen for PAPER that cannot trade LIVE is not carried over to LIVE.
+        onChange={(mode) => change(mode === 'LIVE' && !usable.some((row) => row.user_broker_id === draft.userBrokerId) ? { mode, userBrokerId: null } : { mode })}
       />
       {blocker !== undefined && (
         <Text size="sm" c="dimmed" data-testid="deploy-live-reason">
@@ -43,6 +44,14 @@ export function ModeFields({ draft, errors, change, accounts, blocker }: FieldsP
         </Text>
       )}
       {errors.mode && <Text size="sm" c="red" role="alert">{errors.mode}</Text>}
+      {draft.mode === 'PAPER' && accounts.length > 0 && (
+        <Select
+          label="Broker account (optional)" placeholder="None" clearable data-testid="deploy-paper-account" value={draft.userBrokerId} error={errors.user_broker_id}
+          description="The paper run counts toward this account's stop-loss and target on /userAccounts."
+          data={accounts.map((row) => ({ value: row.user_broker_id, label: `${row.broker} ${row.client_id} · ${formatRupees(currentInvestmentPaise(row))}` }))}
+          onChange={pickAccount}
+        />
+      )}
       {draft.mode === 'LIVE' && (
         <>
           <Select

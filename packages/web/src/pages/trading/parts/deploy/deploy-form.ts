@@ -214,7 +214,8 @@ export function deployRequestOf(draft: DeployDraft, target: DeployTarget, histor
     request: {
       config: settings, mode: draft.mode,
       replay: replaying ? { from: draft.replayFrom, to: draft.replayTo, speed: draft.speed } : null,
-      userBrokerId: draft.mode === 'LIVE' ? draft.userBrokerId : null,
+      // LIVE: the account it trades through; PAPER: the account whose account-level stop and target count it (optional).
+      userBrokerId: draft.userBrokerId,
     },
   };
 }
