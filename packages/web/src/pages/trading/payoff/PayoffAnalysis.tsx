@@ -4,12 +4,15 @@
 import { Alert, Group, NumberInput, Paper, Slider, Stack, Text } from '@mantine/core';
 import { expiryCloseEpochMs, type PayoffPositionGroup } from '@vyuha/engine';
 import { useMemo, useState } from 'react';
+import { lazyPart } from '../../../app/lazy-part';
 import { formatDateTime, formatRupeesAmount } from '../../../format/format';
 import { lastPriceText, type LastPrice } from '../parts/use-last-prices';
 import { chainVolatility, chartPoints, DAY_MS, daysToExpiry, payoffAtPrice, payoffFigures, type PayoffFigures, type PayoffScenario } from './payoff-analysis';
 import { boundText, breakevensText, fixed, probabilityText, volatilityPoints } from './payoff-format';
-import { PayoffChart } from './PayoffChart';
 import { PayoffGreeks } from './PayoffGreeks';
+
+/** The chart (the charting library) loads on its own: the figures show without waiting for it; its legend and 320 px plot are held meanwhile. */
+const PayoffChart = lazyPart(() => import('./PayoffChart').then((module) => module.PayoffChart), { placeholderHeight: 346 });
 
 export interface PayoffAnalysisProps {
   readonly group: PayoffPositionGroup;
