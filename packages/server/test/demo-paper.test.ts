@@ -97,6 +97,17 @@ describe('the demo paper strategies', () => {
     const { rows: basic } = await db.pool.query<{ id: string }>('SELECT id::text FROM auth.users WHERE email = $1', [demoEmail('basic')]);
     expect(followed[0]!.follower).toBe(basic[0]!.id);
     expect(Number(followed[0]!.fills)).toBeGreaterThan(10);
+    // Each run names its user's active broker account (so /userAccounts counts it), and only that user's.
+    const { rows: accounts } = await db.pool.query<{ named: string | null; owner: string | null; active: string | null; user_id: string }>(
+      `SELECT r.params ->> 'userBrokerId' AS named, ub.user_id::text AS owner, s.user_id::text AS user_id,
+         (SELECT a.user_broker_id::text FROM user_brokers a WHERE a.user_id = s.user_id AND a.active ORDER BY a.client_id LIMIT 1) AS active
+       FROM strategy_runs r JOIN strategies s ON s.strategy_id = r.strategy_id LEFT JOIN user_brokers ub ON ub.user_broker_id::text = r.params ->> 'userBrokerId'
+       WHERE r.kind = 'PAPER' AND r.params -> 'follows' IS NULL`);
+    expect(accounts.filter((row) => row.active !== null).length, 'demo runs of users with an active account').toBeGreaterThan(0);
+    for (const row of accounts) {
+      expect(row.named).toBe(row.active);
+      if (row.named !== null) expect(row.owner).toBe(row.user_id);
+    }
     expect(await deployDemoPaperStrategies({ pool: db.pool, queue, through: THROUGH, log: () => undefined })).toEqual([]);
     const { rows } = await db.pool.query<{ count: string }>(`SELECT count(*)::text AS count FROM strategy_runs WHERE kind = 'PAPER' AND strategy_id IS NOT NULL`);
     expect(Number(rows[0]!.count)).toBe(DEMO_PAPER_STRATEGIES.length + DEMO_MARKET_STRATEGIES.length);

@@ -6,7 +6,9 @@
 // - one ACTIVE on the simulated market (intraday, no replay): it trades each NSE session as it
 //   happens, on the synthetic ticks that continue the same history (runner/market-run.ts).
 // Advanced's replay is published and followed by the basic demo user (one lot a trade), so the
-// marketplace and /subscriptions show a follower's run at once.
+// marketplace and /subscriptions show a follower's run at once. Each run names its user's first
+// active broker account when there is one, so /userAccounts shows that account's day, open
+// positions and levels for the demo world (paper: the account's risk levels count the run).
 // Named so nobody takes them for market data: "(synthetic data)". The strategy runners run them;
 // a repeated call, a restart or a second process deploys nothing twice (advisory lock, and a
 // marker per user and kind in app_meta, so one the user deletes does not come back).
@@ -100,6 +102,13 @@ async function userIdOf(client: pg.PoolClient, role: DemoRole): Promise<string |
   return rows[0]?.user_id;
 }
 
+/** The user's first active broker account (by client id), which the demo runs count against on /userAccounts. */
+async function activeAccountOf(client: pg.PoolClient, userId: string): Promise<string | undefined> {
+  const { rows } = await client.query<{ user_broker_id: string }>(
+    'SELECT user_broker_id FROM user_brokers WHERE user_id = $1 AND active ORDER BY client_id LIMIT 1', [userId]);
+  return rows[0]?.user_broker_id;
+}
+
 async function instrumentIdOf(client: pg.PoolClient, name: string): Promise<number | undefined> {
   const { rows } = await client.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = $1`, [name]);
   return rows[0]?.instrument_id;
@@ -167,7 +176,10 @@ export async function deployDemoPaperStrategies(options: DeployDemoPaperOptions)
       if (userId === undefined || instrumentId === undefined || await marked(client, markerKey(plan), userId)) continue;
       const strategyId = await strategyFor(client, { plan, userId, instrumentId });
       if (plan.followedBy !== undefined) await publishFollowed(client, { strategyId, follower: await userIdOf(client, plan.followedBy) });
-      const outcome = await deployStrategy(pool, { actorId: userId, userId, strategyId, mode: 'PAPER', replay: plan.market === true ? null : replay }, {
+      const userBrokerId = await activeAccountOf(client, userId);
+      const outcome = await deployStrategy(pool, {
+        actorId: userId, userId, strategyId, mode: 'PAPER', replay: plan.market === true ? null : replay, ...(userBrokerId === undefined ? {} : { userBrokerId }),
+      }, {
         enqueue: (transaction, runId) => enqueueStrategyRun(queue, { client: transaction, runId }),
       });
       if (!outcome.ok) {
