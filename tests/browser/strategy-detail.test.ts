@@ -96,16 +96,20 @@ describe('strategy detail', () => {
     await page.getByTestId('detail-name').waitFor();
     expect(await page.getByTestId('detail-run').getAttribute('data-run-id')).toBe(run.run_id);
 
-    // Orders: newest first, as many as the table shows (50 at first, then 50 more a click), each with its state and quantities.
-    const shownAtFirst = Math.min(orders.length, 50);
+    // Orders: newest first, as many as the detail shows (20 at first, then 20 more a click), each with its state and quantities.
+    const page1 = 20;
+    const shownAtFirst = Math.min(orders.length, page1);
     await expect.poll(async () => (await shownOrders(page)).length, { timeout: 20_000 }).toBe(shownAtFirst);
     expect(await shownOrders(page)).toEqual(orders.slice(0, shownAtFirst).map((order) => ({
       id: order.client_order_id, status: order.status, quantity: String(order.quantity), filled: String(order.filled_quantity),
     })));
-    if (orders.length > 50) {
-      expect(await page.getByTestId('orders-count').textContent()).toBe(`Latest 50 of ${orders.length} orders`);
-      await page.getByRole('button', { name: `Show ${Math.min(50, orders.length - 50)} more` }).click();
-      await expect.poll(async () => (await shownOrders(page)).length, { timeout: 20_000 }).toBe(Math.min(orders.length, 100));
+    if (orders.length > page1) {
+      expect(await page.getByTestId('orders-count').textContent()).toBe(`Latest ${page1} of ${orders.length} orders`);
+      await page.getByRole('button', { name: `Show ${Math.min(page1, orders.length - page1)} more` }).click();
+      await expect.poll(async () => (await shownOrders(page)).length, { timeout: 20_000 }).toBe(Math.min(orders.length, 2 * page1));
+      expect(await shownOrders(page)).toEqual(orders.slice(0, 2 * page1).map((order) => ({
+        id: order.client_order_id, status: order.status, quantity: String(order.quantity), filled: String(order.filled_quantity),
+      })));
     }
 
     // Fills: the first eight filled orders opened; each fill's charges are the stored breakdown's sum.

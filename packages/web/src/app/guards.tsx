@@ -49,13 +49,30 @@ function StrategyCheck({ userId, staff, children }: { readonly userId: string; r
   const valid = UUID.test(id);
   const [result] = useQuery<StrategyAccessData>({ query: STRATEGY_ACCESS, variables: { id, userId }, pause: !valid });
   if (!valid) return <Forbidden reason={`"${id}" is not a strategy id.`} />;
-  if (result.fetching && !result.data) return <Waiting />;
   if (result.error) return <Alert color="red" title="The strategy could not be checked">{result.error.message}</Alert>;
+  // While the check is under way the page mounts hidden, so its own subscriptions start beside
+  // the check instead of after it (the server filters what they return by the same rules; nothing
+  // of the page shows before the check passes). The page keeps its place in the tree when shown.
+  if (result.fetching && !result.data) {
+    return (
+      <>
+        <Waiting />
+        <div hidden>{children}</div>
+      </>
+    );
+  }
   const strategy = result.data?.strategies_by_pk;
   const managed = new Set(result.data?.managers.map((link) => link.user_id));
   const allowed = strategy != null
     && (staff || strategy.user_id === userId || managed.has(strategy.user_id) || (strategy.published && (result.data?.subscriptions.length ?? 0) > 0));
-  return allowed ? <>{children}</> : <Forbidden reason="This strategy is not yours, not a managed user's, and not a published strategy you subscribe to." />;
+  return allowed
+    ? (
+      <>
+        {null}
+        <div>{children}</div>
+      </>
+    )
+    : <Forbidden reason="This strategy is not yours, not a managed user's, and not a published strategy you subscribe to." />;
 }
 
 /** Renders the child route when every check passes. */

@@ -15,6 +15,10 @@ import { replayOf, speedText } from './detail-model';
 import { RUN_SUBSCRIPTION, type DetailRunRow, type DetailStrategyRow, type RunDetailRow } from './detail-queries';
 import { RunErrorAlert } from './RunHistory';
 
+/** The run's newest orders shown at first ("Show more" adds as many again): a screen's worth, so the
+ * detail's other sections stay in reach and its first render stays light. */
+const DETAIL_ORDERS = 20;
+
 function RunLine({ run }: { readonly run: DetailRunRow }) {
   const replay = replayOf(run.params);
   return (
@@ -41,7 +45,7 @@ export function RunSections({ strategy, run, userId }: { readonly strategy: Deta
         </Section>
       )}
       <Section title="Orders" testId="detail-orders">
-        <OrdersTable key={run.run_id} where={byRun} emptyText="This run has placed no orders yet." />
+        <OrdersTable key={run.run_id} where={byRun} limit={DETAIL_ORDERS} emptyText="This run has placed no orders yet." />
       </Section>
       <Section title="Open positions" testId="detail-positions">
         <PositionsTable where={byRun} open allowSquareOff showStrategy={false} />

@@ -3,7 +3,7 @@
 // per order its fills (expand the row) with price, quantity, time and charges. Two GraphQL
 // subscriptions keep it current (the rows and their count; a subscription has one root field).
 import { Badge, Button, Group, Loader, Table, Text, UnstyledButton } from '@mantine/core';
-import { Fragment, useState } from 'react';
+import { Fragment, useDeferredValue, useState } from 'react';
 import { useSubscription } from 'urql';
 import { formatRupees } from '@vyuha/core';
 import { QueryState } from '../QueryState';
@@ -72,7 +72,10 @@ export function OrdersTable(props: OrdersTableProps) {
   const [limit, setLimit] = useState(page);
   const [result] = useSubscription<{ orders: OrderRow[] }>({ query: ORDERS, variables: { where, limit } });
   const [count] = useSubscription<{ orders_aggregate: { aggregate: { count: number } | null } }>({ query: ORDER_COUNT, variables: { where } });
-  const orders = result.data?.orders;
+  // The rows render in a deferred, interruptible pass: a page of orders with their fills is the
+  // heaviest part of the screens that show it, and the rest of the screen paints (and answers
+  // input) without waiting for it; meanwhile the table keeps what it showed before.
+  const orders = useDeferredValue(result.data?.orders);
   const total = count.data?.orders_aggregate.aggregate?.count;
   return (
     <QueryState fetching={orders === undefined} error={result.error} hasData={orders !== undefined} title="Could not follow the orders">
