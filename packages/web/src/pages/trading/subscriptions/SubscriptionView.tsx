@@ -5,7 +5,7 @@
 // themselves. Live: a follower's new order or fill shows without a reload.
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { formatRupees } from '@vyuha/core';
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { useSubscription } from 'urql';
 import { formatDate } from '../../../format/format';
 import { QueryState } from '../parts/QueryState';
@@ -47,7 +47,9 @@ export function SubscriptionView({ row, userId }: { readonly row: SubscriptionRo
   const dayWhere = useMemo(() => ({ run: runs }), [runs]);
   const orderWhere = useMemo(() => ({ user_id: { _eq: userId }, run: runs }), [userId, runs]);
   const [days] = useSubscription<{ daily_pnl: DailyRow[] }>({ query: FOLLOW_DAYS, variables: { where: dayWhere } });
-  const figures = followFigures(days.data?.daily_pnl ?? [], formatDate(Date.now()));
+  const figures = useMemo(() => followFigures(days.data?.daily_pnl ?? [], formatDate(Date.now())), [days.data]);
+  // The per-day table (one row a day followed) renders in a deferred, interruptible pass after the figures.
+  const dayRows = useDeferredValue(figures.days);
   return (
     <Paper withBorder p="md" data-testid="subscription-view">
       <Stack gap="md">
@@ -59,12 +61,12 @@ export function SubscriptionView({ row, userId }: { readonly row: SubscriptionRo
             <Figure label="Orders today" value={String(figures.orders)} testId="follow-orders" />
             <Figure label="Orders, all days" value={String(figures.fullOrders)} testId="follow-full-orders" />
           </SimpleGrid>
-          {figures.days.length > 0 && (
+          {dayRows.length > 0 && (
             <Table.ScrollContainer minWidth={320}>
               <Table striped data-testid="follow-days">
                 <Table.Thead><Table.Tr><Table.Th>Day</Table.Th><Table.Th ta="right">P&L</Table.Th><Table.Th ta="right">Orders</Table.Th></Table.Tr></Table.Thead>
                 <Table.Tbody>
-                  {figures.days.map((day) => (
+                  {dayRows.map((day) => (
                     <Table.Tr key={day.date}>
                       <Table.Td>{day.date}</Table.Td>
                       <Table.Td ta="right" {...(day.pnlPaise === 0 ? {} : { c: day.pnlPaise > 0 ? 'teal' : 'red' })}>{formatRupees(day.pnlPaise)}</Table.Td>
@@ -78,7 +80,7 @@ export function SubscriptionView({ row, userId }: { readonly row: SubscriptionRo
         </QueryState>
         <Stack gap={4}>
           <Text fw={600}>Your orders following it</Text>
-          <OrdersTable where={orderWhere} limit={50} emptyText="No orders yet: they appear at the publisher's next entry." />
+          <OrdersTable where={orderWhere} limit={20} emptyText="No orders yet: they appear at the publisher's next entry." />
         </Stack>
       </Stack>
     </Paper>
