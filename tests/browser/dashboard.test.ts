@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertFilledOrder } from '../../packages/server/test/helpers/filled-orders';
 import { formatRupees } from '../../packages/web/src/format/format';
 import { demoEmail, DEMO_PASSWORD, measureFirstRender, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
 import {
@@ -62,15 +63,13 @@ async function seedRun(input: { userId: string; strategyId: string; kind: 'PAPER
       [runId, day.date, day.realised + day.mtm - day.charges, day.realised, day.mtm, day.charges, day.orders]);
     if (input.kind !== 'PAPER') continue;
     // BUY 10 at 100.00, SELL 10 at 100.00 + realised/10: the fills book `realised`, and carry `charges`.
-    const legs = [{ side: 'BUY', price: 10_000, charges: Math.floor(day.charges / 2) }, { side: 'SELL', price: 10_000 + day.realised / 10, charges: day.charges - Math.floor(day.charges / 2) }];
+    const legs = [{ side: 'BUY' as const, price: 10_000, charges: Math.floor(day.charges / 2) }, { side: 'SELL' as const, price: 10_000 + day.realised / 10, charges: day.charges - Math.floor(day.charges / 2) }];
     for (const [index, leg] of legs.entries()) {
       const at = `${day.date}T10:0${index}:00+05:30`;
-      const { rows: orders } = await pool.query<{ order_id: string }>(
-        `INSERT INTO orders (client_order_id, run_id, strategy_id, user_id, instrument_id, side, quantity, filled_quantity, order_type, product, average_price_paise, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 10, 10, 'MARKET', 'MIS', $7, 'FILLED', $8) RETURNING order_id`,
-        [`dash-${SUFFIX}-${day.date}-${index}`, runId, input.strategyId, input.userId, input.instrumentId, leg.side, leg.price, at]);
-      await pool.query(`INSERT INTO fills (order_id, trade_id, quantity, price_paise, charges_paise, ts) VALUES ($1, $2, 10, $3, $4, $5)`,
-        [orders[0]?.order_id, `t-${SUFFIX}-${day.date}-${index}`, leg.price, JSON.stringify({ brokerage: leg.charges }), at]);
+      await insertFilledOrder(pool, {
+        clientOrderId: `dash-${SUFFIX}-${day.date}-${index}`, tradeId: `t-${SUFFIX}-${day.date}-${index}`, runId, strategyId: input.strategyId,
+        userId: input.userId, instrumentId: input.instrumentId, side: leg.side, quantity: 10, pricePaise: leg.price, charges: { brokerage: leg.charges }, at,
+      });
     }
   }
 }

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertFilledOrder } from '../../packages/server/test/helpers/filled-orders';
 import { formatRupees } from '../../packages/web/src/format/format';
 import { demoEmail, DEMO_PASSWORD, LAYOUT_VIEWPORTS, layoutProblems, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
 import { accessToken, graphqlAnswer, newTrader, openDatabase, signInAs, type TraderAccount } from './trading-support';
@@ -37,12 +38,10 @@ async function seedRun(kind: 'PAPER' | 'BACKTEST', legs: ReadonlyArray<{ side: '
     [strategyIds[0], trader.userId, kind]);
   for (const leg of legs) {
     seq += 1;
-    const { rows: orders } = await pool.query<{ order_id: string }>(
-      `INSERT INTO orders (client_order_id, run_id, strategy_id, user_id, instrument_id, side, quantity, filled_quantity, order_type, product, average_price_paise, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, 'MARKET', 'MIS', $8, 'FILLED', $9) RETURNING order_id`,
-      [`rep-${SUFFIX}-${seq}`, rows[0]?.run_id, strategyIds[0], trader.userId, instrumentId, leg.side, leg.qty, leg.price, leg.at]);
-    await pool.query(`INSERT INTO fills (order_id, trade_id, quantity, price_paise, charges_paise, ts, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())`,
-      [orders[0]?.order_id, `rep-${SUFFIX}-${seq}`, leg.qty, leg.price, JSON.stringify(leg.charges), leg.at]);
+    await insertFilledOrder(pool, {
+      clientOrderId: `rep-${SUFFIX}-${seq}`, tradeId: `rep-${SUFFIX}-${seq}`, runId: rows[0]?.run_id as string, strategyId: strategyIds[0] as string,
+      userId: trader.userId, instrumentId: instrumentId as number, side: leg.side, quantity: leg.qty, pricePaise: leg.price, charges: leg.charges, at: leg.at,
+    });
   }
 }
 

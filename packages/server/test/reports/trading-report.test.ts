@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARE_NOT_VALID } from '../../src/graphql/actions/report-actions';
 import { dataOf, startSpecServer } from '../graphql/spec-server';
+import { insertFilledOrder } from '../helpers/filled-orders';
 import type { GraphqlBody, SpecServer } from '../graphql/spec-server';
 
 const FROM = '2021-03-01';
@@ -49,14 +50,10 @@ async function seedRun(kind: 'PAPER' | 'LIVE' | 'BACKTEST', legs: ReadonlyArray<
   const runId = rows[0]?.run_id as string;
   for (const leg of legs) {
     orderSeq += 1;
-    const { rows: orders } = await pool.query<{ order_id: string }>(
-      `INSERT INTO orders (client_order_id, run_id, strategy_id, user_id, user_broker_id, instrument_id, side, quantity, filled_quantity, order_type, product,
-         average_price_paise, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, 'MARKET', 'MIS', $9, 'FILLED', $10) RETURNING order_id`,
-      [`report-${orderSeq}`, runId, strategyId, managed, userBrokerId, instrumentId, leg.side, leg.qty, leg.price, leg.at]);
-    await pool.query(
-      `INSERT INTO fills (order_id, trade_id, quantity, price_paise, charges_paise, ts, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())`,
-      [orders[0]?.order_id, `t-${orderSeq}`, leg.qty, leg.price, JSON.stringify(leg.charges), leg.at]);
+    await insertFilledOrder(pool, {
+      clientOrderId: `report-${orderSeq}`, tradeId: `t-${orderSeq}`, runId, strategyId, userId: managed, userBrokerId, instrumentId,
+      side: leg.side, quantity: leg.qty, pricePaise: leg.price, charges: leg.charges, at: leg.at,
+    });
   }
 }
 
