@@ -1,7 +1,7 @@
 // The default layout: the signed-in shell (docs/PRODUCT.md sections 2, 4, 6): side menu with the role's
 // entries, header with the live/paper mode, theme and density, the manager's managed-user
 // switcher and show-all-users switch (at the top of the side menu on a phone), the account menu,
-// and the credit and licence notice.
+// the credit and licence notice, and the selected exchange's market hours under the menu.
 import { AppShell, Box, Burger, Group, Loader, Center, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
@@ -9,6 +9,8 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useAuthState } from '../auth/auth-service';
 import { BrandLogo } from '../app/BrandLogo';
 import { MANAGING_ROLES, visibleMenu } from '../app/menu';
+import { currencyText, marketHoursText } from '../exchange/exchange';
+import { useExchange } from '../exchange/use-exchange';
 import { useAppStore } from '../stores/app-store';
 import { CreditNotice } from './CreditNotice';
 import { HolidayNotice } from './HolidayNotice';
@@ -37,6 +39,12 @@ function SideMenu({ role, onNavigate }: { readonly role: string | undefined; rea
       </nav>
     </ScrollArea>
   );
+}
+
+/** The selected exchange's market hours and currency (docs/PRODUCT.md section 9: they follow the exchange setting). */
+function MarketHours() {
+  const exchange = useExchange();
+  return <Text size="xs" c="dimmed" mt="auto" px="xs" data-testid="market-hours">Market {marketHoursText(exchange)} · {currencyText(exchange)}</Text>;
 }
 
 export function Component() {
@@ -85,7 +93,8 @@ export function Component() {
           <Box mb="sm" px="xs"><ManagedUserPicker userId={auth.userId} onChosen={() => setPhoneMenuOpen(false)} /></Box>
         )}
         <SideMenu role={auth.role} onNavigate={() => setPhoneMenuOpen(false)} />
-        <Text size="xs" c="dimmed" mt="auto" px="xs">Signed in as {auth.role}</Text>
+        <MarketHours />
+        <Text size="xs" c="dimmed" px="xs">Signed in as {auth.role}</Text>
       </AppShell.Navbar>
       <AppShell.Main>
         <CreditNotice userId={auth.userId} />

@@ -18,7 +18,8 @@ import { appTheme } from '../app/theme';
 import { showToast } from '../app/toast';
 import { onSessionError, restartGraphqlClients, SESSION_EXPIRED_MESSAGE } from '../graphql/graphql-client';
 import { GraphqlProvider } from '../graphql/GraphqlProvider';
-import { useAppStore } from '../stores/app-store';
+import { exchangeRefreshFor, TIME_ZONE_STORAGE_KEY } from '../exchange/exchange';
+import { useAppStore, type TimeZoneSetting } from '../stores/app-store';
 import { useDeployStore } from '../stores/deploy-store';
 import { useDeployedVersion } from './use-deployed-version';
 
@@ -27,9 +28,9 @@ const TOAST_Z_INDEX = 100;
 /** Toasts open below the header, never over its buttons (toasts.css). */
 const TOAST_CLASSES = { root: 'vyuha-toasts' };
 
-function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolean } {
+function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: TimeZoneSetting | undefined } {
   const [sessionChanged, setSessionChanged] = useState(false);
-  const [exchangeChanged, setExchangeChanged] = useState(false);
+  const [exchangeChanged, setExchangeChanged] = useState<TimeZoneSetting | undefined>(undefined);
   useEffect(() => onTabMessage((message) => {
     if (message.type !== 'session') return;
     const snapshot = authActor.getSnapshot();
@@ -41,13 +42,17 @@ function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolea
       setSessionChanged(true);
     }
   }), []);
-  useEffect(() => useAppStore.subscribe((state, previous) => {
-    const before = previous.timeZone;
-    const after = state.timeZone;
-    if (before && after && before.exchange && after.exchange && before.tz && after.tz && (before.exchange !== after.exchange || before.tz !== after.tz)) {
-      setExchangeChanged(true);
-    }
-  }), []);
+  // docs/PRODUCT.md section 2: another tab changed the stored time-zone object (its localStorage copy; this
+  // tab's own changes fire no storage event here).
+  useEffect(() => {
+    const onStorage = (event: StorageEvent): void => {
+      if (event.key !== TIME_ZONE_STORAGE_KEY) return;
+      const changed = exchangeRefreshFor(event.oldValue, event.newValue, useAppStore.getState().timeZone);
+      if (changed) setExchangeChanged(changed);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
   // docs/PRODUCT.md section 8: a GraphQL error naming the user-id claim, or invalid-jwt / invalid-refresh-token,
   // signs out and goes to sign-in (the latter two with the session-expired message).
   const navigate = useNavigate();
@@ -70,6 +75,12 @@ function useSessionDialogs(): { sessionChanged: boolean; exchangeChanged: boolea
     return () => subscription.unsubscribe();
   }, []);
   return { sessionChanged, exchangeChanged };
+}
+
+/** Takes the other tab's exchange setting into this tab and reloads, so every screen's data follows it. */
+function adoptExchange(setting: TimeZoneSetting | undefined): void {
+  if (setting !== undefined) useAppStore.getState().setTimeZone(setting);
+  window.location.reload();
 }
 
 function VersionWatcher() {
@@ -125,10 +136,13 @@ export function Component() {
               <Button onClick={() => window.location.reload()} data-testid="session-refresh">Reload</Button>
             </Stack>
           </Modal>
-          <Modal opened={exchangeChanged} onClose={() => window.location.reload()} title="The exchange setting changed" centered>
-            <Stack>
-              <Text size="sm">Market hours, holidays and time zone follow the exchange. Reload to apply the new setting.</Text>
-              <Button onClick={() => window.location.reload()} data-testid="exchange-refresh">Reload</Button>
+          <Modal opened={exchangeChanged !== undefined} onClose={() => adoptExchange(exchangeChanged)} title="The exchange setting changed" centered>
+            <Stack data-testid="exchange-refresh-dialog">
+              <Text size="sm">
+                The exchange changed to {exchangeChanged?.exchange} ({exchangeChanged?.tz}) in another tab. Market hours, holidays
+                and the market's time zone follow the exchange: reload to show this tab's screens for it.
+              </Text>
+              <Button onClick={() => adoptExchange(exchangeChanged)} data-testid="exchange-refresh">Reload</Button>
             </Stack>
           </Modal>
         </GraphqlProvider>

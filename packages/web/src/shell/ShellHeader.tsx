@@ -1,11 +1,13 @@
 // The header's controls (docs/PRODUCT.md sections 2, 4, 6): live/paper dashboard mode (PAPER and locked for
 // the demo and backtest roles, LIVE by default otherwise), theme (dark default; saved when signed
 // in), density (compact or cozy), the manager's managed-user switcher and show-all-users switch,
-// the account menu, and for the roles that may trade the kill switch, the pending signals and the
-// trading alerts (trading/TradingHeader.tsx).
+// the account menu (with the exchange and time-zone preference), and for the roles that may trade
+// the kill switch, the pending signals and the trading alerts (trading/TradingHeader.tsx).
 import { ActionIcon, Box, Button, Group, Menu, SegmentedControl, Select, Switch, Tooltip } from '@mantine/core';
+import { useState } from 'react';
 import { useQuery } from 'urql';
 import { useNavigate } from 'react-router';
+import { lazyPart } from '../app/lazy-part';
 import { MANAGING_ROLES } from '../app/menu';
 import { signOut } from '../app/sign-out';
 import { MANAGED_USERS } from '../graphql/documents';
@@ -14,6 +16,9 @@ import { saveGlobalPreferences, type GlobalPreferences } from '../preferences/pr
 import { useAppStore, type DashboardMode } from '../stores/app-store';
 import { TradingHeader } from './trading/TradingHeader';
 import { paperOnly } from './use-session-setup';
+
+/** The exchange and time-zone dialog loads when the account menu opens it. */
+const ExchangeSettings = lazyPart(() => import('../exchange/ExchangeSettings').then((module) => module.ExchangeSettings), { renderWhen: (props) => props.opened });
 
 interface ManagedUsersData {
   managers: Array<{ user_id: string; user: { name: string; user_brokers: Array<{ active: boolean }> } | null }>;
@@ -135,8 +140,10 @@ export function ShellHeader({ role, userId, phone }: { readonly role: string | u
   const navigate = useNavigate();
   const isManager = (MANAGING_ROLES as readonly string[]).includes(role ?? '');
   const shownMode = locked ? 'PAPER' : mode;
+  const [exchangeOpen, setExchangeOpen] = useState(false);
   return (
     <Group gap={8} wrap="nowrap">
+      {userId !== undefined && <ExchangeSettings userId={userId} opened={exchangeOpen} onClose={() => setExchangeOpen(false)} />}
       {userId !== undefined && <TradingHeader role={role} userId={userId} />}
       {isManager && managedUserId !== undefined && <StopActing phone={phone} />}
       {isManager && managedUserId === undefined && userId !== undefined && !phone && <ManagedUserPicker userId={userId} />}
@@ -165,6 +172,7 @@ export function ShellHeader({ role, userId, phone }: { readonly role: string | u
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Item onClick={() => void navigate('/users/edit')}>Profile and security</Menu.Item>
+          {managedUserId === undefined && <Menu.Item onClick={() => setExchangeOpen(true)} data-testid="menu-exchange">Exchange and time zone</Menu.Item>}
           {isManager && <Menu.Item onClick={() => void navigate('/manageAccounts')}>Managed accounts</Menu.Item>}
           {(role === 'administrator' || role === 'superadmin' || role === 'support') && <Menu.Item onClick={() => void navigate('/users/list')}>Users</Menu.Item>}
           <Box hiddenFrom="sm">

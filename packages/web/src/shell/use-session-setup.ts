@@ -1,28 +1,17 @@
 // What the shell does once per signed-in user: load (or create) the preferences and apply them,
 // lock the dashboard mode to PAPER for the demo and backtest roles (docs/PRODUCT.md section 4), and load the
-// exchange of the user's zone (market hours, currency).
+// exchanges of the user's zone into the rows useExchange() selects from (market hours, currency).
 import { useEffect } from 'react';
 import { PAPER_ONLY_ROLES } from '../app/menu';
 import { showToast } from '../app/toast';
 import { currentAccessToken } from '../auth/auth-service';
 import { readClaims } from '../auth/claims';
+import { zoneOfTz, type ExchangeRow } from '../exchange/exchange';
+import { useExchangeRows } from '../exchange/use-exchange';
 import { EXCHANGES_BY_ZONE } from '../graphql/documents';
 import { graphqlClient } from '../graphql/graphql-client';
 import { loadPreferences } from '../preferences/preferences';
 import { useAppStore } from '../stores/app-store';
-
-/** The zone of docs/PRODUCT.md section 7's exchanges query, from the time zone of the preferences. */
-const ZONE_OF_TZ: Readonly<Record<string, string>> = { 'Asia/Kolkata': 'IN', 'Asia/Calcutta': 'IN', 'America/Chicago': 'US' };
-
-export interface ExchangeRow {
-  readonly exchange: string;
-  readonly tz: string;
-  readonly market_open: string;
-  readonly market_close: string;
-  readonly currency: string;
-  readonly locale: string;
-  readonly symbol: string;
-}
 
 /** True for the roles whose dashboard is PAPER only. */
 export function paperOnly(role: string | undefined): boolean {
@@ -67,10 +56,12 @@ export function useSessionSetup(userId: string | undefined, role: string | undef
       store.setDrawerOpen(global.drawer !== false);
       store.setShowAllUsers(global.showAllUsers === true);
       store.setTimeZone(global.timezone);
-      const zone = ZONE_OF_TZ[global.timezone.tz] ?? 'IN';
+      const zone = zoneOfTz(global.timezone.tz);
       const exchanges = await client.query<{ exchanges: ExchangeRow[] }>(EXCHANGES_BY_ZONE, { zone }).toPromise();
+      if (cancelled) return;
       // docs/PRODUCT.md section 8: exchange query failures show the message.
-      if (exchanges.error && !cancelled) showToast('error', exchanges.error.message);
+      if (exchanges.error) showToast('error', exchanges.error.message);
+      else useExchangeRows.getState().setRows(exchanges.data?.exchanges ?? []);
     })();
     return () => {
       cancelled = true;

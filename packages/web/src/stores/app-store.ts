@@ -1,7 +1,10 @@
 // The application store of docs/PRODUCT.md section 3: the time-zone object (exchange, tz), the selected
 // theme, the product setting and the managed user id; persisted in sessionStorage (docs/PRODUCT.md section 4).
+// Every change of the time-zone object is also copied to localStorage, where other tabs see it
+// (exchange/exchange.ts, the exchange-refresh dialog).
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { shareTimeZone } from '../exchange/exchange';
 
 export type Theme = 'dark' | 'light';
 export type Density = 'compact' | 'cozy';
@@ -48,7 +51,10 @@ export const useAppStore = create<AppState>()(
   persist(
     (set) => ({
       ...APP_DEFAULTS,
-      setTimeZone: (timeZone) => set({ timeZone }),
+      setTimeZone: (timeZone) => {
+        set({ timeZone });
+        shareTimeZone(timeZone);
+      },
       setTheme: (theme) => set({ theme }),
       setDensity: (density) => set({ density }),
       setDashboardMode: (dashboardMode) => set({ dashboardMode }),
