@@ -330,9 +330,14 @@ export async function screenshotLayouts(page: Page, name: string, ready: (page: 
   const startSize = page.viewportSize();
   const problems: string[] = [];
   for (const theme of ['dark', 'light'] as const) {
+    const switching = await page.evaluate(() => document.documentElement.dataset.theme) !== theme;
     await setTheme(page, theme);
-    // Saving the theme raises a toast over the top of the page for 3 s: a passing overlay, not the layout.
-    await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 });
+    // Saving the theme raises a toast over the top of the page for 3 s: a passing overlay, not the
+    // layout. In the signed-in shell the theme is saved with the account, and its toast comes when
+    // the save answers: wait for it to come, then to go.
+    const toast = page.locator('.mantine-Notification-root').first();
+    if (switching && await page.locator('nav.mantine-AppShell-navbar').count() > 0) await toast.waitFor({ state: 'attached', timeout: 5_000 }).catch(() => undefined);
+    await toast.waitFor({ state: 'detached', timeout: 15_000 });
     for (const viewport of LAYOUT_VIEWPORTS) {
       await page.setViewportSize(viewport);
       await ready(page);

@@ -16,6 +16,8 @@ import type { TestProject } from 'vitest/node';
 import type { IsoDate } from '@vyuha/core';
 import { writeSyntheticHistory } from '../../packages/server/test/graphql/actions-support';
 import { startMailCatcher } from '../../packages/server/test/helpers/mail-catcher';
+import { managerLinkActions } from '../../packages/server/src/graphql/actions/manager-link-actions';
+import { createMailer } from '../../packages/server/src/auth/delivery';
 import { readAuthConfig } from '../../packages/server/src/auth/config';
 import { generateBrokerSecretKey } from '../../packages/server/src/brokers/broker-secrets';
 import { brokerActions } from '../../packages/server/src/graphql/actions/broker-secret-action';
@@ -147,7 +149,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       auth: { config: authConfig },
       graphql: {
         adminSecret, production: false,
-        actions: [...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool, queue })],
+        actions: [
+          ...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool, queue }),
+          ...managerLinkActions({ pool, mailer: createMailer({ pool, smtp: authConfig.smtp, log: logger }), clientUrl: authConfig.clientUrl }),
+        ],
       },
       // The broker login route, as startServer mounts it (its outcome lands on the account page).
       brokerLogin: { key: brokerKey },

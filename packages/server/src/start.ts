@@ -17,6 +17,8 @@ import { buildApp } from './http/app';
 import { backtestActions } from './graphql/actions/backtest-actions';
 import { brokerActions } from './graphql/actions/broker-secret-action';
 import { tradingActions } from './graphql/actions/trading-actions';
+import { managerLinkActions } from './graphql/actions/manager-link-actions';
+import { createMailer } from './auth/delivery';
 import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { SimulatedMarket } from './trading/feeds/simulated-market';
@@ -80,6 +82,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           actions: [
             ...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key }),
             ...tradingActions({ pool: database.pool, queue, ...(defaultAlgoId === undefined ? {} : { defaultAlgoId }) }),
+            // Manager links with e-mail consent: the auth service's mail delivery (SMTP, else auth.outbox).
+            ...managerLinkActions({
+              pool: database.pool, mailer: createMailer({ pool: database.pool, smtp: authConfig.smtp, log: logger }),
+              clientUrl: authConfig.clientUrl, log: (message) => logger.warn(message),
+            }),
           ],
         },
         brokerLogin: { key: brokerKey.key },
@@ -170,7 +177,7 @@ const DEMO_BACKTEST_DAYS = 91;
  * the history arrives month by month with progress in the log. Once it reaches the last finished
  * session, each demo user who may backtest gets an example backtest of the last three months, and
  * each who may deploy a paper strategy replaying the last 90 sessions (each once; later starts
- * find them there), and the demo trader a saved basket. Stopping waits for the month being written to
+ * find them there), the demo trader a saved basket, and the demo administrator an ensemble. Stopping waits for the month being written to
  * commit (seconds at most); the next start resumes.
  */
 function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pino.Logger }): { stop(): Promise<void> } {
@@ -191,6 +198,9 @@ function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pin
     const { saveDemoBasket } = await import('./db/seed/demo-baskets');
     await saveDemoBasket({ pool, nowMs: Date.now(), log: (message) => logger.info(message) })
       .catch((error: unknown) => logger.error({ err: error }, 'demo basket: saving failed (the next start tries again)'));
+    const { saveDemoEnsemble } = await import('./db/seed/demo-ensemble');
+    await saveDemoEnsemble({ pool, nowMs: Date.now(), log: (message) => logger.info(message) })
+      .catch((error: unknown) => logger.error({ err: error }, 'demo ensemble: making it failed (the next start tries again)'));
   })().catch((error: unknown) => logger.error({ err: error }, 'synthetic market history: generation failed'));
   return {
     async stop() {

@@ -137,7 +137,8 @@ export interface Links {
 }
 
 /** E-mail templates (hasura-auth's names). */
-export type EmailTemplate = 'email-verify' | 'password-reset' | 'email-confirm-change' | 'signin-passwordless' | 'signin-otp' | 'signup-existing-account';
+export type EmailTemplate = 'email-verify' | 'password-reset' | 'email-confirm-change' | 'signin-passwordless' | 'signin-otp' | 'signup-existing-account'
+  | 'manager-link-request' | 'manager-link-removed';
 
 export interface SendTemplateOptions {
   readonly template: EmailTemplate;
@@ -148,6 +149,8 @@ export interface SendTemplateOptions {
   readonly link?: string;
   /** The one-time code (signin-otp). */
   readonly code?: string;
+  /** The other party of a manager link (manager-link-request: the manager; manager-link-removed: who removed it). */
+  readonly otherName?: string;
 }
 
 export interface Mailer {

@@ -37,6 +37,17 @@ const TEMPLATES: Readonly<Record<EmailTemplate, (options: SendTemplateOptions) =
     subject: 'Your Vyuha sign-in code',
     text: `${greeting(options)}Your sign-in code is:\n\n    ${options.code ?? ''}\n\nIt expires in a few minutes. Never share it: Vyuha staff will never ask for it.${SIGNATURE}`,
   }),
+  'manager-link-request': (options) => ({
+    subject: `${options.otherName ?? 'A manager'} asks to manage your Vyuha account`,
+    text: `${greeting(options)}${options.otherName ?? 'A manager'} asks to manage your Vyuha account: they would see your accounts and `
+      + `could act for you (every change they make is recorded and shown to you). To accept or decline, open this link:\n\n${options.link ?? ''}\n\n`
+      + `The link works once and expires in 7 days. You can remove the manager at any time from your account page.${SIGNATURE}`,
+  }),
+  'manager-link-removed': (options) => ({
+    subject: 'A manager link of your Vyuha account was removed',
+    text: `${greeting(options)}${options.otherName ?? 'The other party'} removed the manager link between your Vyuha accounts. `
+      + 'Acting for the managed account stopped at once.\n\n-- \nVyuha',
+  }),
 };
 
 function greeting(options: SendTemplateOptions): string {

@@ -17,11 +17,17 @@
 //    stopped with its square-off (deployments.ts stopStrategy, as /positions' square-off does), so
 //    each run's own runner closes its positions at market through its kernel and OMS; a stop
 //    already asked is never asked again, and the runner's stop path never doubles an order.
+//    Positions the account holds through basket placements (a basket's or an ensemble sync's
+//    run: no runner of their own) are closed through /positions' square-off path
+//    (position-square-off.ts): paper at once, LIVE by the worker holding the account, asked only
+//    while the run is not already back IN PROGRESS for it.
 //    deployments.ts refuses deploys on the account for the rest of the IST day (account-risk-settings.ts haltedToday).
 import { formatRupees, istDate, levelsOn } from '@vyuha/core';
 import type { AccountRisk } from '@vyuha/core';
 import type pg from 'pg';
+import type { JobQueue } from '../jobs/job-queue';
 import { stopStrategy } from './deployments';
+import { squareOffPositions } from './position-square-off';
 import { inTransaction } from './oms/order-rows';
 import { raiseTradingAlert } from './trading-alerts';
 
@@ -49,6 +55,8 @@ export interface AccountRiskPass {
   readonly halted: ReadonlyArray<{ readonly userBrokerId: string; readonly kind: HaltKind; readonly message: string }>;
   /** Strategies this pass stopped with their square-off. */
   readonly stopped: ReadonlyArray<{ readonly userBrokerId: string; readonly strategyId: string }>;
+  /** Basket placements' positions this pass squared off (paper) or asked the account's worker to (LIVE). */
+  readonly basketPositions: ReadonlyArray<{ readonly userBrokerId: string; readonly runId: string; readonly instrumentId: number }>;
   /** Stops refused (the strategy ended meanwhile, say), in words. */
   readonly problems: readonly string[];
 }
@@ -136,7 +144,11 @@ function targetReachedBy(risk: AccountRisk | undefined, day: { readonly pnlPaise
  * One pass of the watch over every account traded now (see the file's header).
  * @example const pass = await checkAccountRisk(pool); pass.halted // [{ userBrokerId, kind: 'STOP', message: 'Account stop-loss of ₹5,000.00 hit on ZX1234 ...' }]
  */
-export async function checkAccountRisk(pool: pg.Pool, options: { readonly nowMs?: number } = {}): Promise<AccountRiskPass> {
+export async function checkAccountRisk(pool: pg.Pool, options: {
+  readonly nowMs?: number;
+  /** The strategy runners' queue: a LIVE basket's square-off is sent by the worker holding the account. */
+  readonly queue?: JobQueue;
+} = {}): Promise<AccountRiskPass> {
   const today = istDate(options.nowMs ?? Date.now());
   const { rows: figures } = await pool.query<FigureRow>(FIGURES_SQL, [today]);
   const ids = figures.map((row) => row.user_broker_id);
@@ -175,7 +187,10 @@ export async function checkAccountRisk(pool: pg.Pool, options: { readonly nowMs?
     }
   }
   const { stopped, problems } = await stopHaltedAccounts(pool, today);
-  return { days, halted, stopped, problems };
+  const baskets = await squareOffHaltedBaskets(pool, {
+    today, ...(options.queue === undefined ? {} : { queue: options.queue }), ...(options.nowMs === undefined ? {} : { nowMs: options.nowMs }),
+  });
+  return { days, halted, stopped, basketPositions: baskets.squared, problems: [...problems, ...baskets.problems] };
 }
 
 /** Writes the halt if no other pass did (compare-and-set), with its alert and audit row; true when this call wrote it. */
@@ -212,12 +227,48 @@ async function stopHaltedAccounts(pool: pg.Pool, today: string): Promise<{ stopp
   return { stopped, problems };
 }
 
+/**
+ * Closes the open positions of basket placements (a basket's or an ensemble sync's run) on accounts
+ * halted today, through /positions' square-off path; a LIVE run already back IN PROGRESS for its
+ * square-off is left to its worker.
+ */
+async function squareOffHaltedBaskets(pool: pg.Pool, request: { readonly today: string; readonly queue?: JobQueue; readonly nowMs?: number }): Promise<{
+  squared: Array<{ userBrokerId: string; runId: string; instrumentId: number }>; problems: string[];
+}> {
+  const { rows } = await pool.query<{ user_broker_id: string; user_id: string; run_id: string; instrument_id: number }>(
+    `SELECT ar.user_broker_id, r.user_id, r.run_id, p.instrument_id
+       FROM account_risk_days h JOIN (${ACCOUNT_RUNS}) ar ON ar.user_broker_id = h.user_broker_id::text
+       JOIN strategy_runs r ON r.run_id = ar.run_id JOIN positions p ON p.run_id = r.run_id
+      WHERE h.halted_at IS NOT NULL AND (h.halted_at AT TIME ZONE 'Asia/Kolkata')::date = $1::date
+        AND r.params ? 'basket' AND r.status <> 'IN PROGRESS' AND p.net_quantity <> 0
+      ORDER BY r.run_id, p.instrument_id`, [request.today]);
+  const squared: Array<{ userBrokerId: string; runId: string; instrumentId: number }> = [];
+  const problems: string[] = [];
+  const byRun = new Map<string, typeof rows>();
+  for (const row of rows) byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), row]);
+  for (const [runId, positions] of byRun) {
+    const first = positions[0] as (typeof rows)[number];
+    // The system acts on the owner's behalf, as for the strategies' stops.
+    const result = await squareOffPositions(pool, {
+      actorId: first.user_id, userId: first.user_id, positions: positions.map((position) => ({ runId, instrumentId: position.instrument_id })),
+    }, { ...(request.queue === undefined ? {} : { queue: request.queue }), ...(request.nowMs === undefined ? {} : { now: () => request.nowMs as number }) });
+    if (result.ok) squared.push(...positions.map((position) => ({ userBrokerId: position.user_broker_id, runId, instrumentId: position.instrument_id })));
+    else problems.push(`basket run ${runId} on account ${first.user_broker_id}: ${result.error.map((issue) => issue.message).join('; ')}`);
+  }
+  return { squared, problems };
+}
+
 /** The watch: a pass every `intervalMs` (a pass never overlaps the previous one); `stop` waits for the pass under way. */
-export function startAccountRiskWatch(pool: pg.Pool, options: { readonly intervalMs?: number; readonly log?: (message: string) => void } = {}): { stop(): Promise<void> } {
+export function startAccountRiskWatch(pool: pg.Pool, options: {
+  readonly intervalMs?: number;
+  readonly log?: (message: string) => void;
+  /** The strategy runners' queue (LIVE baskets' square-offs). */
+  readonly queue?: JobQueue;
+} = {}): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running !== undefined) return;
-    running = checkAccountRisk(pool)
+    running = checkAccountRisk(pool, options.queue === undefined ? {} : { queue: options.queue })
       .then((pass) => {
         for (const halt of pass.halted) options.log?.(`account risk: ${halt.message}`);
         for (const problem of pass.problems) options.log?.(`account risk: could not stop ${problem}`);

@@ -20,7 +20,7 @@ const SESSION_VARIABLES = new Set(['x-hasura-user-id', 'x-hasura-actor-id', 'x-h
  * `ltps` holds the recorded last prices, which GraphQL serves only through the view
  * instrument_last_prices (its `ltps`); the broker's instruments dump is the adapters' lookup.
  */
-const NOT_EXPOSED = new Set(['audit_log', 'app_meta', 'vyuha_migrations', 'broker_sessions', 'ltps', 'broker_instruments', 'broker_instrument_dumps', 'report_shares']);
+const NOT_EXPOSED = new Set(['audit_log', 'app_meta', 'vyuha_migrations', 'broker_sessions', 'ltps', 'broker_instruments', 'broker_instrument_dumps', 'report_shares', 'manager_link_requests', 'ensemble_members', 'ensemble_accounts', 'ensemble_syncs', 'ensemble_sync_orders']);
 
 const EXPECTED_TABLES = [
   'users', 'user_permissions', 'managers', 'user_app_configs', 'brokers', 'user_brokers', 'exchanges', 'holidays',
@@ -28,7 +28,7 @@ const EXPECTED_TABLES = [
   'index_key_points', 'candles', 'algorithms', 'algorithm_versions', 'indicator_configs', 'strategies',
   'subscriptions', 'pending_signals', 'strategy_runs', 'orders', 'fills', 'positions', 'daily_pnl', 'user_credits',
   'deployed_strategies', 'licences', 'eod_prices', 'kill_switches', 'broker_requests', 'trading_alerts',
-  'account_risk', 'account_risk_days',
+  'account_risk', 'account_risk_days', 'acting_audit',
 ];
 
 const byName = new Map(VYUHA_METADATA_TABLES.map((table) => [table.name, table]));

@@ -107,6 +107,8 @@ export function visibleRows(table: string, viewer: Viewer): SqlQuery | null {
   if (role === 'anonymous') return INTENT_PUBLIC_TABLES.includes(table) ? { text: 'true', params: [] } : null;
   if (!acting || !actor) return null;
   if (table === 'candles') return { text: `(t.ts AT TIME ZONE 'Asia/Kolkata')::date >= $1::date`, params: [viewer.minuteCandlesFrom] };
+  // Acting for users (migration 0030): by the signed-in id, as the manager or as the managed user; superadmin all.
+  if (table === 'acting_audit') return role === 'superadmin' ? { text: 'true', params: [] } : { text: '(t.actor_id = $1 OR t.subject_id = $1)', params: [actor.id] };
   if (REFERENCE_TABLES.includes(table) || (isStaff(role) && !(ACCOUNT_RISK_TABLES.includes(table) && role === 'administrator'))) return { text: 'true', params: [] };
   if (table === 'users' && role === 'support') return { text: 'true', params: [] };
   if (table === 'managers') return { text: 't.manager_id = $2 OR t.user_id = $1', params: [acting.id, actor.id] };

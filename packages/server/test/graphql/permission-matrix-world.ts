@@ -161,6 +161,11 @@ export async function buildPermissionWorld(pool: pg.Pool): Promise<PermissionWor
     return user.id;
   };
   await pool.query(`INSERT INTO managers (manager_id, user_id) VALUES ($1, $2)`, [idOf('manager-2'), idOf('backtest')]);
+  // Acting for users (migration 0030): each side of a row reads it, a superadmin every row, nobody else.
+  for (const [actor, subject] of [['manager-2', 'backtest'], ['manager', 'basic'], ['superadmin-2', 'trial']] as const) {
+    await pool.query(`INSERT INTO acting_audit (actor_id, actor_name, subject_id, root_fields, outcome) VALUES ($1, $3, $2, '{set_kill_switch}', 'ok')`,
+      [idOf(actor), idOf(subject), actor]);
+  }
   const { instrument_id: instrumentId } = await one<{ instrument_id: number }>(pool,
     `SELECT instrument_id FROM instruments WHERE trading_symbol = 'NIFTY'`, []);
   const rows = new Map<string, { algorithmId: string; strategyId: string }>();

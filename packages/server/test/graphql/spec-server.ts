@@ -19,6 +19,9 @@ import { generateBrokerSecretKey } from '../../src/brokers/broker-secrets';
 import { backtestActions } from '../../src/graphql/actions/backtest-actions';
 import { brokerActions } from '../../src/graphql/actions/broker-secret-action';
 import { tradingActions } from '../../src/graphql/actions/trading-actions';
+import { managerLinkActions } from '../../src/graphql/actions/manager-link-actions';
+import { createMailer } from '../../src/auth/delivery';
+import pino from 'pino';
 import type { EngineLimits } from '../../src/graphql/execute/limits';
 import type { TransportLimits } from '../../src/graphql/limits';
 import { buildApp } from '../../src/http/app';
@@ -105,6 +108,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         actions: [
           ...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() }),
           ...tradingActions({ pool: serverPool, queue }),
+          ...managerLinkActions({ pool: serverPool, mailer: createMailer({ pool: serverPool, smtp: config.smtp, log: pino({ level: 'silent' }) }), clientUrl: config.clientUrl }),
         ],
         ...(options.graphqlLimits ? { limits: options.graphqlLimits } : {}),
         ...(options.engineLimits ? { engineLimits: options.engineLimits } : {}),

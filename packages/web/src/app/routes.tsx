@@ -59,6 +59,7 @@ export const routes: RouteObject[] = [
           { path: '/privacy-policy', ...page(() => import('../pages/public/PrivacyPolicy')) },
           { path: '/terms', ...page(() => import('../pages/public/Terms')) },
           { path: '/report', ...page(() => import('../pages/public/ReportPage')) },
+          { path: '/manageAccounts/consent', ...page(() => import('../pages/public/ManagerConsent')) },
         ],
       },
       // default: the signed-in shell
@@ -71,7 +72,8 @@ export const routes: RouteObject[] = [
           guarded(STRATEGY_CHECKS, { path: '/backtest/:strategy_id', ...page(() => import('../pages/trading/BacktestPage')) }),
           guarded(STRATEGY_CHECKS, { path: '/baskets/:strategy_id', ...page(() => import('../pages/trading/BasketsPage')) }),
           guarded(STRATEGY_CHECKS, { path: '/strategies/:strategy_id', ...page(() => import('../pages/trading/StrategyDetailPage')) }),
-          guarded(STRATEGY_CHECKS, { path: '/ensembleSync/:id', ...page(() => import('../pages/trading/EnsembleSyncPage')) }),
+          // An ensemble is an administrators' object (menu roles: administrator, superadmin), not a strategy a user owns.
+          guarded(APP_CHECKS, { path: '/ensembleSync/:id', ...page(() => import('../pages/trading/EnsembleSyncPage')) }),
           guarded(['auth', 'manage-accounts', 'update-mode'], { path: '/manageAccounts', ...page(() => import('../pages/account/ManageAccounts')) }),
           guarded(['auth'], { path: '/users/edit', ...page(() => import('../pages/account/UsersEdit')) }),
           guarded(['auth', 'user-management'], { path: '/users/list', ...page(() => import('../pages/account/UsersList')) }),

@@ -15,6 +15,7 @@ import { subscriptionActions } from './subscription-actions';
 import { accountRiskActions } from './account-risk-action';
 import { userAdminActions } from './user-admin-actions';
 import { reportActions } from './report-actions';
+import { ensembleActions } from './ensemble-actions';
 import { SQUARE_OFF_POSITIONS, SQUARE_OFF_ROLES, SQUARE_OFF_TYPES, squareOffPositionsAction } from './square-off-action';
 import {
   CONFIRM_ROLES, CONFIRM_SIGNAL, CONFIRM_SIGNAL_TYPES, confirmSignalAction, CREATE_STRATEGY_FROM_BACKTEST, CREATE_STRATEGY_FROM_BACKTEST_TYPES,
@@ -119,5 +120,7 @@ export function tradingActions(options: TradingActionsOptions): ActionDeclaratio
     ...userAdminActions({ pool: options.pool }),
     // Account-level stop-loss, target and trailing (account-risk-action.ts): /userAccounts' edits.
     ...accountRiskActions({ pool: options.pool }),
+    // Ensemble sync (ensemble-actions.ts): /ensembleSync's list, drift, preview and apply, and its management.
+    ...ensembleActions(deployments),
   ];
 }

@@ -7,7 +7,8 @@
  * it would see staff actions and IP addresses; it is read with SQL for investigations),
  * `app_meta` (installation facts), `broker_sessions` (the day's broker access tokens, encrypted;
  * only the server uses them), `broker_instruments` and `broker_instrument_dumps` (a broker's daily
- * instruments dump: the adapters' token and symbol lookup), `vyuha_migrations`, and the `ltps` table of recorded prices (GraphQL's
+ * instruments dump: the adapters' token and symbol lookup), `manager_link_requests` (a manager's
+ * pending link requests: whether an address has an account must not show; read through actions), `vyuha_migrations`, and the `ltps` table of recorded prices (GraphQL's
  * `ltps` is the view instrument_last_prices over it and the candles: tables-market.ts).
  */
 import type { ActionDeclaration, Metadata, TableDeclaration } from './types';
@@ -16,10 +17,11 @@ import { MARKET_TABLES } from './tables-market';
 import { TRADING_TABLES } from './tables-trading';
 import { CREDIT_TABLES } from './tables-credits';
 import { ACCOUNT_RISK_TABLES } from './tables-account-risk';
+import { ACTING_AUDIT_TABLES } from './tables-acting-audit';
 
 /** Every exposed table: accounts, market reference data, trading, credits, account risk. */
 export const VYUHA_METADATA_TABLES: readonly TableDeclaration[] = [
-  ...ACCOUNT_TABLES, ...MARKET_TABLES, ...TRADING_TABLES, ...CREDIT_TABLES, ...ACCOUNT_RISK_TABLES,
+  ...ACCOUNT_TABLES, ...MARKET_TABLES, ...TRADING_TABLES, ...CREDIT_TABLES, ...ACCOUNT_RISK_TABLES, ...ACTING_AUDIT_TABLES,
 ];
 
 /** The root field names Hasura derives from a table's name. */

@@ -195,15 +195,27 @@ export async function quotedOrRefused(pool: pg.Pool, basket: BasketDocument, now
  * @example await placeBasket({ pool }, { userId, strategyId }) // { runId, result: { complete: true, legs: [{ status: 'FILLED', ... }] } }
  */
 export async function placeBasket(context: BasketPlacementContext, request: { readonly userId: string; readonly strategyId: string }): Promise<{ runId: string; result: BasketResult }> {
+  const basket = await readOwnBasket(context.pool, request);
+  return placeBasketDocument(context, { ...request, document: basket.document });
+}
+
+/**
+ * Places `document` on paper as placeBasket places a saved basket (a new PAPER run of `strategyId`
+ * for `userId`); `extraParams` are merged into the run's params beside `basket` (an ensemble sync
+ * names its ensemble and account there: trading/ensembles/).
+ * @example await placeBasketDocument({ pool }, { userId, strategyId, document }) // { runId, result: { complete: true, ... } }
+ */
+export async function placeBasketDocument(context: BasketPlacementContext, request: {
+  readonly userId: string; readonly strategyId: string; readonly document: BasketDocument; readonly extraParams?: Record<string, unknown>;
+}): Promise<{ runId: string; result: BasketResult }> {
   const { pool } = context;
   const nowMs = (context.now ?? Date.now)();
-  const basket = await readOwnBasket(pool, request);
-  const legs = await registerLegInstruments(pool, await quotedOrRefused(pool, basket.document, nowMs), nowMs);
+  const legs = await registerLegInstruments(pool, await quotedOrRefused(pool, request.document, nowMs), nowMs);
   // The heartbeat keeps the runners' take-over scan off this run while it places (it is no strategy job).
   const { rows } = await pool.query<{ run_id: string }>(
     `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, heartbeat_at, lease_owner)
      VALUES ($1, $2, 'PAPER', 'IN PROGRESS', $3, now(), 'basket') RETURNING run_id`,
-    [request.strategyId, request.userId, JSON.stringify({ basket: { ...basket.document, prices: legs.map((leg) => leg.pricePaise) } })]);
+    [request.strategyId, request.userId, JSON.stringify({ ...request.extraParams, basket: { ...request.document, prices: legs.map((leg) => leg.pricePaise) } })]);
   const runId = rows[0]!.run_id;
   const outcomes = await withWatch(context, async (watch) => {
     const done: LegOutcome[] = [];

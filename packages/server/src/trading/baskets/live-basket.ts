@@ -51,6 +51,7 @@ import { isFinalStatus } from '@vyuha/engine';
 import type pg from 'pg';
 import type { JobQueue } from '../../jobs/job-queue';
 import { enqueueStrategyRun } from '../../jobs/strategy-run-jobs';
+import { haltedToday } from '../account-risk-settings';
 import { liveAccountIssues, liveTierIssues } from '../deployments';
 import type { Scheduler } from '../feeds/scheduler';
 import type { LiveAccount } from '../live/live-account';
@@ -170,10 +171,28 @@ export async function placeLiveBasket(context: LiveBasketActionContext, request:
   if ((strategies[0]?.algo_id ?? null) === null && context.defaultAlgoId === undefined) {
     issues.push({ field: 'strategy_id', code: 'algo-id-missing', message: "every LIVE order carries the exchange's algo id: set the basket's algo id first (or the platform's VYUHA_ALGO_ID)" });
   }
+  const halt = request.userBrokerId === null ? undefined : await haltedToday(pool, request.userBrokerId, nowMs);
+  if (halt !== undefined) issues.push({ field: 'user_broker_id', code: 'broker-account', message: `user_broker_id: the account takes no new orders today: ${halt}` });
   if (issues.length > 0) throw new BasketRefusal(issues);
-  const legs = await registerLegInstruments(pool, await quotedOrRefused(pool, basket.document, nowMs), nowMs);
-  const params: BasketParams = { basket: { ...basket.document, prices: legs.map((leg) => leg.pricePaise) }, userBrokerId: request.userBrokerId as string };
-  const runId = await inTransaction(pool, async (client) => {
+  const runId = await enqueueLiveBasketDocument(context, { ...request, userBrokerId: request.userBrokerId as string, document: basket.document });
+  return answerOf(pool, runId, context.answerWaitMs ?? LIVE_BASKET_ANSWER_WAIT_MS);
+}
+
+/**
+ * Writes the LIVE run of `document` on `userBrokerId` with its job, as placeLiveBasket does once its
+ * checks pass (the caller makes them), and answers the run id without waiting; `extraParams` are
+ * merged into the run's params (an ensemble sync names its ensemble there: trading/ensembles/).
+ * @example await enqueueLiveBasketDocument({ pool, queue }, { userId, strategyId, userBrokerId, document }) // 'a1b2...'
+ */
+export async function enqueueLiveBasketDocument(context: LiveBasketActionContext, request: {
+  readonly userId: string; readonly strategyId: string; readonly userBrokerId: string; readonly document: BasketDocument;
+  readonly extraParams?: Record<string, unknown>;
+}): Promise<string> {
+  const { pool } = context;
+  const nowMs = (context.now ?? Date.now)();
+  const legs = await registerLegInstruments(pool, await quotedOrRefused(pool, request.document, nowMs), nowMs);
+  const params: BasketParams = { ...request.extraParams, basket: { ...request.document, prices: legs.map((leg) => leg.pricePaise) }, userBrokerId: request.userBrokerId };
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ run_id: string }>(
       `INSERT INTO strategy_runs (strategy_id, user_id, kind, status, params, result) VALUES ($1, $2, 'LIVE', 'IN PROGRESS', $3, $4) RETURNING run_id`,
       [request.strategyId, request.userId, JSON.stringify(params), JSON.stringify(resultOf(legs.map(pendingOutcome)))]);
@@ -181,7 +200,6 @@ export async function placeLiveBasket(context: LiveBasketActionContext, request:
     await enqueueStrategyRun(context.queue, { client, runId: id });
     return id;
   });
-  return answerOf(pool, runId, context.answerWaitMs ?? LIVE_BASKET_ANSWER_WAIT_MS);
 }
 
 /**

@@ -261,7 +261,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
   }, scanIntervalMs) : undefined;
   await scan();
   const accountRisk = options.accountRiskMs === 0 ? undefined
-    : startAccountRiskWatch(pool, { intervalMs: options.accountRiskMs ?? 1_000, log: (message) => log(message) });
+    : startAccountRiskWatch(pool, { intervalMs: options.accountRiskMs ?? 1_000, log: (message) => log(message), queue });
 
   return {
     workerId,

@@ -1,7 +1,8 @@
 // /users/edit: the signed-in user's account. Profile and broker accounts are GraphQL rows of the
 // acting user (the managed user while a manager acts for one); e-mail, password, two-factor,
 // security keys and access tokens belong to the signed-in account and go to the auth service;
-// licences and credits show the utilisation figures and alerts of the acting user.
+// licences and credits show the utilisation figures and alerts of the acting user. The Managers tab
+// (the signed-in user's own, hidden while acting) lists who manages them and what those managers did.
 // /users/edit?user=<id> opens another user's page for administrators, superadmins and support
 // (users/UserAdminPage.tsx); any other role asking for it is refused.
 import { Alert, Stack, Tabs, Title } from '@mantine/core';
@@ -21,9 +22,10 @@ import { ProfileSection } from './ProfileSection';
 import { SecurityKeysSection } from './SecurityKeysSection';
 import { useAuthUser } from './use-auth-user';
 import { OwnLicencesSection } from './users/OwnLicencesSection';
+import { MyManagersSection } from './users/MyManagersSection';
 import { UserAdminPage } from './users/UserAdminPage';
 
-const TABS = ['profile', 'sign-in', 'two-factor', 'security-keys', 'tokens', 'brokers', 'licences'] as const;
+const TABS = ['profile', 'sign-in', 'two-factor', 'security-keys', 'tokens', 'brokers', 'licences', 'managers'] as const;
 type TabName = (typeof TABS)[number];
 
 function isTab(value: string | null): value is TabName {
@@ -50,6 +52,7 @@ function OwnAccount() {
   const requested = searchParams.get('tab');
   const tab: TabName = isTab(requested) ? requested : 'profile';
   const userId = useActingUserId();
+  const selfId = useSignedInUserId();
   const acting = useAppStore((state) => state.managedUserId !== undefined);
   const auth = useAuthUser();
   // The broker login (/api/broker_login/...) always comes back here with its outcome: kept on the
@@ -83,6 +86,7 @@ function OwnAccount() {
           <Tabs.Tab value="tokens">Access tokens</Tabs.Tab>
           <Tabs.Tab value="brokers">Broker accounts</Tabs.Tab>
           <Tabs.Tab value="licences" data-testid="tab-licences">Licences and credits</Tabs.Tab>
+          {!acting && selfId !== undefined && <Tabs.Tab value="managers">Managers</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="profile">
           <ProfileSection userId={userId} authUser={auth.user} acting={acting} />
@@ -105,6 +109,11 @@ function OwnAccount() {
         <Tabs.Panel value="licences">
           <OwnLicencesSection userId={userId} />
         </Tabs.Panel>
+        {!acting && selfId !== undefined && (
+          <Tabs.Panel value="managers">
+            <MyManagersSection userId={selfId} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );

@@ -4,9 +4,8 @@
 // run's reason in words, the instrument's chart with the run's entries and exits, its orders with
 // their fills and charges, its positions, its equity and drawdown; the run history; the algorithm
 // version it runs. Everything follows GraphQL subscriptions: nothing polls, nothing reloads.
-// Shared by /strategies/:strategy_id and /ensembleSync/:id.
 import { Anchor, Stack, Text } from '@mantine/core';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useSubscription } from 'urql';
 import { QueryState } from './QueryState';
@@ -25,10 +24,6 @@ export interface StrategyDetailProps {
   /** Where the back link goes, e.g. '/baskets'. */
   readonly backPath: string;
   readonly backLabel: string;
-  /** Extra filter on the runs listed (e.g. started on or after a date). */
-  readonly runsWhere?: Record<string, unknown>;
-  /** Rendered above the runs table (e.g. a date filter). */
-  readonly runsToolbar?: ReactNode;
 }
 
 /** Today's P&L after charges over the strategy's listed runs. */
@@ -36,10 +31,10 @@ function todayPaise(strategy: DetailStrategyRow): number {
   return strategy.strategy_runs.reduce((sum, run) => sum + run.today.reduce((day, row) => day + (paiseOf(row.pnl_paise) ?? 0), 0), 0);
 }
 
-export function StrategyDetail({ strategyId, backPath, backLabel, runsWhere, runsToolbar }: StrategyDetailProps) {
+export function StrategyDetail({ strategyId, backPath, backLabel }: StrategyDetailProps) {
   const subject = useSubject();
   const today = useMemo(() => todayOf(Date.now()), []);
-  const where = useMemo(() => ({ _and: [runsWhere ?? {}, { kind: { _in: TRADING_RUN_KINDS } }] }), [runsWhere]);
+  const where = useMemo(() => ({ kind: { _in: TRADING_RUN_KINDS } }), []);
   const [result] = useSubscription<{ strategies_by_pk: DetailStrategyRow | null }>({
     query: STRATEGY_SUBSCRIPTION, variables: { id: strategyId, runsWhere: where, today },
   });
@@ -67,7 +62,6 @@ export function StrategyDetail({ strategyId, backPath, backLabel, runsWhere, run
                 <Text size="sm" c="dimmed">
                   {runCount > strategy.strategy_runs.length ? `Latest ${strategy.strategy_runs.length} of ${runCount} runs` : `${runCount} ${runCount === 1 ? 'run' : 'runs'}`} (paper and live)
                 </Text>
-                {runsToolbar}
               </>
             )}>
               <RunHistory runs={strategy.strategy_runs} selectedId={run?.run_id} onSelect={choose} />

@@ -1,4 +1,4 @@
-// The strategy lists of /strategies and /ensembleSync, live through one GraphQL subscription (a
+// The strategy list of /strategies, live through one GraphQL subscription (a
 // fill, an order or a status change anywhere in a listed strategy pushes the list again): name,
 // mode, status, today's P&L and orders and the open positions of its PAPER and LIVE runs (never a
 // backtest: deploy/strategy-rows.ts), and the actions the role and status allow. Filters
@@ -27,7 +27,6 @@ const STRATEGY_LIST = `subscription StrategyList($where: strategies_bool_exp!, $
   strategies(where: $where, order_by: [{ updated_at: desc }], limit: ${STRATEGY_LIMIT}) {
     strategy_id user_id name kind mode status published strategy_type interval_minutes algorithm_id algorithm_version config
     instrument { instrument_id name trading_symbol lot_size }
-    user { name }
     strategy_runs(where: { kind: { _in: ["PAPER", "LIVE"] }, _or: [
       { status: { _eq: "IN PROGRESS" } }, { daily_pnl: { date: { _eq: $today } } }, { positions: { net_quantity: { _neq: 0 } } }
     ] }, order_by: { started_at: desc }, limit: 5) {
@@ -45,14 +44,13 @@ interface StrategyRow extends DeployStrategy {
   readonly status: string;
   readonly published: boolean;
   readonly instrument: DeployStrategy['instrument'] & { readonly trading_symbol: string } | null;
-  readonly user: { readonly name: string } | null;
   readonly strategy_runs: readonly RunRow[];
 }
 
 export interface StrategyListProps {
-  /** Whose strategies: a user id, or 'everyone' (staff screens such as Ensemble Sync). */
-  readonly owner: string | 'everyone';
-  readonly kind?: 'algo' | 'basket' | 'ensemble';
+  /** Whose strategies (a user id). */
+  readonly owner: string;
+  readonly kind?: 'algo' | 'basket';
   /** Detail route prefix, e.g. '/strategies'. */
   readonly basePath: string;
   readonly emptyText: string;
@@ -83,14 +81,14 @@ export function StrategyList({ owner, kind, basePath, emptyText }: StrategyListP
   const [deployingId, setDeployingId] = useState<string | undefined>();
   const today = istToday();
   const where = useMemo(() => ({
-    ...(owner === 'everyone' ? {} : { user_id: { _eq: owner } }),
+    user_id: { _eq: owner },
     ...(kind ? { kind: { _eq: kind } } : {}),
     status: statusCondition(period, active),
   }), [owner, kind, period, active]);
   const [result] = useSubscription<{ strategies: StrategyRow[] }>({ query: STRATEGY_LIST, variables: { where, today } });
   const rows = result.data?.strategies ?? [];
   const deploying = rows.find((row) => row.strategy_id === deployingId);
-  const mayCreate = owner !== 'everyone' && owner === subject.userId && (kind ?? 'algo') === 'algo' && STRATEGY_WRITER_ROLES.includes(subject.role ?? '');
+  const mayCreate = owner === subject.userId && (kind ?? 'algo') === 'algo' && STRATEGY_WRITER_ROLES.includes(subject.role ?? '');
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">
@@ -107,7 +105,7 @@ export function StrategyList({ owner, kind, basePath, emptyText }: StrategyListP
       <QueryState fetching={result.fetching} error={result.error} hasData={result.data !== undefined} title="Could not load the strategies">
         {rows.length === 0
           ? <Text c="dimmed">{`${emptyText}${period === 'current' && active === 'active' ? ' (none active; choose All to see the rest)' : ''}.`}</Text>
-          : <StrategyRows rows={rows} today={today} basePath={basePath} showOwner={owner === 'everyone'} onDeploy={setDeployingId} />}
+          : <StrategyRows rows={rows} today={today} basePath={basePath} onDeploy={setDeployingId} />}
       </QueryState>
       {deploying !== undefined && <LazyDeployDialog strategy={deploying} opened onClose={() => setDeployingId(undefined)} />}
       {mayCreate && <LazyCreateStrategyDialog opened={creating} onClose={() => setCreating(false)} userId={owner} onCreated={() => setActive('all')} />}
@@ -116,7 +114,7 @@ export function StrategyList({ owner, kind, basePath, emptyText }: StrategyListP
 }
 
 interface RowsProps {
-  readonly rows: readonly StrategyRow[]; readonly today: string; readonly basePath: string; readonly showOwner: boolean;
+  readonly rows: readonly StrategyRow[]; readonly today: string; readonly basePath: string;
   readonly onDeploy: (strategyId: string) => void;
 }
 
@@ -137,14 +135,14 @@ function PnlText({ pnl }: { readonly pnl: number | undefined }) {
   return <Text size="sm" c={pnl === undefined || pnl === 0 ? 'dimmed' : pnl > 0 ? 'teal' : 'red'}>{pnl === undefined ? '—' : formatRupees(pnl)}</Text>;
 }
 
-function StrategyCard({ row, today, basePath, showOwner, onDeploy }: RowProps) {
+function StrategyCard({ row, today, basePath, onDeploy }: RowProps) {
   const figures = tradingFigures(row.strategy_runs, today);
   return (
     <Card withBorder padding="sm" data-testid={`strategy-row-${row.strategy_id}`}>
       <Stack gap={6}>
         <Anchor component={Link} to={`${basePath}/${row.strategy_id}`}>{row.name}</Anchor>
         <Text size="xs" c="dimmed">
-          {showOwner && row.user ? `${row.user.name} · ` : ''}{row.instrument?.trading_symbol ?? '—'} · {row.interval_minutes} min · {row.strategy_type}
+          {row.instrument?.trading_symbol ?? '—'} · {row.interval_minutes} min · {row.strategy_type}
         </Text>
         <Group gap={6} wrap="wrap">
           <Badge variant="light" color={row.mode === 'LIVE' ? 'orange' : 'gray'}>{row.mode}</Badge>
@@ -165,12 +163,11 @@ function StrategyCard({ row, today, basePath, showOwner, onDeploy }: RowProps) {
 
 function StrategyTable({ rows, ...rest }: RowsProps) {
   return (
-    <Table.ScrollContainer minWidth={rest.showOwner ? 1080 : 980}>
+    <Table.ScrollContainer minWidth={980}>
       <Table striped highlightOnHover data-testid="strategy-table">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
-            {rest.showOwner && <Table.Th>Owner</Table.Th>}
             <Table.Th w={96}>Mode</Table.Th>
             <Table.Th w={116}>Status</Table.Th>
             <Table.Th ta="right">Today's P&amp;L</Table.Th>
@@ -187,7 +184,7 @@ function StrategyTable({ rows, ...rest }: RowsProps) {
   );
 }
 
-function StrategyRowView({ row, today, basePath, showOwner, onDeploy }: RowProps) {
+function StrategyRowView({ row, today, basePath, onDeploy }: RowProps) {
   const figures = tradingFigures(row.strategy_runs, today);
   const pnl = figures.todayPnlPaise;
   return (
@@ -197,7 +194,6 @@ function StrategyRowView({ row, today, basePath, showOwner, onDeploy }: RowProps
         {row.published && <Badge ml="xs" size="xs" variant="outline" data-testid="strategy-published">Published</Badge>}
         <Text size="xs" c="dimmed">{row.instrument?.trading_symbol ?? '—'} · {row.interval_minutes} min · {row.strategy_type}</Text>
       </Table.Td>
-      {showOwner && <Table.Td>{row.user?.name ?? '—'}</Table.Td>}
       <Table.Td w={96}><Badge variant="light" color={row.mode === 'LIVE' ? 'orange' : 'gray'} style={{ overflow: 'visible' }}>{row.mode}</Badge></Table.Td>
       <Table.Td w={116} data-testid="strategy-status"><StatusBadge status={row.status} /></Table.Td>
       <Table.Td ta="right" data-testid="strategy-pnl">
