@@ -26,6 +26,7 @@ import { ANONYMOUS_ROLE, SIGNED_IN_ROLES, SUPERADMIN_ROLE } from '../metadata/ro
 import { MANAGING_ROLES } from '../session';
 import { GraphqlFailure, type GraphqlSession } from '../types';
 import { actorId, isUuid, requireRole } from './session-access';
+import { inActorTransaction } from '../../trading/oms/order-rows';
 
 export const REQUEST_MANAGER_LINK = 'request_manager_link';
 export const MANAGER_LINK_REQUEST = 'manager_link_request';
@@ -78,22 +79,6 @@ function uuidArgument(action: string, args: Readonly<Record<string, unknown>>, n
 function signedInUser(session: GraphqlSession, action: string): string {
   if (session.admin) throw new GraphqlFailure('permission-error', `${action} needs a signed-in user, not the admin secret`, `$.selectionSet.${action}`);
   return actorId(session).toLowerCase();
-}
-
-async function inActorTransaction<T>(pool: pg.Pool, actor: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT set_config('vyuha.actor_id', $1, true)`, [actor ?? '']);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 interface Person {

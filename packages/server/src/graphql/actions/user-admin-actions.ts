@@ -27,6 +27,7 @@ import { ADMINISTRATOR_ROLE, PROTECTED_TIERS, SUPERADMIN_ROLE, SUPPORT_ROLE } fr
 import { GraphqlFailure, type GraphqlSession } from '../types';
 import { isUuid, requireRole } from './session-access';
 import { listUsers, userDetail, userRow, type AdminUserRow, type Reader, type UserListFilter } from './user-admin-queries';
+import { inActorTransaction } from '../../trading/oms/order-rows';
 
 export const ADMIN_USERS = 'admin_users';
 export const ADMIN_USER = 'admin_user';
@@ -224,22 +225,6 @@ function pageArgument(args: Readonly<Record<string, unknown>>, name: 'limit' | '
     refuse(ADMIN_USERS, name, `must be a whole number from 0 to ${max}, got ${JSON.stringify(value)}`);
   }
   return value;
-}
-
-async function inActorTransaction<T>(pool: pg.Pool, actor: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT set_config('vyuha.actor_id', $1, true)`, [actor ?? '']);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /** The target's current tier, refused when missing, the caller's own, or protected from an administrator. */

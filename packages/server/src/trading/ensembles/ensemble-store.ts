@@ -10,19 +10,13 @@
 // - Every write runs in a transaction that sets `vyuha.actor_id` to the administrator.
 import type pg from 'pg';
 import { liveAccountIssues } from '../deployments';
-import { inTransaction } from '../oms/order-rows';
+import { inActorTransaction } from '../oms/order-rows';
 import { EnsembleRefusal, ensembleRow } from './ensemble-sync';
 
 function refuse(field: string, code: string, message: string): never {
   throw new EnsembleRefusal([{ field, code, message }]);
 }
 
-async function asActor<T>(pool: pg.Pool, actorId: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return inTransaction(pool, async (client) => {
-    await client.query(`SELECT set_config('vyuha.actor_id', $1, true)`, [actorId]);
-    return work(client);
-  });
-}
 
 /**
  * A new ensemble (a strategies row of kind 'ensemble') owned by `actorId`.
@@ -31,7 +25,7 @@ async function asActor<T>(pool: pg.Pool, actorId: string, work: (client: pg.Pool
 export async function createEnsemble(pool: pg.Pool, request: { readonly actorId: string; readonly name: unknown }): Promise<string> {
   const name = typeof request.name === 'string' ? request.name.trim() : '';
   if (name === '' || name.length > 120) refuse('name', 'invalid', 'name: give the ensemble a name of 1 to 120 characters');
-  return asActor(pool, request.actorId, async (client) => {
+  return inActorTransaction(pool, request.actorId, async (client) => {
     const { rows } = await client.query<{ strategy_id: string }>(
       `INSERT INTO strategies (user_id, name, kind, mode) VALUES ($1, $2, 'ensemble', 'PAPER') RETURNING strategy_id`, [request.actorId, name]);
     return rows[0]!.strategy_id;
@@ -54,14 +48,14 @@ export async function setMember(pool: pg.Pool, request: { readonly actorId: stri
   if (!member.running) {
     refuse('member_strategy_id', 'not-running', 'member_strategy_id: the strategy has no PAPER or LIVE run in progress (a backtest does not count): deploy it first');
   }
-  await asActor(pool, request.actorId, (client) => client.query(
+  await inActorTransaction(pool, request.actorId, (client) => client.query(
     `INSERT INTO ensemble_members (ensemble_id, member_strategy_id, weight) VALUES ($1, $2, $3)
      ON CONFLICT (ensemble_id, member_strategy_id) DO UPDATE SET weight = EXCLUDED.weight`, [request.ensembleId, request.memberId, weight]));
 }
 
 export async function removeMember(pool: pg.Pool, request: { readonly actorId: string; readonly ensembleId: string; readonly memberId: string }): Promise<void> {
   await ensembleRow(pool, request.ensembleId);
-  const removed = await asActor(pool, request.actorId, (client) => client.query(
+  const removed = await inActorTransaction(pool, request.actorId, (client) => client.query(
     'DELETE FROM ensemble_members WHERE ensemble_id = $1 AND member_strategy_id = $2', [request.ensembleId, request.memberId]));
   if (removed.rowCount === 0) refuse('member_strategy_id', 'not-found', `member_strategy_id: ${request.memberId} is not a member of this ensemble`);
 }
@@ -92,7 +86,7 @@ export async function setAccount(pool: pg.Pool, request: {
       throw new EnsembleRefusal(issues.map((issue) => ({ field: 'mode', code: issue.code, message: `mode: LIVE needs an account that can trade now: ${issue.message}` })));
     }
   }
-  await asActor(pool, request.actorId, (client) => client.query(
+  await inActorTransaction(pool, request.actorId, (client) => client.query(
     `INSERT INTO ensemble_accounts (ensemble_id, user_broker_id, investment_paise, mode, active) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (ensemble_id, user_broker_id) DO UPDATE SET investment_paise = EXCLUDED.investment_paise, mode = EXCLUDED.mode, active = EXCLUDED.active`,
     [request.ensembleId, request.userBrokerId, investment, mode, active]));
@@ -100,7 +94,7 @@ export async function setAccount(pool: pg.Pool, request: {
 
 export async function removeAccount(pool: pg.Pool, request: { readonly actorId: string; readonly ensembleId: string; readonly userBrokerId: string }): Promise<void> {
   await ensembleRow(pool, request.ensembleId);
-  const removed = await asActor(pool, request.actorId, (client) => client.query(
+  const removed = await inActorTransaction(pool, request.actorId, (client) => client.query(
     'DELETE FROM ensemble_accounts WHERE ensemble_id = $1 AND user_broker_id = $2', [request.ensembleId, request.userBrokerId]));
   if (removed.rowCount === 0) refuse('user_broker_id', 'not-found', `user_broker_id: ${request.userBrokerId} is not an account of this ensemble`);
 }

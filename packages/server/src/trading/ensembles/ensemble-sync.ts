@@ -34,7 +34,7 @@ import { quoteBasket } from '../baskets/basket-quotes';
 import { enqueueLiveBasketDocument } from '../baskets/live-basket';
 import { haltedToday } from '../account-risk-settings';
 import { liveAccountIssues } from '../deployments';
-import { inTransaction } from '../oms/order-rows';
+import { inActorTransaction } from '../oms/order-rows';
 
 /** docs/PRODUCT.md section 9: the earliest ensemble sync date. */
 export const MIN_ENSEMBLE_SYNC_DATE = '2021-01-01' as IsoDate;
@@ -375,8 +375,7 @@ export async function applySync(context: EnsembleContext, request: {
     const issues = await placementIssues(context, orders, state);
     if (issues.length > 0) throw new EnsembleRefusal(issues);
     const accounts = new Set(orders.map((order) => order.userBrokerId));
-    const syncId = await inTransaction(pool, async (client) => {
-      await client.query(`SELECT set_config('vyuha.actor_id', $1, true)`, [request.actorId]);
+    const syncId = await inActorTransaction(pool, request.actorId, async (client) => {
       const { rows } = await client.query<{ sync_id: string }>(
         `INSERT INTO ensemble_syncs (ensemble_id, actor_id, preview_token, as_of, status, orders_count, accounts_count, finished_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $6 = 0 THEN now() END) ON CONFLICT (ensemble_id, preview_token) DO NOTHING RETURNING sync_id`,

@@ -244,3 +244,15 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release();
   }
 }
+
+/**
+ * Runs `work` in a transaction whose `vyuha.actor_id` is `actor` (the user the audit triggers of
+ * migration 0028 name as the one who made the change; null: nobody named).
+ * @example await inActorTransaction(pool, adminId, (client) => client.query('UPDATE users SET tier = $2 WHERE user_id = $1', [userId, 'basic']))
+ */
+export async function inActorTransaction<T>(pool: pg.Pool, actor: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (client) => {
+    await client.query(`SELECT set_config('vyuha.actor_id', $1, true)`, [actor ?? '']);
+    return work(client);
+  });
+}
