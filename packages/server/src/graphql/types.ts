@@ -70,6 +70,21 @@ export class GraphqlFailure extends Error {
   }
 }
 
+/**
+ * An action's refusal with every issue found: the message joins them, `extensions.issues` lists
+ * them (each with its field, code and message) for clients that show them by field.
+ */
+export class IssuesFailure<I extends { readonly message: string }> extends GraphqlFailure {
+  constructor(code: GraphqlErrorCode | string, readonly issues: readonly I[], path: string) {
+    super(code, issues.map((issue) => issue.message).join('; '), path);
+  }
+
+  override toGraphqlError(): GraphqlError {
+    const base = super.toGraphqlError();
+    return { ...base, extensions: { ...base.extensions, issues: this.issues } } as GraphqlError;
+  }
+}
+
 /** The answer to a query or mutation. */
 export interface ExecutionOutcome {
   /** JSON text of the response body: `{"data":{...}}` or `{"errors":[...]}`. */

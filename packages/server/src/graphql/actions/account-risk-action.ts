@@ -8,8 +8,7 @@
 // - One call changes the same columns of every account named, or nothing: the first issue's field
 //   is the error's path, every issue is in `extensions.issues`.
 import type { ActionDeclaration, ActionInvocation } from '../metadata/types';
-import { GraphqlFailure } from '../types';
-import type { GraphqlError } from '../types';
+import { GraphqlFailure, IssuesFailure } from '../types';
 import { parseRiskChanges, updateAccountRisk } from '../../trading/account-risk-settings';
 import type { RiskIssue } from '../../trading/account-risk-settings';
 import type pg from 'pg';
@@ -43,17 +42,12 @@ type set_account_risk_result {
 `;
 
 /** A refusal: the first issue's field as the path, every issue in the extensions. */
-export class AccountRiskRefusal extends GraphqlFailure {
-  constructor(readonly issues: readonly RiskIssue[]) {
+export class AccountRiskRefusal extends IssuesFailure<RiskIssue> {
+  constructor(issues: readonly RiskIssue[]) {
     const first = issues[0];
     const code = first?.code === 'forbidden' ? 'permission-error' : first?.code === 'not-found' ? 'not-found' : 'validation-failed';
     const field = first === undefined ? '' : first.field.startsWith('user_broker_ids') ? `.args.${first.field}` : `.args.changes.${first.field}`;
-    super(code, issues.map((issue) => issue.message).join('; '), `$.selectionSet.${SET_ACCOUNT_RISK}${field}`);
-  }
-
-  override toGraphqlError(): GraphqlError {
-    const base = super.toGraphqlError();
-    return { ...base, extensions: { ...base.extensions, issues: this.issues } } as GraphqlError;
+    super(code, issues, `$.selectionSet.${SET_ACCOUNT_RISK}${field}`);
   }
 }
 

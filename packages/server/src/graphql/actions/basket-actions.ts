@@ -24,8 +24,7 @@ import { previewBasket } from '../../trading/baskets/basket-preview';
 import { quoteBasket } from '../../trading/baskets/basket-quotes';
 import { saveBasket } from '../../trading/baskets/basket-store';
 import type { ActionDeclaration, ActionInvocation } from '../metadata/types';
-import { GraphqlFailure } from '../types';
-import type { GraphqlError } from '../types';
+import { IssuesFailure } from '../types';
 import { DEPLOY_ROLES } from './strategy-actions';
 import { isUuid, requireRole, targetUserId } from './session-access';
 
@@ -125,15 +124,10 @@ type basket_placement {
 `;
 
 /** A refusal carrying every issue in its extensions. */
-export class BasketActionRefusal extends GraphqlFailure {
-  constructor(action: string, readonly issues: readonly BasketIssue[]) {
+export class BasketActionRefusal extends IssuesFailure<BasketIssue> {
+  constructor(action: string, issues: readonly BasketIssue[]) {
     const first = issues[0];
-    super('validation-failed', issues.map((issue) => issue.message).join('; '), `$.selectionSet.${action}${first === undefined ? '' : `.args.${first.field}`}`);
-  }
-
-  override toGraphqlError(): GraphqlError {
-    const base = super.toGraphqlError();
-    return { ...base, extensions: { ...base.extensions, issues: this.issues } } as GraphqlError;
+    super('validation-failed', issues, `$.selectionSet.${action}${first === undefined ? '' : `.args.${first.field}`}`);
   }
 }
 

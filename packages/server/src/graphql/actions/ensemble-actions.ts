@@ -13,8 +13,7 @@ import { createEnsemble, listEnsembles, removeAccount, removeMember, setAccount,
 import { applySync, asOfDate, EnsembleRefusal, ensembleState, previewSync } from '../../trading/ensembles/ensemble-sync';
 import type { EnsembleContext, EnsembleIssue, EnsembleState, PreviewOrder } from '../../trading/ensembles/ensemble-sync';
 import type { ActionDeclaration, ActionInvocation } from '../metadata/types';
-import { GraphqlFailure } from '../types';
-import type { GraphqlError } from '../types';
+import { IssuesFailure } from '../types';
 import { actorId, isUuid, requireRole } from './session-access';
 
 export const ENSEMBLE_ROLES: readonly string[] = ['administrator', 'superadmin'];
@@ -156,16 +155,10 @@ type ensemble_change_result {
 `;
 
 /** A refusal carrying every issue in its extensions. */
-export class EnsembleActionRefusal extends GraphqlFailure {
-  constructor(action: string, readonly issues: readonly EnsembleIssue[]) {
+export class EnsembleActionRefusal extends IssuesFailure<EnsembleIssue> {
+  constructor(action: string, issues: readonly EnsembleIssue[]) {
     const first = issues[0];
-    super(first?.code === 'not-found' ? 'not-found' : 'validation-failed', issues.map((issue) => issue.message).join('; '),
-      `$.selectionSet.${action}${first === undefined ? '' : `.args.${first.field}`}`);
-  }
-
-  override toGraphqlError(): GraphqlError {
-    const base = super.toGraphqlError();
-    return { ...base, extensions: { ...base.extensions, issues: this.issues } } as GraphqlError;
+    super(first?.code === 'not-found' ? 'not-found' : 'validation-failed', issues, `$.selectionSet.${action}${first === undefined ? '' : `.args.${first.field}`}`);
   }
 }
 

@@ -14,8 +14,7 @@ import { confirmSignal, deployStrategy, stopStrategy, strategyFromBacktest } fro
 import type { DeployIssue, ReplayRequest } from '../../trading/deployments';
 import type { ActionInvocation } from '../metadata/types';
 import { BUILDER_ROLES, OWN_ROW_WRITER_ROLES } from '../metadata/roles';
-import { GraphqlFailure } from '../types';
-import type { GraphqlError } from '../types';
+import { GraphqlFailure, IssuesFailure } from '../types';
 import { actorId, isUuid, requireRole, targetUserId } from './session-access';
 
 export const DEPLOY_STRATEGY = 'deploy_strategy';
@@ -87,17 +86,12 @@ const GRAPHQL_CODE: Readonly<Record<string, string>> = {
 };
 
 /** A refusal carrying every issue in its extensions. */
-export class StrategyActionRefusal extends GraphqlFailure {
-  constructor(action: string, readonly issues: readonly DeployIssue[]) {
+export class StrategyActionRefusal extends IssuesFailure<DeployIssue> {
+  constructor(action: string, issues: readonly DeployIssue[]) {
     const first = issues[0];
     const argument = first?.field !== undefined && !first.field.startsWith('config.') ? `.args.${first.field}` : '';
     const code = GRAPHQL_CODE[first?.code ?? ''] ?? first?.code ?? 'action-error';
-    super(code, issues.map((issue) => issue.message).join('; '), `$.selectionSet.${action}${argument}`);
-  }
-
-  override toGraphqlError(): GraphqlError {
-    const base = super.toGraphqlError();
-    return { ...base, extensions: { ...base.extensions, issues: this.issues } } as GraphqlError;
+    super(code, issues, `$.selectionSet.${action}${argument}`);
   }
 }
 

@@ -66,16 +66,12 @@ function AccountEditor({ ensembleId, account, onDone }: { readonly ensembleId: s
   );
 }
 
-function AccountsSection({ detail, refresh }: { readonly detail: EnsembleDetailData; readonly refresh: () => void }) {
-  const [editing, setEditing] = useState<EnsembleAccount | undefined>(undefined);
-  const [adding, setAdding] = useState<string | null>(null);
-  const [investment, setInvestment] = useState<string | number>('');
-  const [mode, setMode] = useState<string | null>('PAPER');
-  const [, save] = useMutation(SET_ACCOUNT_MUTATION);
-  const [, remove] = useMutation(REMOVE_ACCOUNT_MUTATION);
+/** Runs one change (a mutation), showing its error in words or a toast and the refreshed figures. */
+function useChangeRunner(refresh: () => void): {
+  error: string | undefined;
+  run: (work: Promise<{ error?: Parameters<typeof errorMessage>[0] | undefined }>, done: string) => Promise<void>;
+} {
   const [error, setError] = useState<string | undefined>(undefined);
-  const rupees = typeof investment === 'number' ? investment : Number.NaN;
-
   async function run(work: Promise<{ error?: Parameters<typeof errorMessage>[0] | undefined }>, done: string): Promise<void> {
     const result = await work;
     if (result.error !== undefined) {
@@ -86,6 +82,19 @@ function AccountsSection({ detail, refresh }: { readonly detail: EnsembleDetailD
     showToast('success', done);
     refresh();
   }
+  return { error, run };
+}
+
+function AccountsSection({ detail, refresh }: { readonly detail: EnsembleDetailData; readonly refresh: () => void }) {
+  const [editing, setEditing] = useState<EnsembleAccount | undefined>(undefined);
+  const [adding, setAdding] = useState<string | null>(null);
+  const [investment, setInvestment] = useState<string | number>('');
+  const [mode, setMode] = useState<string | null>('PAPER');
+  const [, save] = useMutation(SET_ACCOUNT_MUTATION);
+  const [, remove] = useMutation(REMOVE_ACCOUNT_MUTATION);
+  const { error, run } = useChangeRunner(refresh);
+  const rupees = typeof investment === 'number' ? investment : Number.NaN;
+
 
   return (
     <Paper withBorder p="md">
@@ -155,18 +164,8 @@ function MembersSection({ detail, refresh }: { readonly detail: EnsembleDetailDa
   const [weight, setWeight] = useState<string | number>(1);
   const [, save] = useMutation(SET_MEMBER_MUTATION);
   const [, remove] = useMutation(REMOVE_MEMBER_MUTATION);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const { error, run } = useChangeRunner(refresh);
 
-  async function run(work: Promise<{ error?: Parameters<typeof errorMessage>[0] | undefined }>, done: string): Promise<void> {
-    const result = await work;
-    if (result.error !== undefined) {
-      setError(errorMessage(result.error));
-      return;
-    }
-    setError(undefined);
-    showToast('success', done);
-    refresh();
-  }
 
   const positionsText = (member: EnsembleMember): string => member.positions.length === 0 ? 'flat'
     : member.positions.map((position) => `${position.symbol} ${signed(position.quantity)}`).join(', ');
