@@ -343,6 +343,11 @@ export async function screenshotLayouts(page: Page, name: string, ready: (page: 
       await ready(page);
       // A resize reflows on the next frame: wait for two before measuring.
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      // A resize to a phone closes the side menu with a slide: measure once every finite transition
+      // has ended (loaders spin for ever and do not count).
+      await page.waitForFunction(() => document.getAnimations()
+        .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity).length === 0,
+      undefined, { timeout: 5_000 }).catch(() => undefined);
       const label = `${name}-${theme}-${viewport.width}x${viewport.height}`;
       await screenshot(page, label);
       for (const problem of await layoutProblems(page)) problems.push(`${label}: ${problem.kind}: ${problem.detail}`);

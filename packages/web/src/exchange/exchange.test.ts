@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { visibleMenu } from '../app/menu';
 import {
-  DEFAULT_EXCHANGE_ROW, currencyText, exchangeRefreshFor, exchangesOfTz, marketHoursText, parseTimeZone, selectedExchange,
+  DEFAULT_EXCHANGE_ROW, currencyText, exchangesOfTz, marketHoursText, selectedExchange,
   settingForExchange, settingForTz, tzChoices, zoneOfTz, type ExchangeRow,
 } from './exchange';
+import { exchangeRefreshFor, parseTimeZone } from './time-zone-share';
 
 const row = (exchange: string, extra: Partial<ExchangeRow> = {}): ExchangeRow => ({
   exchange, tz: 'Asia/Kolkata', market_open: '09:15:00', market_close: '15:30:00', currency: 'INR', locale: 'en-IN', symbol: '₹', zone: 'IN', ...extra,

@@ -18,7 +18,7 @@ import { appTheme } from '../app/theme';
 import { showToast } from '../app/toast';
 import { onSessionError, restartGraphqlClients, SESSION_EXPIRED_MESSAGE } from '../graphql/graphql-client';
 import { GraphqlProvider } from '../graphql/GraphqlProvider';
-import { exchangeRefreshFor, TIME_ZONE_STORAGE_KEY } from '../exchange/exchange';
+import { exchangeRefreshFor, TIME_ZONE_STORAGE_KEY } from '../exchange/time-zone-share';
 import { useAppStore, type TimeZoneSetting } from '../stores/app-store';
 import { useDeployStore } from '../stores/deploy-store';
 import { useDeployedVersion } from './use-deployed-version';

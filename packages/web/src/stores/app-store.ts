@@ -1,10 +1,10 @@
 // The application store of docs/PRODUCT.md section 3: the time-zone object (exchange, tz), the selected
 // theme, the product setting and the managed user id; persisted in sessionStorage (docs/PRODUCT.md section 4).
 // Every change of the time-zone object is also copied to localStorage, where other tabs see it
-// (exchange/exchange.ts, the exchange-refresh dialog).
+// (exchange/time-zone-share.ts, the exchange-refresh dialog).
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { shareTimeZone } from '../exchange/exchange';
+import { shareTimeZone } from '../exchange/time-zone-share';
 
 export type Theme = 'dark' | 'light';
 export type Density = 'compact' | 'cozy';
