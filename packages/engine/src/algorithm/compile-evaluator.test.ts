@@ -1,6 +1,6 @@
-// The compiled program has three ways to reach a signal: rules computed ahead for the whole series
-// (no position state read), rules evaluated at each close (position state read), each with a
-// generated or an interpreted evaluator. They must all agree with each other, bar for bar.
+// The compiled program has several ways to reach a signal: rules computed ahead for the whole series
+// (no position state read) over column blocks or bar by bar, rules evaluated at each close (position
+// state read), each with a generated or an interpreted evaluator. They must all agree, bar for bar.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileAlgorithm } from './compile';
@@ -16,12 +16,12 @@ function seriesOf(closes: readonly number[]): BarSeries {
 }
 
 /** Signals bar by bar, with a position that follows them (long after BUY, flat after EXIT or SELL). */
-function signals(options: { entry: string; exit: string; series: BarSeries; generateCode: boolean; grow: boolean }): Signal[] {
+function signals(options: { entry: string; exit: string; series: BarSeries; generateCode: boolean; grow: boolean; blocks?: boolean }): Signal[] {
   const compiled = compileAlgorithm(algorithmFromExpressions({ entry: options.entry, exit: options.exit }));
   if (!compiled.ok) throw new Error(compiled.error.map((error) => error.message).join('; '));
   // `grow`: a live series, one more closed bar visible at each call.
   const series = { ...options.series, length: options.grow ? 0 : options.series.length };
-  const program = compiled.value.createProgram(series, { generateCode: options.generateCode, intervalMinutes: 1 });
+  const program = compiled.value.createProgram(series, { generateCode: options.generateCode, intervalMinutes: 1, blocks: options.blocks ?? true });
   const position: PositionContext = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
   const result: Signal[] = [];
   for (let index = 0; index < options.series.length; index += 1) {
@@ -38,19 +38,27 @@ const RULES: ReadonlyArray<readonly [string, string]> = [
   ['crossover(sma(close, 3), sma(close, 7))', 'crossunder(sma(close, 3), sma(close, 7))'],
   ['close > ema(close, 5) and rsi(close, 4) > 50', 'close < wma(close, 6) or high[2] < low'],
   ['position == 0 and crossover(close, sma(close, 4))', 'position == 1 and close < sma(close, 4)'],
+  ['macd(close, 3, 6, 2) > macd_signal(close, 3, 6, 2) and atr(3) > 0.5', 'stoch_k(5, 2) < 30 or cci(4) < -50'],
+  ['adx(3) > 20 and close > vwap() and not (close / (high - low) > 100)', 'close < bb_lower(close, 5, 2) or sma(close - open, 3) < 0'],
+  ['highest(high, 4) < close[1] + 2 and ema(sma(close, 3), 4) > lowest(low, 6)', 'max(close, open) % 2 > 1 or abs(-close) < min(open, 9000)'],
+  ['time() >= "09:20" and rsi(ema(close, 3), 3) > 55', 'time() >= "09:40" or (close - close[2]) * 3 < -5'],
 ];
 
 describe('compiled program evaluators', () => {
   it('agree (generated or interpreted, whole series or growing live) for random prices', () => {
     fc.assert(fc.property(
-      fc.array(fc.integer({ min: 9_000_00, max: 11_000_00 }).map((paise) => paise / 100), { minLength: 1, maxLength: 200 }),
+      // Paise prices, and some off the paise grid (a tenth of a paisa): the exact grid sums hand over to the indicators.
+      fc.array(fc.oneof(fc.integer({ min: 9_000_00, max: 11_000_00 }).map((paise) => paise / 100), fc.integer({ min: 9_000_000, max: 11_000_000 }).map((tenths) => tenths / 1000)), { minLength: 1, maxLength: 200 }),
       fc.constantFrom(...RULES),
       (closes, [entry, exit]) => {
         const series = seriesOf(closes);
-        const reference = signals({ entry, exit, series, generateCode: false, grow: true });
-        expect(signals({ entry, exit, series, generateCode: true, grow: false })).toEqual(reference);
-        expect(signals({ entry, exit, series, generateCode: false, grow: false })).toEqual(reference);
-        expect(signals({ entry, exit, series, generateCode: true, grow: true })).toEqual(reference);
+        const reference = signals({ entry, exit, series, generateCode: false, grow: true, blocks: false });
+        for (const blocks of [true, false]) {
+          expect(signals({ entry, exit, series, generateCode: true, grow: false, blocks })).toEqual(reference);
+          expect(signals({ entry, exit, series, generateCode: false, grow: false, blocks })).toEqual(reference);
+          expect(signals({ entry, exit, series, generateCode: true, grow: true, blocks })).toEqual(reference);
+        }
+        expect(signals({ entry, exit, series, generateCode: false, grow: true, blocks: true })).toEqual(reference);
       },
     ), { numRuns: 100 });
   });

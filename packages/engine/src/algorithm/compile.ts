@@ -1,10 +1,12 @@
 import type { Result } from '@vyuha/core';
 import { err, ok } from '@vyuha/core';
 import type { CheckedExpression, CheckedNode } from '../language/checked';
-import type { InstantiateOptions } from '../language/expression-plan';
+import type { BlockProgram, InstantiateOptions } from '../language/expression-plan';
 import { ExpressionPlan } from '../language/expression-plan';
 import type { Step } from '../language/steps';
 import { logicalStep, notStep } from '../language/steps';
+import type { BlockStep } from '../language/block-steps';
+import { BLOCK_BARS, holdCandlesBlock, holdUntilBlock, logicalBlock, notBlock } from '../language/block-steps';
 import type { AnalysedAlgorithm } from './analyse';
 import { analyseAlgorithm } from './analyse';
 import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, ExitRules } from './document';
@@ -76,18 +78,34 @@ function addNode(target: { analysed: AnalysedAlgorithm; plan: ExpressionPlan; sl
       return plan.add(checkedRoot(analysed.expressions, node.id));
     case 'and':
     case 'or':
-      return plan.addGraphStep(warmup, (runtime, slot) => logicalStep({ slots: runtime.slots, slot }, node.type as 'and' | 'or', inputs));
+      return plan.addGraphStep(
+        warmup,
+        (runtime, slot) => logicalStep({ slots: runtime.slots, slot }, node.type as 'and' | 'or', inputs),
+        (runtime, slot) => logicalBlock({ columns: runtime.columns, slot }, node.type as 'and' | 'or', inputs),
+      );
     case 'not':
-      return plan.addGraphStep(warmup, (runtime, slot) => notStep({ slots: runtime.slots, slot }, inputs[0] as number));
+      return plan.addGraphStep(
+        warmup,
+        (runtime, slot) => notStep({ slots: runtime.slots, slot }, inputs[0] as number),
+        (runtime, slot) => notBlock({ columns: runtime.columns, slot }, inputs[0] as number),
+      );
     case 'hold': {
       const source = inputs[0] as number;
       if ('candles' in node) {
         const candles = node.candles;
-        return plan.addGraphStep(warmup, (runtime, slot) => holdCandlesStep({ slots: runtime.slots, slot }, { source, candles }));
+        return plan.addGraphStep(
+          warmup,
+          (runtime, slot) => holdCandlesStep({ slots: runtime.slots, slot }, { source, candles }),
+          (runtime, slot) => holdCandlesBlock({ columns: runtime.columns, slot }, { source, candles }),
+        );
       }
       const until = plan.add(checkedRoot(analysed.untils, node.id));
       const holdWarmup = Math.max(warmup, plan.warmupOf(until));
-      return plan.addGraphStep(holdWarmup, (runtime, slot) => holdUntilStep({ slots: runtime.slots, slot }, { source, until }));
+      return plan.addGraphStep(
+        holdWarmup,
+        (runtime, slot) => holdUntilStep({ slots: runtime.slots, slot }, { source, until }),
+        (runtime, slot) => holdUntilBlock({ columns: runtime.columns, slot }, { source, until }),
+      );
     }
     case 'buy':
     case 'sell':
@@ -169,6 +187,34 @@ function rangeEvaluator(graph: GraphPlan, series: BarSeries, options: Instantiat
       }
       runSteps(graphSteps, index, position);
       fired[index] = (anyFired(slots, buy) ? FIRED_BUY : 0) | (anyFired(slots, sell) ? FIRED_SELL : 0) | (anyFired(slots, exit) ? FIRED_EXIT : 0);
+    }
+  };
+}
+
+/**
+ * The block form of rangeEvaluator for rules that read no position: each step computes a block of
+ * BLOCK_BARS bars as one loop over columns (language/block-steps.ts), then the fired bits of the
+ * block are set from the action columns. Same bits as the per-bar evaluator: expression steps see
+ * every bar, graph steps only bars from `firstLiveIndex` on, and bars before it fire nothing.
+ */
+function blockRangeEvaluator(program: BlockProgram, actions: GraphPlan['actions'], firstLiveIndex: number): RangeEvaluator {
+  const { columns, expressionSteps, graphSteps } = program;
+  const firing: Array<readonly [Float64Array, number]> = [
+    ...actions.buy.map((slot) => [columns[slot] as Float64Array, FIRED_BUY] as const),
+    ...actions.sell.map((slot) => [columns[slot] as Float64Array, FIRED_SELL] as const),
+    ...actions.exit.map((slot) => [columns[slot] as Float64Array, FIRED_EXIT] as const),
+  ];
+  return (fired, range) => {
+    for (let start = range.from; start < range.to; start += BLOCK_BARS) {
+      const end = Math.min(range.to, start + BLOCK_BARS);
+      for (let k = 0; k < expressionSteps.length; k += 1) (expressionSteps[k] as BlockStep)(start, end, start);
+      const live = Math.max(start, Math.min(end, firstLiveIndex));
+      fired.fill(0, start, end);
+      if (live === end) continue;
+      for (let k = 0; k < graphSteps.length; k += 1) (graphSteps[k] as BlockStep)(live, end, start);
+      for (const [values, bit] of firing) {
+        for (let index = live; index < end; index += 1) if (values[index - start] !== 0) fired[index] = (fired[index] as number) | bit;
+      }
     }
   };
 }
@@ -257,8 +303,12 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, warmup:
 }
 
 function createProgram(graph: GraphPlan, series: BarSeries, options: InstantiateOptions): SignalProgram {
+  if (!graph.plan.readsPosition) {
+    const blocks = options.blocks === false ? undefined : graph.plan.instantiateBlocks(series, options);
+    const evaluate = blocks === undefined ? rangeEvaluator(graph, series, options) : blockRangeEvaluator(blocks, graph.actions, Math.max(0, graph.warmup - 1));
+    return precomputedProgram(evaluate, series, graph.warmup);
+  }
   const evaluate = rangeEvaluator(graph, series, options);
-  if (!graph.plan.readsPosition) return precomputedProgram(evaluate, series, graph.warmup);
   // Rules that read the position are evaluated at each close, with the kernel's position.
   let fired: Uint8Array<ArrayBuffer> = new Uint8Array(Math.max(1, series.length));
   const range = { from: 0, to: 0 };

@@ -8,6 +8,7 @@ import type { BarSeries, SignalProgram } from '../algorithm/program';
 import { chargeModelOf } from '../kernel/charges-model';
 import type { ContractChain } from '../kernel/contract-chain';
 import { drawdownCurve, Kernel } from '../kernel/kernel';
+import { scanBarTimes } from '../kernel/session-clock';
 import type { SessionRules } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
@@ -118,21 +119,15 @@ function checkContracts(request: RunBacktestRequest): void {
   if (issues.length > 0) throw new BacktestConfigError(issues);
 }
 
-function checkSeries(series: BarSeries): void {
+/** Checks the columns and that times increase strictly; returns the bar length (`scanBarTimes`). */
+function checkSeries(series: BarSeries): number {
   const columns = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
   for (const name of columns) {
     if (!(series[name] instanceof Float64Array) || series[name].length < series.length) {
       throw new RangeError(`series.${name}: must be a Float64Array of at least series.length (${series.length}) values`);
     }
   }
-  const time = series.time;
-  const length = series.length;
-  let previous = time[0] as number;
-  for (let index = 1; index < length; index += 1) {
-    const current = time[index] as number;
-    if (current <= previous) throw new RangeError(`series.time[${index}]: times must increase strictly`);
-    previous = current;
-  }
+  return scanBarTimes(series);
 }
 
 /**
@@ -143,10 +138,10 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
   const config = requestConfig(request);
   const { series, contracts } = request;
   checkContracts(request);
-  checkSeries(series);
+  const barMilliseconds = checkSeries(series);
   if (contracts !== undefined) checkSeries(contracts.prices);
   const parts = kernelParts(request, config);
-  const kernel = new Kernel({ feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), ...parts });
+  const kernel = new Kernel({ feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), barMilliseconds, ...parts });
   kernel.run();
   return backtestResult({ config, ledger: parts.ledger, kernel, equity: kernel.equity });
 }

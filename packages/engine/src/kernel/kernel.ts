@@ -63,6 +63,8 @@ export interface KernelOptions {
   readonly ledger: Ledger;
   readonly trader: TraderFactory;
   readonly rules: SessionRules;
+  /** A whole run: the bar length `inferBarMilliseconds` gives for the series, when the caller has it already (`scanBarTimes`). */
+  readonly barMilliseconds?: number;
   /** Incremental mode: bars are given one at a time to `step` as they close; `run` is refused. */
   readonly stepping?: KernelStepping;
 }
@@ -174,7 +176,7 @@ export class Kernel {
     this.signalsFrom = stepping?.signalsFrom ?? 0;
     // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.
     this.equity = new Float64Array(stepping === undefined ? series.length : series.time.length);
-    this.barMilliseconds = stepping === undefined ? inferBarMilliseconds(series) : stepping.barMilliseconds;
+    this.barMilliseconds = stepping === undefined ? options.barMilliseconds ?? inferBarMilliseconds(series) : stepping.barMilliseconds;
     this.time = series.time;
     this.length = series.length;
     this.program = options.program;
@@ -246,28 +248,53 @@ export class Kernel {
     // Hot loop state in locals, written back once at the end.
     let peak = this.peakEquity;
     let deepest = this.deepestDrawdown;
-    let nextDayStart = this.nextDayStart;
-    for (let index = from; index < to; index += 1) {
+    let index = from;
+    // One day's bars at a time: [index, dayEnd) share a day, so its rules are read once.
+    while (index < to) {
       const barTime = time[index] as number;
-      if (barTime >= nextDayStart) {
+      if (barTime >= this.nextDayStart) {
         this.peakEquity = peak;
         this.startDay(index, barTime);
-        nextDayStart = this.nextDayStart;
       }
-      if (this.intraday && !this.squaredOff && (barTime - this.dayStart) / MINUTE_MS >= this.squareOffMinute) this.squaredOff = true;
-      const equity = inMarket ? cash + trader.markToMarket(index) : cash;
-      equityColumn[index] = equity;
-      if (equity > peak) peak = equity;
-      const below = equity - peak;
-      if (below < deepest) deepest = below;
-      // `to` is at most the data's last bar, so bar index + 1 exists.
-      if ((time[index + 1] as number) >= nextDayStart) ledger.closeDay(this.session.date, equity - this.dayStartEquity);
+      const dayEnd = this.dayEndIn(index + 1, to);
+      // Times increase, so the day's last skipped bar is at or after the square-off when any is.
+      if (this.intraday && !this.squaredOff && ((time[dayEnd - 1] as number) - this.dayStart) / MINUTE_MS >= this.squareOffMinute) this.squaredOff = true;
+      if (!inMarket) {
+        equityColumn.fill(cash, index, dayEnd);
+        if (cash > peak) peak = cash;
+        if (cash - peak < deepest) deepest = cash - peak;
+      } else {
+        if (trader.markRange !== undefined) trader.markRange(index, dayEnd, equityColumn);
+        else for (let bar = index; bar < dayEnd; bar += 1) equityColumn[bar] = cash + trader.markToMarket(bar);
+        for (let bar = index; bar < dayEnd; bar += 1) {
+          const equity = equityColumn[bar] as number;
+          if (equity > peak) peak = equity;
+          const below = equity - peak;
+          if (below < deepest) deepest = below;
+        }
+      }
+      // `to` is at most the data's last bar, so bar `dayEnd` exists.
+      if ((time[dayEnd] as number) >= this.nextDayStart) ledger.closeDay(this.session.date, (equityColumn[dayEnd - 1] as number) - this.dayStartEquity);
+      index = dayEnd;
     }
     this.peakEquity = peak;
     this.deepestDrawdown = deepest;
     if (inMarket) this.barsInMarket += to - from;
   }
 
+  /** The first bar in [from, to) of a later day than the current one (times increase strictly: a binary search); `to` when none is. */
+  private dayEndIn(from: number, to: number): number {
+    const time = this.time;
+    const target = this.nextDayStart;
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((time[middle] as number) < target) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 
   /**
    * Stepped mode: processes the next bar (`steppedBars`), which the series must already hold,

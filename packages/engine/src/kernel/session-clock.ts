@@ -32,6 +32,27 @@ export function inferBarMilliseconds(series: BarSeries): number {
 }
 
 /**
+ * inferBarMilliseconds and the check that times increase strictly, in one pass over the times (a
+ * backtest reads them once before its run). Throws a RangeError naming the first bar out of order.
+ * @example scanBarTimes(oneMinuteSeries) // 60000
+ */
+export function scanBarTimes(series: BarSeries): number {
+  let smallest = Number.POSITIVE_INFINITY;
+  let nextDayStart = Number.NEGATIVE_INFINITY;
+  const time = series.time;
+  const length = series.length;
+  for (let index = 1; index < length; index += 1) {
+    const previous = time[index - 1] as number;
+    const current = time[index] as number;
+    if (current <= previous) throw new RangeError(`series.time[${index}]: times must increase strictly`);
+    if (previous >= nextDayStart) nextDayStart = (istEpochDay(previous) + 1) * MS_PER_DAY - IST_OFFSET_MS;
+    const gap = current - previous;
+    if (gap > 0 && gap < smallest && current < nextDayStart) smallest = gap;
+  }
+  return smallest;
+}
+
+/**
  * When a bar that starts at `time` ends: start + bar length, but a bar inside the session never
  * ends after 15:30 (a partial last bar, or a daily bar, ends at the close).
  */

@@ -83,7 +83,8 @@ describe('kernel skip-ahead', () => {
       ),
       { numRuns: 80 },
     );
-  });
+    // 160 backtests: about 4 s alone, longer beside other test files on a busy machine.
+  }, 60_000);
 
   it('skips: the program is asked for far fewer bars than the series holds when signals are rare', () => {
     const series = walk({ seed: 7, days: 20, minutesPerDay: 375 });

@@ -98,6 +98,11 @@ export interface Trader {
   cancelPending(index: number): void;
   /** Signed market value of open positions at bar `index`'s close, in paise (long +, short -). */
   markToMarket(index: number): Paise;
+  /**
+   * Optional, for bars where nothing trades: `equity[i] = ledger.cash + markToMarket(i)` for every
+   * bar i in [from, to), the same sums in one loop.
+   */
+  markRange?(from: number, to: number, equity: Float64Array): void;
   /** True while any position or working order exists. */
   isActive(): boolean;
   /**

@@ -178,6 +178,17 @@ export class UnderlyingTrader implements Trader {
     return (this.position.position * this.quantity * rupeesToPaise(this.close[index] as number)) as Paise;
   }
 
+  markRange(from: number, to: number, equity: Float64Array): void {
+    const cash = this.ledger.cash;
+    const close = this.close;
+    const units = this.position.position * this.quantity;
+    if (units === 0) {
+      equity.fill(cash, from, to);
+      return;
+    }
+    for (let index = from; index < to; index += 1) equity[index] = cash + units * rupeesToPaise(close[index] as number);
+  }
+
   isActive(): boolean {
     return this.position.position !== 0 || this.pendingExit !== undefined || this.pendingEntry !== undefined;
   }

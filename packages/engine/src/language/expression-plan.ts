@@ -10,6 +10,11 @@ import {
   notStep, positionStep, ringLookbackStep, timeStep,
 } from './steps';
 import { barIndicatorStep, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
+import type { BlockStep } from './block-steps';
+import {
+  arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, crossBlock, extremeBlock, fieldBlock, indicatorBlock,
+  logicalBlock, mathBlock, negateBlock, notBlock, ringLookbackBlock, timeBlock,
+} from './block-steps';
 
 const MS_PER_MINUTE = 60_000;
 
@@ -25,6 +30,24 @@ export interface Runtime {
 /** Builds one step of a fresh program (each program owns its own indicator state). */
 export type StepFactory = (runtime: Runtime) => Step;
 
+/** What a block step factory gets: one column of BLOCK_BARS values per slot, the series. */
+export interface BlockRuntime {
+  readonly columns: readonly Float64Array[];
+  readonly series: BarSeries;
+  readonly timeOffsetMs: number;
+  readonly generateCode: boolean;
+}
+
+/** Builds one block step of a fresh program; undefined for a step that reads the position (no block form). */
+export type BlockStepFactory = (runtime: BlockRuntime) => BlockStep;
+
+/** A program's slots as columns and its steps over blocks (`ExpressionPlan.instantiateBlocks`). */
+export interface BlockProgram {
+  readonly columns: readonly Float64Array[];
+  readonly expressionSteps: BlockStep[];
+  readonly graphSteps: BlockStep[];
+}
+
 /** Options of `ExpressionPlan.instantiate`. */
 export interface InstantiateOptions {
   /** Bar length in minutes, for `time()` (the bar's close = open + interval). Inferred from the series when absent. */
@@ -35,6 +58,11 @@ export interface InstantiateOptions {
    * in plain loops (what happens anyway where a Content-Security-Policy forbids code generation).
    */
   readonly generateCode?: boolean;
+  /**
+   * Default true: rules that read no position are evaluated over column blocks (block-steps.ts).
+   * False evaluates them bar by bar with the steps of steps.ts (the same values; tests compare them).
+   */
+  readonly blocks?: boolean;
 }
 
 interface IndicatorInstance {
@@ -61,7 +89,7 @@ export function inferIntervalMinutes(series: BarSeries): number | undefined {
  */
 export class ExpressionPlan {
   private readonly slotByKey = new Map<string, number>();
-  private readonly factories: Array<{ readonly phase: 'expression' | 'graph'; readonly create: StepFactory }> = [];
+  private readonly factories: Array<{ readonly phase: 'expression' | 'graph'; readonly create: StepFactory; readonly block: BlockStepFactory | undefined }> = [];
   private readonly constants: Array<readonly [number, number]> = [];
   private readonly indicators = new Map<string, IndicatorInstance>();
   private readonly warmups: number[] = [];
@@ -95,10 +123,10 @@ export class ExpressionPlan {
     return slot;
   }
 
-  /** Adds a graph step (and/or/not/hold) run after warm-up only; returns its slot. */
-  addGraphStep(warmup: number, create: (runtime: Runtime, slot: number) => Step): number {
+  /** Adds a graph step (and/or/not/hold) run after warm-up only, and its block form; returns its slot. */
+  addGraphStep(warmup: number, create: (runtime: Runtime, slot: number) => Step, block: (runtime: BlockRuntime, slot: number) => BlockStep): number {
     const slot = this.allocate(warmup);
-    this.factories.push({ phase: 'graph', create: (runtime) => create(runtime, slot) });
+    this.factories.push({ phase: 'graph', create: (runtime) => create(runtime, slot), block: (runtime) => block(runtime, slot) });
     return slot;
   }
 
@@ -107,9 +135,9 @@ export class ExpressionPlan {
     return this.warmups.length - 1;
   }
 
-  private addStep(warmup: number, create: (runtime: Runtime, slot: number) => Step): number {
+  private addStep(warmup: number, create: (runtime: Runtime, slot: number) => Step, block?: (runtime: BlockRuntime, slot: number) => BlockStep): number {
     const slot = this.allocate(warmup);
-    this.factories.push({ phase: 'expression', create: (runtime) => create(runtime, slot) });
+    this.factories.push({ phase: 'expression', create: (runtime) => create(runtime, slot), block: block === undefined ? undefined : (runtime) => block(runtime, slot) });
     return slot;
   }
 
@@ -121,20 +149,33 @@ export class ExpressionPlan {
         return slot;
       }
       case 'field':
-        return this.addStep(1, (runtime, slot) => fieldStep({ slots: runtime.slots, slot }, runtime.series[node.field]));
+        return this.addStep(
+          1,
+          (runtime, slot) => fieldStep({ slots: runtime.slots, slot }, runtime.series[node.field]),
+          (runtime, slot) => fieldBlock({ columns: runtime.columns, slot }, runtime.series[node.field]),
+        );
       case 'position':
         this.usesPosition = true;
         return this.addStep(0, (runtime, slot) => positionStep({ slots: runtime.slots, slot }, node.field));
       case 'time':
         this.usesTime = true;
-        return this.addStep(1, (runtime, slot) => timeStep({ slots: runtime.slots, slot }, runtime.series.time, runtime.timeOffsetMs));
+        return this.addStep(
+          1,
+          (runtime, slot) => timeStep({ slots: runtime.slots, slot }, runtime.series.time, runtime.timeOffsetMs),
+          (runtime, slot) => timeBlock({ columns: runtime.columns, slot }, runtime.series.time, runtime.timeOffsetMs),
+        );
       case 'lookback':
         return this.addLookback(node.target, node.bars);
       case 'negate':
       case 'not': {
         const operand = this.add(node.operand);
         const make = node.kind === 'negate' ? negateStep : notStep;
-        return this.addStep(this.warmupOf(operand), (runtime, slot) => make({ slots: runtime.slots, slot }, operand));
+        const makeBlock = node.kind === 'negate' ? negateBlock : notBlock;
+        return this.addStep(
+          this.warmupOf(operand),
+          (runtime, slot) => make({ slots: runtime.slots, slot }, operand),
+          (runtime, slot) => makeBlock({ columns: runtime.columns, slot }, operand),
+        );
       }
       case 'arithmetic':
       case 'comparison':
@@ -147,13 +188,21 @@ export class ExpressionPlan {
       case 'math': {
         const operands = node.operands.map((operand) => this.add(operand));
         const warmup = Math.max(0, ...operands.map((operand) => this.warmupOf(operand)));
-        return this.addStep(warmup, (runtime, slot) => mathStep({ slots: runtime.slots, slot }, node.name, operands));
+        return this.addStep(
+          warmup,
+          (runtime, slot) => mathStep({ slots: runtime.slots, slot }, node.name, operands),
+          (runtime, slot) => mathBlock({ columns: runtime.columns, slot }, node.name, operands),
+        );
       }
       case 'extreme': {
         const source = this.add(node.input);
         const warmup = Math.max(1, this.warmupOf(source)) - 1 + node.bars;
         const direction = node.name === 'highest' ? 1 : -1;
-        return this.addStep(warmup, (runtime, slot) => extremeStep({ slots: runtime.slots, slot }, { source, bars: node.bars, direction }));
+        return this.addStep(
+          warmup,
+          (runtime, slot) => extremeStep({ slots: runtime.slots, slot }, { source, bars: node.bars, direction }),
+          (runtime, slot) => extremeBlock({ columns: runtime.columns, slot }, { source, bars: node.bars, direction }),
+        );
       }
     }
   }
@@ -161,12 +210,21 @@ export class ExpressionPlan {
   private addBinary(node: Extract<CheckedNode, { kind: 'arithmetic' | 'comparison' | 'logical' }>): number {
     const operands = [this.add(node.left), this.add(node.right)] as const;
     const warmup = Math.max(this.warmupOf(operands[0]), this.warmupOf(operands[1]));
-    return this.addStep(warmup, (runtime, slot) => {
-      const target = { slots: runtime.slots, slot };
-      if (node.kind === 'arithmetic') return arithmeticStep(target, node.operator, operands);
-      if (node.kind === 'comparison') return comparisonStep(target, node.operator, operands);
-      return logicalStep(target, node.operator, operands);
-    });
+    return this.addStep(
+      warmup,
+      (runtime, slot) => {
+        const target = { slots: runtime.slots, slot };
+        if (node.kind === 'arithmetic') return arithmeticStep(target, node.operator, operands);
+        if (node.kind === 'comparison') return comparisonStep(target, node.operator, operands);
+        return logicalStep(target, node.operator, operands);
+      },
+      (runtime, slot) => {
+        const target = { columns: runtime.columns, slot };
+        if (node.kind === 'arithmetic') return arithmeticBlock(target, node.operator, operands);
+        if (node.kind === 'comparison') return comparisonBlock(target, node.operator, operands);
+        return logicalBlock(target, node.operator, operands);
+      },
+    );
   }
 
   /**
@@ -182,7 +240,8 @@ export class ExpressionPlan {
       const over = this.allocate(warmup);
       const under = this.allocate(warmup);
       const create: StepFactory = (runtime) => crossStep({ slots: runtime.slots, slot: over }, { operands, underSlot: under });
-      this.factories.push({ phase: 'expression', create });
+      const block: BlockStepFactory = (runtime) => crossBlock({ columns: runtime.columns, slot: over }, { operands, underSlot: under });
+      this.factories.push({ phase: 'expression', create, block });
       this.crossPairs.set(pairKey, { left: operands[0], over, under });
       return over;
     }
@@ -193,11 +252,19 @@ export class ExpressionPlan {
     if (targetNode.kind === 'field') {
       // A bar field's history is the series itself: read the column k bars back.
       const column = targetNode.field;
-      return this.addStep(1 + bars, (runtime, slot) => columnLookbackStep({ slots: runtime.slots, slot }, runtime.series[column], bars));
+      return this.addStep(
+        1 + bars,
+        (runtime, slot) => columnLookbackStep({ slots: runtime.slots, slot }, runtime.series[column], bars),
+        (runtime, slot) => columnLookbackBlock({ columns: runtime.columns, slot }, runtime.series[column], bars),
+      );
     }
     const source = this.add(targetNode);
     const warmup = Math.max(1, this.warmupOf(source)) + bars;
-    return this.addStep(warmup, (runtime, slot) => ringLookbackStep({ slots: runtime.slots, slot }, source, bars));
+    return this.addStep(
+      warmup,
+      (runtime, slot) => ringLookbackStep({ slots: runtime.slots, slot }, source, bars),
+      (runtime, slot) => ringLookbackBlock({ columns: runtime.columns, slot }, source, bars),
+    );
   }
 
   private addIndicator(node: Extract<CheckedNode, { kind: 'indicator' }>): number {
@@ -218,29 +285,55 @@ export class ExpressionPlan {
     const instance: IndicatorInstance = { indicator: fn.indicator, parameters: node.parameters, outputs: [] };
     this.indicators.set(instanceKey, instance);
     if (node.input === undefined) this.usesBar = true;
-    return this.addStep(warmup, (runtime, slot) => {
-      const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
-      const plan = { outputs: [[fn.output, slot] as const, ...instance.outputs] };
-      if (column !== undefined) return columnIndicatorStep({ series: runtime.series, column, slots: runtime.slots }, indicator, plan);
-      if (input === undefined) return barIndicatorStep({ slots: runtime.slots, bar: runtime.bar }, indicator, plan);
-      return seriesIndicatorStep({ values: runtime.slots, source: input }, indicator, plan);
-    });
+    return this.addStep(
+      warmup,
+      (runtime, slot) => {
+        const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
+        const plan = { outputs: [[fn.output, slot] as const, ...instance.outputs] };
+        if (column !== undefined) return columnIndicatorStep({ series: runtime.series, column, slots: runtime.slots }, indicator, plan);
+        if (input === undefined) return barIndicatorStep({ slots: runtime.slots, bar: runtime.bar }, indicator, plan);
+        return seriesIndicatorStep({ values: runtime.slots, source: input }, indicator, plan);
+      },
+      (runtime, slot) => {
+        const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
+        const outputs = [[fn.output, slot] as const, ...instance.outputs];
+        const source = column !== undefined ? { kind: 'column' as const, values: runtime.series[column] } : input === undefined ? { kind: 'bar' as const } : { kind: 'slot' as const, slot: input };
+        return indicatorBlock({ columns: runtime.columns }, indicator, { source, outputs, series: runtime.series, generateCode: runtime.generateCode });
+      },
+    );
+  }
+
+  /** IST offset plus the bar interval, for `time()`. Throws when `time()` is used and the interval is unknown. */
+  private timeOffsetMs(series: BarSeries, options: InstantiateOptions): number {
+    if (!this.usesTime) return IST_OFFSET_MS;
+    const interval = options.intervalMinutes ?? inferIntervalMinutes(series);
+    if (interval === undefined || !(interval > 0)) {
+      throw new Error('time() needs the bar interval: pass intervalMinutes, or a series of at least two bars');
+    }
+    return IST_OFFSET_MS + interval * MS_PER_MINUTE;
+  }
+
+  /**
+   * The block form of a fresh program over `series` (one column of BLOCK_BARS values per slot);
+   * undefined when a step reads the position (only per-bar steps can). Same values as `instantiate`.
+   */
+  instantiateBlocks(series: BarSeries, options: InstantiateOptions = {}): BlockProgram | undefined {
+    if (this.factories.some((factory) => factory.block === undefined)) return undefined;
+    const columns = Array.from({ length: this.slotCount }, () => new Float64Array(BLOCK_BARS));
+    for (const [slot, value] of this.constants) (columns[slot] as Float64Array).fill(value);
+    const runtime: BlockRuntime = { columns, series, timeOffsetMs: this.timeOffsetMs(series, options), generateCode: options.generateCode !== false };
+    const expressionSteps: BlockStep[] = [];
+    const graphSteps: BlockStep[] = [];
+    for (const factory of this.factories) (factory.phase === 'expression' ? expressionSteps : graphSteps).push((factory.block as BlockStepFactory)(runtime));
+    return { columns, expressionSteps, graphSteps };
   }
 
   /** Fresh slots and steps for one run over `series`. Throws when `time()` is used and the interval is unknown. */
   instantiate(series: BarSeries, options: InstantiateOptions = {}): { slots: Float64Array; expressionSteps: Step[]; graphSteps: Step[] } {
     const slots = new Float64Array(this.slotCount);
     for (const [slot, value] of this.constants) slots[slot] = value;
-    let intervalMinutes = 0;
-    if (this.usesTime) {
-      const interval = options.intervalMinutes ?? inferIntervalMinutes(series);
-      if (interval === undefined || !(interval > 0)) {
-        throw new Error('time() needs the bar interval: pass intervalMinutes, or a series of at least two bars');
-      }
-      intervalMinutes = interval;
-    }
     const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
-    const runtime: Runtime = { slots, series, bar, timeOffsetMs: IST_OFFSET_MS + intervalMinutes * MS_PER_MINUTE };
+    const runtime: Runtime = { slots, series, bar, timeOffsetMs: this.timeOffsetMs(series, options) };
     const expressionSteps: Step[] = this.usesBar ? [barRefreshStep(bar, series)] : [];
     const graphSteps: Step[] = [];
     for (const factory of this.factories) (factory.phase === 'expression' ? expressionSteps : graphSteps).push(factory.create(runtime));

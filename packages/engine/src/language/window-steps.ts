@@ -169,7 +169,7 @@ export function columnIndicatorStep(target: { series: BarSeries; column: BarFiel
  * divided once by period x 100, exactly what RollingSum's grid path computes (SimpleMovingAverage
  * is NaN until `period` values), kept across blocks.
  */
-class GridSma {
+export class GridSma {
   readonly period: number;
   private readonly largestPaise: number;
   private readonly divisor: number;
@@ -181,9 +181,13 @@ class GridSma {
     this.divisor = period * 100;
   }
 
-  /** Writes bars blockStart..end - 1 into `out` (from 0); returns the first bar it could not take (off the grid, NaN, or too large), or `end`. */
-  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number }): number {
+  /**
+   * Writes bars blockStart..end - 1 into `out` from `outOffset` (default 0); returns the first bar
+   * it could not take (off the grid, NaN, or too large), or `end`.
+   */
+  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number; outOffset?: number }): number {
     const { out, blockStart, end } = range;
+    const shift = (range.outOffset ?? 0) - blockStart;
     // Fields in locals: the loop then reads no object.
     const period = this.period;
     const largestPaise = this.largestPaise;
@@ -199,7 +203,7 @@ class GridSma {
       sumPaise += paise;
       // Checked on the grid when it entered, so rounding recovers its paise exactly.
       if (index >= period) sumPaise -= Math.round((values[index - period] as number) * 100);
-      out[index - blockStart] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
+      out[index + shift] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
     }
     this.sumPaise = sumPaise;
     return end;

@@ -1,0 +1,423 @@
+import type { BarSeries } from '../algorithm/program';
+import type { Indicator } from '../indicators/indicator';
+import { SimpleMovingAverage } from '../indicators/moving-averages';
+import type { ArithmeticOperator, ComparisonOperator } from './ast';
+import type { BarField } from './checked';
+import { GridSma } from './window-steps';
+import type { MutableBar } from './steps';
+
+/*
+ * The evaluator's building blocks over column blocks: the same work as steps.ts, one block of bars
+ * per call instead of one bar. A program whose rules read no position computes every slot as a
+ * column of BLOCK_BARS values, one step after the other, so each step is one tight loop over
+ * typed arrays (the JIT keeps the values in registers and calls nothing per bar).
+ *
+ * A block step `(start, end, base)` computes bars start .. end - 1 and writes bar i of its slot at
+ * `columns[slot][i - base]`; its inputs are in the same block at the same offset. Stateful steps
+ * (crosses, lookbacks, extremes, indicators, holds) keep their state between calls, so blocks must
+ * come in bar order with no gap, as bars do. Every result is the same double the per-bar step
+ * writes: the same operations on the same values in the same order.
+ */
+
+/** Bars per block: large enough that a call per block is nothing, small enough that a block's columns stay in cache. */
+export const BLOCK_BARS = 2048;
+
+/** One unit of block work: bars start .. end - 1, written at index `i - base` of the slot's column. */
+export type BlockStep = (start: number, end: number, base: number) => void;
+
+/** Where a block step reads and writes: one column per slot. */
+export interface BlockTarget {
+  readonly columns: readonly Float64Array[];
+  readonly slot: number;
+}
+
+function column(target: BlockTarget, slot: number = target.slot): Float64Array {
+  return target.columns[slot] as Float64Array;
+}
+
+/** A bar column read straight from the series. */
+export function fieldBlock(target: BlockTarget, values: Float64Array): BlockStep {
+  const out = column(target);
+  return (start, end, base) => {
+    out.set(values.subarray(start, end), start - base);
+  };
+}
+
+/** `close[k]`: the column k bars back. */
+export function columnLookbackBlock(target: BlockTarget, values: Float64Array, bars: number): BlockStep {
+  const out = column(target);
+  return (start, end, base) => {
+    for (let index = start; index < end; index += 1) out[index - base] = index >= bars ? (values[index - bars] as number) : Number.NaN;
+  };
+}
+
+/** `x[k]` for a computed x: a ring of the last k + 1 values, kept across blocks. */
+export function ringLookbackBlock(target: BlockTarget, source: number, bars: number): BlockStep {
+  const out = column(target);
+  const input = column(target, source);
+  const size = bars + 1;
+  const ring = new Float64Array(size).fill(Number.NaN);
+  let cursor = 0;
+  return (start, end, base) => {
+    for (let index = start; index < end; index += 1) {
+      ring[cursor] = input[index - base] as number;
+      cursor = cursor + 1 === size ? 0 : cursor + 1;
+      out[index - base] = ring[cursor] as number;
+    }
+  };
+}
+
+const MS_PER_DAY = 86_400_000;
+
+/** `time()`: IST minute of day of the bar's close. */
+export function timeBlock(target: BlockTarget, times: Float64Array, offsetMs: number): BlockStep {
+  const out = column(target);
+  return (start, end, base) => {
+    for (let index = start; index < end; index += 1) {
+      const shifted = ((((times[index] as number) + offsetMs) % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY;
+      out[index - base] = Math.floor(shifted / 60_000);
+    }
+  };
+}
+
+export function negateBlock(target: BlockTarget, operand: number): BlockStep {
+  const out = column(target);
+  const input = column(target, operand);
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) out[k] = -(input[k] as number);
+  };
+}
+
+export function notBlock(target: BlockTarget, operand: number): BlockStep {
+  const out = column(target);
+  const input = column(target, operand);
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) out[k] = input[k] === 0 ? 1 : 0;
+  };
+}
+
+/** `+ - * / %`; a result that is not finite is NaN (as arithmeticStep). */
+export function arithmeticBlock(target: BlockTarget, operator: ArithmeticOperator, operands: readonly [number, number]): BlockStep {
+  const out = column(target);
+  const left = column(target, operands[0]);
+  const right = column(target, operands[1]);
+  switch (operator) {
+    case '+':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) {
+          const result = (left[k] as number) + (right[k] as number);
+          out[k] = result - result === 0 ? result : Number.NaN;
+        }
+      };
+    case '-':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) {
+          const result = (left[k] as number) - (right[k] as number);
+          out[k] = result - result === 0 ? result : Number.NaN;
+        }
+      };
+    case '*':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) {
+          const result = (left[k] as number) * (right[k] as number);
+          out[k] = result - result === 0 ? result : Number.NaN;
+        }
+      };
+    case '/':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) {
+          const result = (left[k] as number) / (right[k] as number);
+          out[k] = result - result === 0 ? result : Number.NaN;
+        }
+      };
+    case '%':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) {
+          const result = (left[k] as number) % (right[k] as number);
+          out[k] = result - result === 0 ? result : Number.NaN;
+        }
+      };
+  }
+}
+
+/** Comparisons as 1/0; anything compared with NaN is 0 (as comparisonStep). */
+export function comparisonBlock(target: BlockTarget, operator: ComparisonOperator, operands: readonly [number, number]): BlockStep {
+  const out = column(target);
+  const left = column(target, operands[0]);
+  const right = column(target, operands[1]);
+  switch (operator) {
+    case '>':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) > (right[k] as number) ? 1 : 0;
+      };
+    case '>=':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) >= (right[k] as number) ? 1 : 0;
+      };
+    case '<':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) < (right[k] as number) ? 1 : 0;
+      };
+    case '<=':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) <= (right[k] as number) ? 1 : 0;
+      };
+    case '==':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) out[k] = left[k] === right[k] ? 1 : 0;
+      };
+    case '!=':
+      return (start, end, base) => {
+        for (let k = start - base; k < end - base; k += 1) {
+          const a = left[k] as number;
+          const b = right[k] as number;
+          out[k] = a === a && b === b && a !== b ? 1 : 0;
+        }
+      };
+  }
+}
+
+/** `and` / `or` over 1/0 columns, any number of inputs (as logicalStep). */
+export function logicalBlock(target: BlockTarget, operator: 'and' | 'or', operands: readonly number[]): BlockStep {
+  const out = column(target);
+  if (operands.length === 2) {
+    const first = column(target, operands[0] as number);
+    const second = column(target, operands[1] as number);
+    return operator === 'and'
+      ? (start, end, base) => {
+          for (let k = start - base; k < end - base; k += 1) out[k] = first[k] !== 0 && second[k] !== 0 ? 1 : 0;
+        }
+      : (start, end, base) => {
+          for (let k = start - base; k < end - base; k += 1) out[k] = first[k] !== 0 || second[k] !== 0 ? 1 : 0;
+        };
+  }
+  const inputs = operands.map((operand) => column(target, operand));
+  const wanted = operator === 'and' ? 0 : 1;
+  return (start, end, base) => {
+    // Start from the identity, then one pass per input: `and` clears, `or` sets.
+    out.fill(1 - wanted, start - base, end - base);
+    for (const input of inputs) {
+      for (let k = start - base; k < end - base; k += 1) if ((input[k] !== 0 ? 1 : 0) === wanted) out[k] = wanted;
+    }
+  };
+}
+
+/** crossover into `slot`, crossunder into `underSlot`, one memory of the last non-zero difference (as crossStep). */
+export function crossBlock(target: BlockTarget, options: { operands: readonly [number, number]; underSlot: number }): BlockStep {
+  const over = column(target);
+  const under = column(target, options.underSlot);
+  const left = column(target, options.operands[0]);
+  const right = column(target, options.operands[1]);
+  let lastSign = 0;
+  return (start, end, base) => {
+    let sign = lastSign;
+    for (let k = start - base; k < end - base; k += 1) {
+      const difference = (left[k] as number) - (right[k] as number);
+      if (difference > 0) {
+        over[k] = sign < 0 ? 1 : 0;
+        under[k] = 0;
+        sign = 1;
+      } else if (difference < 0) {
+        over[k] = 0;
+        under[k] = sign > 0 ? 1 : 0;
+        sign = -1;
+      } else {
+        over[k] = 0;
+        under[k] = 0;
+      }
+    }
+    lastSign = sign;
+  };
+}
+
+/** abs, min, max (NaN in, NaN out; as mathStep). */
+export function mathBlock(target: BlockTarget, name: 'abs' | 'min' | 'max', operands: readonly number[]): BlockStep {
+  const out = column(target);
+  const inputs = operands.map((operand) => column(target, operand));
+  const first = inputs[0] as Float64Array;
+  if (name === 'abs') {
+    return (start, end, base) => {
+      for (let k = start - base; k < end - base; k += 1) out[k] = Math.abs(first[k] as number);
+    };
+  }
+  const pick = name === 'min' ? Math.min : Math.max;
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) {
+      let result = first[k] as number;
+      for (let input = 1; input < inputs.length; input += 1) result = pick(result, (inputs[input] as Float64Array)[k] as number);
+      out[k] = result;
+    }
+  };
+}
+
+/** highest / lowest over a window (the monotonic deque of extremeStep, kept across blocks). */
+export function extremeBlock(target: BlockTarget, options: { source: number; bars: number; direction: 1 | -1 }): BlockStep {
+  const out = column(target);
+  const input = column(target, options.source);
+  const { bars, direction } = options;
+  const window = new Float64Array(bars);
+  const dequeValues = new Float64Array(bars);
+  const dequeBars = new Float64Array(bars);
+  let head = 0;
+  let length = 0;
+  let seen = 0;
+  let nanInWindow = 0;
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) {
+      const value = direction * (input[k] as number);
+      const ringIndex = seen % bars;
+      if (seen >= bars && window[ringIndex] !== window[ringIndex]) nanInWindow -= 1;
+      window[ringIndex] = value;
+      while (length > 0 && (dequeBars[head] as number) <= seen - bars) {
+        head = (head + 1) % bars;
+        length -= 1;
+      }
+      if (value !== value) {
+        nanInWindow += 1;
+      } else {
+        while (length > 0 && (dequeValues[(head + length - 1) % bars] as number) <= value) length -= 1;
+        const tail = (head + length) % bars;
+        dequeValues[tail] = value;
+        dequeBars[tail] = seen;
+        length += 1;
+      }
+      seen += 1;
+      out[k] = seen < bars || nanInWindow > 0 || length === 0 ? Number.NaN : direction * (dequeValues[head] as number);
+    }
+  };
+}
+
+/** Graph hold for N candles (as holdCandlesStep). */
+export function holdCandlesBlock(target: BlockTarget, options: { source: number; candles: number }): BlockStep {
+  const out = column(target);
+  const input = column(target, options.source);
+  const candles = options.candles;
+  let barsSinceInput = Number.POSITIVE_INFINITY;
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) {
+      barsSinceInput = input[k] !== 0 ? 0 : barsSinceInput + 1;
+      out[k] = barsSinceInput <= candles ? 1 : 0;
+    }
+  };
+}
+
+/** Graph hold until a condition (as holdUntilStep). */
+export function holdUntilBlock(target: BlockTarget, options: { source: number; until: number }): BlockStep {
+  const out = column(target);
+  const input = column(target, options.source);
+  const until = column(target, options.until);
+  let held = false;
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) {
+      held = input[k] !== 0 || (held && until[k] === 0);
+      out[k] = held ? 1 : 0;
+    }
+  };
+}
+
+/** Where an indicator's input comes from: a bar column of the series, another slot, or the whole bar. */
+export type IndicatorSource =
+  | { readonly kind: 'column'; readonly values: Float64Array }
+  | { readonly kind: 'slot'; readonly slot: number }
+  | { readonly kind: 'bar' };
+
+/** What an indicator block step is built from. */
+export interface IndicatorBlockOptions {
+  readonly source: IndicatorSource;
+  /** [output index, slot] pairs: several functions (macd, macd_signal) share one indicator. */
+  readonly outputs: ReadonlyArray<readonly [number, number]>;
+  readonly series: BarSeries;
+  /** False where code generation is refused: the same loop as a plain closure. */
+  readonly generateCode: boolean;
+}
+
+type IndicatorLoop = (start: number, end: number, base: number) => void;
+
+/**
+ * The loop that feeds one indicator a block. A series indicator skips a NaN input (its outputs are
+ * NaN that bar, its state unchanged); a bar indicator is fed every bar. Generated per indicator
+ * (`new Function`, fixed text and small integers only), so its calls to `update` and `output` see
+ * one class and are inlined; a plain closure where generation is refused.
+ */
+function indicatorLoop(indicator: Indicator, options: IndicatorBlockOptions, columns: readonly Float64Array[]): IndicatorLoop {
+  const { source, outputs, series } = options;
+  const outs = outputs.map(([, slot]) => columns[slot] as Float64Array);
+  const outputIndex = outputs.map(([output]) => Math.trunc(output));
+  const values = source.kind === 'column' ? source.values : source.kind === 'slot' ? (columns[source.slot] as Float64Array) : new Float64Array(0);
+  const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  const isBar = source.kind === 'bar';
+  if (options.generateCode) {
+    const read = source.kind === 'column' ? 'values[index]' : source.kind === 'slot' ? 'values[index - base]' : 'NaN';
+    const body = [
+      'return function feedBlock(start, end, base) {',
+      '  for (let index = start; index < end; index += 1) {',
+      ...(isBar
+        ? ['    bar.time = time[index]; bar.open = open[index]; bar.high = high[index]; bar.low = low[index]; bar.close = close[index]; bar.volume = volume[index];']
+        : [`    const input = ${read};`, `    if (input !== input) { ${outs.map((_out, k) => `out${k}[index - base] = NaN;`).join(' ')} continue; }`]),
+      `    indicator.update(${isBar ? 'NaN' : 'input'}, bar);`,
+      ...outs.map((_out, k) => `    out${k}[index - base] = indicator.output(${outputIndex[k] as number});`),
+      '  }',
+      '};',
+    ].join('\n');
+    try {
+      const names = ['indicator', 'values', 'bar', 'time', 'open', 'high', 'low', 'close', 'volume', ...outs.map((_out, k) => `out${k}`)];
+      const build = new Function(...names, body) as (...parts: unknown[]) => IndicatorLoop;
+      return build(indicator, values, bar, series.time, series.open, series.high, series.low, series.close, series.volume, ...outs);
+    } catch {
+      // Code generation refused: the plain loop below.
+    }
+  }
+  return (start, end, base) => {
+    for (let index = start; index < end; index += 1) {
+      if (isBar) {
+        bar.time = series.time[index] as number;
+        bar.open = series.open[index] as number;
+        bar.high = series.high[index] as number;
+        bar.low = series.low[index] as number;
+        bar.close = series.close[index] as number;
+        bar.volume = series.volume[index] as number;
+        indicator.update(Number.NaN, bar);
+      } else {
+        const input = (source.kind === 'column' ? values[index] : values[index - base]) as number;
+        if (input !== input) {
+          for (const out of outs) out[index - base] = Number.NaN;
+          continue;
+        }
+        indicator.update(input, bar);
+      }
+      for (let k = 0; k < outs.length; k += 1) (outs[k] as Float64Array)[index - base] = indicator.output(outputIndex[k] as number);
+    }
+  };
+}
+
+/**
+ * One indicator over a block. `sma` of a bar column with one output first runs the exact integer
+ * grid sum (GridSma, as columnIndicatorStep does); at the first value off the grid the indicator
+ * takes over in the state a bar-by-bar run would have left it in.
+ */
+export function indicatorBlock(target: { readonly columns: readonly Float64Array[] }, indicator: Indicator, options: IndicatorBlockOptions): BlockStep {
+  const feed = indicatorLoop(indicator, options, target.columns);
+  const { source, outputs } = options;
+  let gridSma = source.kind === 'column' && outputs.length === 1 && indicator instanceof SimpleMovingAverage ? new GridSma(indicator.period) : undefined;
+  if (gridSma === undefined || source.kind !== 'column') return feed;
+  const values = source.values;
+  const out = target.columns[(outputs[0] as readonly [number, number])[1]] as Float64Array;
+  const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  return (start, end, base) => {
+    let from = start;
+    if (gridSma !== undefined) {
+      from = gridSma.run(values, { out, blockStart: start, end, outOffset: start - base });
+      if (from < end) {
+        const tail = Math.min(from, gridSma.period + (from % gridSma.period));
+        for (let index = from - tail; index < from; index += 1) indicator.update(values[index] as number, bar);
+        gridSma = undefined;
+      }
+    }
+    if (from < end) feed(from, end, base);
+  };
+}
+
+/** Which bar column a field reads. */
+export function seriesColumn(series: BarSeries, field: BarField): Float64Array {
+  return series[field];
+}
