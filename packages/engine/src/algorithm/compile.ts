@@ -157,7 +157,7 @@ function resolveFired(fired: number, position: number): Signal {
   return NONE;
 }
 
-/** Evaluates the rule graph at bars `from` .. `to` - 1, writing each bar's fired bits into `fired[index]`. */
+/** Evaluates the rule graph at bars `from` .. `to` - 1, writing each bar's fired bits into `fired[index - from]`. */
 type RangeEvaluator = (fired: Uint8Array, range: { from: number; to: number }, position: PositionContext) => void;
 
 /**
@@ -177,16 +177,17 @@ function rangeEvaluator(graph: GraphPlan, series: BarSeries, options: Instantiat
   const sell = Int32Array.from(graph.actions.sell);
   const exit = Int32Array.from(graph.actions.exit);
   return (fired, range, position) => {
-    for (let index = range.from; index < range.to; index += 1) {
+    const from = range.from;
+    for (let index = from; index < range.to; index += 1) {
       runSteps(expressionSteps, index, position);
       // The rule graph starts once every condition an action reads is defined: before that all
       // its nodes are false and hold nodes keep no state, so warm-up NaNs can never fire or latch.
       if (index < firstLiveIndex) {
-        fired[index] = 0;
+        fired[index - from] = 0;
         continue;
       }
       runSteps(graphSteps, index, position);
-      fired[index] = (anyFired(slots, buy) ? FIRED_BUY : 0) | (anyFired(slots, sell) ? FIRED_SELL : 0) | (anyFired(slots, exit) ? FIRED_EXIT : 0);
+      fired[index - from] = (anyFired(slots, buy) ? FIRED_BUY : 0) | (anyFired(slots, sell) ? FIRED_SELL : 0) | (anyFired(slots, exit) ? FIRED_EXIT : 0);
     }
   };
 }
@@ -204,19 +205,51 @@ function blockRangeEvaluator(program: BlockProgram, actions: GraphPlan['actions'
     ...actions.sell.map((slot) => [columns[slot] as Float64Array, FIRED_SELL] as const),
     ...actions.exit.map((slot) => [columns[slot] as Float64Array, FIRED_EXIT] as const),
   ];
+  const block = { live: 0, end: 0, start: 0, firedFrom: 0 };
   return (fired, range) => {
     for (let start = range.from; start < range.to; start += BLOCK_BARS) {
       const end = Math.min(range.to, start + BLOCK_BARS);
       for (let k = 0; k < expressionSteps.length; k += 1) (expressionSteps[k] as BlockStep)(start, end, start);
       const live = Math.max(start, Math.min(end, firstLiveIndex));
-      fired.fill(0, start, end);
+      // Explicit loops: TypedArray fill over a range is a runtime call costing more than the loop.
+      for (let index = start; index < live; index += 1) fired[index - range.from] = 0;
       if (live === end) continue;
       for (let k = 0; k < graphSteps.length; k += 1) (graphSteps[k] as BlockStep)(live, end, start);
-      for (const [values, bit] of firing) {
-        for (let index = live; index < end; index += 1) if (values[index - start] !== 0) fired[index] = (fired[index] as number) | bit;
+      if (firing.length === 0) {
+        for (let index = live; index < end; index += 1) fired[index - range.from] = 0;
+        continue;
+      }
+      block.live = live;
+      block.end = end;
+      block.start = start;
+      block.firedFrom = range.from;
+      for (let action = 0; action < firing.length; action += 1) {
+        const [values, bit] = firing[action] as readonly [Float64Array, number];
+        markFired(fired, { values, bit: action === 0 ? -bit : bit }, block);
       }
     }
   };
+}
+
+/**
+ * Sets `bit` in `fired[i]` for the bars live .. end - 1 of a block whose action column is non-zero
+ * (column index i - start); a negative bit is the block's first action: it writes -bit or 0.
+ * Module level, not a closure, so its loop stays optimised from one program to the next.
+ */
+function markFired(
+  fired: Uint8Array,
+  action: { readonly values: Float64Array; readonly bit: number },
+  block: { readonly live: number; readonly end: number; readonly start: number; readonly firedFrom: number },
+): void {
+  const { values, bit } = action;
+  const { live, end, start, firedFrom } = block;
+  const shift = start - firedFrom;
+  if (bit < 0) {
+    const set = -bit;
+    for (let k = live - start; k < end - start; k += 1) fired[k + shift] = values[k] !== 0 ? set : 0;
+    return;
+  }
+  for (let k = live - start; k < end - start; k += 1) if (values[k] !== 0) fired[k + shift] = (fired[k + shift] as number) | bit;
 }
 
 function runSteps(steps: readonly Step[], index: number, position: PositionContext): void {
@@ -241,11 +274,12 @@ function generatedRangeEvaluator(
   const graphNames = parts.graphSteps.map((_step, k) => `g${k}`);
   const body = [
     'return function evaluateRange(fired, range, position) {',
-    '  for (let index = range.from; index < range.to; index += 1) {',
+    '  const from = range.from;',
+    '  for (let index = from; index < range.to; index += 1) {',
     ...expressionNames.map((name) => `    ${name}(index, position);`),
-    `    if (index < ${Math.trunc(firstLiveIndex)}) { fired[index] = 0; continue; }`,
+    `    if (index < ${Math.trunc(firstLiveIndex)}) { fired[index - from] = 0; continue; }`,
     ...graphNames.map((name) => `    ${name}(index, position);`),
-    `    fired[index] = ((${slotTest(actions.buy)}) ? ${FIRED_BUY} : 0) | ((${slotTest(actions.sell)}) ? ${FIRED_SELL} : 0) | ((${slotTest(actions.exit)}) ? ${FIRED_EXIT} : 0);`,
+    `    fired[index - from] = ((${slotTest(actions.buy)}) ? ${FIRED_BUY} : 0) | ((${slotTest(actions.sell)}) ? ${FIRED_SELL} : 0) | ((${slotTest(actions.exit)}) ? ${FIRED_EXIT} : 0);`,
     '  }',
     '};',
   ].join('\n');
@@ -258,46 +292,53 @@ function generatedRangeEvaluator(
   }
 }
 
-function grownBits(old: Uint8Array, needed: number): Uint8Array<ArrayBuffer> {
-  const larger = new Uint8Array(Math.max(needed, old.length * 2));
-  larger.set(old);
-  return larger;
-}
-
 /** Never read: a program that reads no position state is evaluated without one. */
 const NO_POSITION: PositionContext = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
 
 /**
  * A program whose rules read no position state: which actions fire on a bar depends on the bars
- * alone, so it is computed ahead for every bar the series holds (one tight pass in a backtest,
- * bar by bar live as the series grows), and `onBar` only resolves the fired bits against the
- * position. Signals are identical to evaluating at each close.
+ * alone, so it is computed ahead, a block of BLOCK_BARS bars at a time, as the kernel advances
+ * (the bars a backtest's series holds; bar by bar live as the series grows), and `onBar` only
+ * resolves the fired bits against the position. Only the latest block's bits are kept: bars are
+ * read in order (SignalProgram's contract), so memory stays one block whatever the series' length.
+ * Signals are identical to evaluating at each close.
  */
 function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, warmup: number): SignalProgram {
-  let fired: Uint8Array<ArrayBuffer> = new Uint8Array(Math.max(1, series.length));
+  const fired = new Uint8Array(BLOCK_BARS);
+  // The computed window: bits of bars from .. to - 1 are in fired[0 ..].
   const range = { from: 0, to: 0 };
-  const computeUpTo = (end: number): void => {
-    if (end > fired.length) fired = grownBits(fired, end);
-    range.to = end;
+  // The next window after `range.to`: at most BLOCK_BARS bars, those the series holds now (at least up to `atLeast`).
+  const advance = (atLeast: number): void => {
+    range.from = range.to;
+    range.to = Math.min(range.from + BLOCK_BARS, Math.max(series.length, atLeast));
     evaluate(fired, range, NO_POSITION);
-    range.from = end;
+  };
+  const inOrder = (index: number): void => {
+    if (index < range.from) throw new RangeError(`bar ${index}: a program reads its bars in order, and bar ${range.from} was read already`);
   };
   return {
     warmup,
     onBar(index: number, position: PositionContext): Signal {
-      if (index >= range.from) computeUpTo(Math.max(index + 1, series.length));
-      const bits = fired[index] as number;
+      inOrder(index);
+      while (index >= range.to) advance(index + 1);
+      const bits = fired[index - range.from] as number;
       return bits === 0 ? NONE : resolveFired(bits, position.position);
     },
     nextSignalBar(from: number, position: number): number {
-      if (from >= range.from) computeUpTo(Math.max(from + 1, series.length));
-      // Bars not computed yet (live: not closed yet) are never skipped.
-      const end = range.to;
-      for (let index = from; index < end; index += 1) {
-        const bits = fired[index] as number;
-        if (bits !== 0 && resolveFired(bits, position) !== NONE) return index;
+      inOrder(from);
+      while (from >= range.to) advance(from + 1);
+      let index = from;
+      for (;;) {
+        const end = range.to;
+        const base = range.from;
+        for (; index < end; index += 1) {
+          const bits = fired[index - base] as number;
+          if (bits !== 0 && resolveFired(bits, position) !== NONE) return index;
+        }
+        // Bars not in the series yet (live: not closed yet) are never skipped.
+        if (end >= series.length) return end;
+        advance(end + 1);
       }
-      return end;
     },
   };
 }
@@ -310,16 +351,15 @@ function createProgram(graph: GraphPlan, series: BarSeries, options: Instantiate
   }
   const evaluate = rangeEvaluator(graph, series, options);
   // Rules that read the position are evaluated at each close, with the kernel's position.
-  let fired: Uint8Array<ArrayBuffer> = new Uint8Array(Math.max(1, series.length));
+  const fired = new Uint8Array(1);
   const range = { from: 0, to: 0 };
   return {
     warmup: graph.warmup,
     onBar(index: number, position: PositionContext): Signal {
-      if (index >= fired.length) fired = grownBits(fired, index + 1);
       range.from = index;
       range.to = index + 1;
       evaluate(fired, range, position);
-      return resolveFired(fired[index] as number, position.position);
+      return resolveFired(fired[0] as number, position.position);
     },
   };
 }

@@ -143,6 +143,9 @@ export class Ledger {
   private dayCharges = 0;
   private dayOrders = 0;
   private readonly chargeModel: ChargeModel;
+  private readonly chargeRequest: { date: IsoDate; side: TradeSide; price: Paise; quantity: number; instrument: ChargedInstrument | undefined } = {
+    date: '1970-01-01' as IsoDate, side: 'buy', price: 0 as Paise, quantity: 0, instrument: undefined,
+  };
   // Orders (row = id - 1).
   private orderRows = 0;
   private readonly orderInstrument = new Column('i32');
@@ -197,9 +200,14 @@ export class Ledger {
 
   /** Fills a working order whole at `price`, charges it on the fill's date and moves cash; returns the fill's row. */
   fill(order: OrderId, request: FillRequest): FillId {
-    // One object shape for every request (no spread): `instrument` may be undefined.
-    const charged = this.chargeModel({ date: request.date, side: this.orderSide(order), price: request.price, quantity: this.orderQuantity(order), instrument: request.instrument });
-    return this.record(order, request, charged);
+    // One object shape for every request, reused (a charge model reads it and keeps nothing).
+    const charge = this.chargeRequest;
+    charge.date = request.date;
+    charge.side = this.orderSide(order);
+    charge.price = request.price;
+    charge.quantity = this.orderQuantity(order);
+    charge.instrument = request.instrument;
+    return this.record(order, request, this.chargeModel(charge));
   }
 
   /**

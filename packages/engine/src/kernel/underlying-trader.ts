@@ -100,6 +100,11 @@ export class UnderlyingTrader implements Trader {
   private readonly placeRequest: { instrument: string; side: TradeSide; quantity: number; reason: FillReason; index: number; time: number };
   private readonly fillRequest: { index: number; time: number; date: IsoDate; price: Paise } = { index: 0, time: 0, date: '1970-01-01' as IsoDate, price: 0 as Paise };
   private readonly priceRequest: { side: TradeSide; index: number; moment: BarMoment } = { side: 'buy', index: 0, moment: 'open' };
+  // Arguments of the private steps of a round trip, reused the same way (each is read at once, never kept).
+  private readonly draft: { side: TradeSide; quantity: number; reason: FillReason; instrument: string } = { side: 'buy', quantity: 0, reason: 'entry', instrument: '' };
+  private readonly fillPoint: { time: number; price: Paise } = { time: 0, price: 0 as Paise };
+  private readonly exitPoint: { time: number; price: number } = { time: 0, price: 0 };
+  private readonly entryPoint: { moment: BarMoment; price: number } = { moment: 'open', price: 0 };
 
   constructor(private readonly options: UnderlyingTraderOptions) {
     this.levels = new ProtectiveLevels(options.settings.protective);
@@ -183,7 +188,7 @@ export class UnderlyingTrader implements Trader {
     const close = this.close;
     const units = this.position.position * this.quantity;
     if (units === 0) {
-      equity.fill(cash, from, to);
+      for (let index = from; index < to; index += 1) equity[index] = cash;
       return;
     }
     for (let index = from; index < to; index += 1) equity[index] = cash + units * rupeesToPaise(close[index] as number);
@@ -223,9 +228,19 @@ export class UnderlyingTrader implements Trader {
     // A next-open order fills at the next bar: with a chain, that bar's contract.
     const fillIndex = this.fillAtClose || index + 1 >= this.time.length ? index : index + 1;
     const instrument = this.contracts === undefined ? this.held : this.contracts.symbolAt(fillIndex);
-    const order = this.place({ side, quantity, reason: 'entry', instrument }, index, this.session.closeTime);
+    const order = this.place(this.drafted(side, quantity, instrument), index, this.session.closeTime);
     if (this.fillAtClose) this.openWith(order, index, 'close');
     else this.pendingEntry = order;
+  }
+
+  /** The reused draft of an entry order. */
+  private drafted(side: TradeSide, quantity: number, instrument: string): { side: TradeSide; quantity: number; reason: FillReason; instrument: string } {
+    const draft = this.draft;
+    draft.side = side;
+    draft.quantity = quantity;
+    draft.reason = 'entry';
+    draft.instrument = instrument;
+    return draft;
   }
 
   /** Places an order through the reused request object. */
@@ -255,8 +270,12 @@ export class UnderlyingTrader implements Trader {
 
   /** Places the exit of the whole position at `time` (epoch ms). */
   private placeExit(index: number, reason: ExitReason, time: number): OrderId {
-    const side: TradeSide = this.position.position > 0 ? 'sell' : 'buy';
-    return this.place({ side, quantity: this.quantity, reason, instrument: this.held }, index, time);
+    const draft = this.draft;
+    draft.side = this.position.position > 0 ? 'sell' : 'buy';
+    draft.quantity = this.quantity;
+    draft.reason = reason;
+    draft.instrument = this.held;
+    return this.place(draft, index, time);
   }
 
   private fillTime(index: number, moment: BarMoment): number {
@@ -284,7 +303,10 @@ export class UnderlyingTrader implements Trader {
   private openWith(order: OrderId, index: number, moment: BarMoment): void {
     const side = this.ledger.orderSide(order);
     const price = this.marketPrice(side, index, moment);
-    const quantity = this.fillEntry(order, index, { moment, price });
+    const at = this.entryPoint;
+    at.moment = moment;
+    at.price = price;
+    const quantity = this.fillEntry(order, index, at);
     if (quantity === 0) return;
     const direction = side === 'buy' ? 1 : -1;
     this.entryIndex = index;
@@ -311,7 +333,10 @@ export class UnderlyingTrader implements Trader {
     const contracts = this.contracts;
     if (contracts === undefined) {
       this.ledger.setOrderQuantity(order, quantity);
-      this.entryFills.push(this.fill(order, index, { time, price: at.price as Paise }));
+      const point = this.fillPoint;
+      point.time = time;
+      point.price = at.price as Paise;
+      this.entryFills.push(this.fill(order, index, point));
     } else {
       this.held = contracts.symbolAt(index);
       this.heldUntil = contracts.endOf(index);
@@ -345,7 +370,10 @@ export class UnderlyingTrader implements Trader {
   }
 
   private closeWith(order: OrderId, index: number, moment: BarMoment): void {
-    this.closeAt(order, index, { time: this.fillTime(index, moment), price: this.marketPrice(this.ledger.orderSide(order), index, moment) });
+    const at = this.exitPoint;
+    at.time = this.fillTime(index, moment);
+    at.price = this.marketPrice(this.ledger.orderSide(order), index, moment);
+    this.closeAt(order, index, at);
   }
 
   private closeAt(order: OrderId, index: number, at: { time: number; price: number }): void {
@@ -357,7 +385,10 @@ export class UnderlyingTrader implements Trader {
   private exitAt(order: OrderId, index: number, at: { time: number; price: number }): void {
     const entries = this.entryFills;
     if (entries.length <= 1) {
-      const fill = this.fill(order, index, { time: at.time, price: paise(at.price) });
+      const point = this.fillPoint;
+      point.time = at.time;
+      point.price = paise(at.price);
+      const fill = this.fill(order, index, point);
       if (entries.length === 1) this.ledger.recordTrade(entries[0] as FillId, fill);
       entries.length = 0;
       return;
@@ -433,6 +464,9 @@ export class UnderlyingTrader implements Trader {
     this.venue.checkProtectiveExit(check, exit);
     if (exit.kind === 'none') return;
     const order = this.placeExit(index, exit.kind, exit.time);
-    this.closeAt(order, index, { time: exit.time, price: exit.price });
+    const at = this.exitPoint;
+    at.time = exit.time;
+    at.price = exit.price;
+    this.closeAt(order, index, at);
   }
 }

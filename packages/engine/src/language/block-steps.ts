@@ -39,7 +39,7 @@ function column(target: BlockTarget, slot: number = target.slot): Float64Array {
 export function fieldBlock(target: BlockTarget, values: Float64Array): BlockStep {
   const out = column(target);
   return (start, end, base) => {
-    out.set(values.subarray(start, end), start - base);
+    for (let index = start; index < end; index += 1) out[index - base] = values[index] as number;
   };
 }
 
@@ -195,7 +195,7 @@ export function logicalBlock(target: BlockTarget, operator: 'and' | 'or', operan
   const wanted = operator === 'and' ? 0 : 1;
   return (start, end, base) => {
     // Start from the identity, then one pass per input: `and` clears, `or` sets.
-    out.fill(1 - wanted, start - base, end - base);
+    for (let k = start - base; k < end - base; k += 1) out[k] = 1 - wanted;
     for (const input of inputs) {
       for (let k = start - base; k < end - base; k += 1) if ((input[k] !== 0 ? 1 : 0) === wanted) out[k] = wanted;
     }
@@ -333,40 +333,81 @@ export interface IndicatorBlockOptions {
 
 type IndicatorLoop = (start: number, end: number, base: number) => void;
 
+/** A generated feeding loop: the indicator, its input column, the bar columns and the output columns as arguments. */
+type GeneratedFeed = (
+  indicator: Indicator,
+  io: { readonly values: Float64Array; readonly series: BarSeries; readonly outs: readonly Float64Array[] },
+  range: { start: number; end: number; base: number },
+) => void;
+
+/**
+ * Generated loops by indicator class and shape (input kind, output indices), made once per
+ * process: a program is often run once over a long series, and a loop generated for it alone
+ * would spend its whole run warming up in the JIT. Keyed by the class, so each loop's calls to
+ * `update` and `output` see one class and are inlined.
+ */
+const generatedFeeds = new WeakMap<object, Map<string, GeneratedFeed | null>>();
+
+function generatedFeed(indicator: Indicator, shape: { readonly source: IndicatorSource['kind']; readonly outputIndex: readonly number[] }): GeneratedFeed | undefined {
+  const byShape = generatedFeeds.get(indicator.constructor) ?? new Map<string, GeneratedFeed | null>();
+  generatedFeeds.set(indicator.constructor, byShape);
+  const key = `${shape.source}|${shape.outputIndex.join(',')}`;
+  const known = byShape.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const { source, outputIndex } = shape;
+  const isBar = source === 'bar';
+  const read = source === 'column' ? 'values[index]' : source === 'slot' ? 'values[index - base]' : 'NaN';
+  const outs = outputIndex.map((_output, k) => `out${k}`);
+  const body = [
+    '"use strict";',
+    'const start = range.start, end = range.end, base = range.base;',
+    'const values = io.values, series = io.series, outs = io.outs;',
+    'const time = series.time, open = series.open, high = series.high, low = series.low, close = series.close, volume = series.volume;',
+    ...outs.map((name, k) => `const ${name} = outs[${k}];`),
+    'const bar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };',
+    'for (let index = start; index < end; index += 1) {',
+    ...(isBar
+      ? ['  bar.time = time[index]; bar.open = open[index]; bar.high = high[index]; bar.low = low[index]; bar.close = close[index]; bar.volume = volume[index];']
+      : [`  const input = ${read};`, `  if (input !== input) { ${outs.map((name) => `${name}[index - base] = NaN;`).join(' ')} continue; }`]),
+    `  indicator.update(${isBar ? 'NaN' : 'input'}, bar);`,
+    ...outs.map((name, k) => `  ${name}[index - base] = indicator.output(${Math.trunc(outputIndex[k] as number)});`),
+    '}',
+  ].join('\n');
+  let built: GeneratedFeed | null = null;
+  try {
+    // Code generation from fixed text and small integers only (no user text).
+    built = new Function('indicator', 'io', 'range', body) as GeneratedFeed;
+  } catch {
+    built = null;
+  }
+  byShape.set(key, built);
+  return built ?? undefined;
+}
+
 /**
  * The loop that feeds one indicator a block. A series indicator skips a NaN input (its outputs are
- * NaN that bar, its state unchanged); a bar indicator is fed every bar. Generated per indicator
- * (`new Function`, fixed text and small integers only), so its calls to `update` and `output` see
- * one class and are inlined; a plain closure where generation is refused.
+ * NaN that bar, its state unchanged); a bar indicator is fed every bar (a fresh bar object per
+ * block, filled from the series). A generated loop per class (generatedFeed) where code
+ * generation is allowed; the same loop as a plain closure otherwise.
  */
 function indicatorLoop(indicator: Indicator, options: IndicatorBlockOptions, columns: readonly Float64Array[]): IndicatorLoop {
   const { source, outputs, series } = options;
   const outs = outputs.map(([, slot]) => columns[slot] as Float64Array);
   const outputIndex = outputs.map(([output]) => Math.trunc(output));
   const values = source.kind === 'column' ? source.values : source.kind === 'slot' ? (columns[source.slot] as Float64Array) : new Float64Array(0);
-  const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
   const isBar = source.kind === 'bar';
-  if (options.generateCode) {
-    const read = source.kind === 'column' ? 'values[index]' : source.kind === 'slot' ? 'values[index - base]' : 'NaN';
-    const body = [
-      'return function feedBlock(start, end, base) {',
-      '  for (let index = start; index < end; index += 1) {',
-      ...(isBar
-        ? ['    bar.time = time[index]; bar.open = open[index]; bar.high = high[index]; bar.low = low[index]; bar.close = close[index]; bar.volume = volume[index];']
-        : [`    const input = ${read};`, `    if (input !== input) { ${outs.map((_out, k) => `out${k}[index - base] = NaN;`).join(' ')} continue; }`]),
-      `    indicator.update(${isBar ? 'NaN' : 'input'}, bar);`,
-      ...outs.map((_out, k) => `    out${k}[index - base] = indicator.output(${outputIndex[k] as number});`),
-      '  }',
-      '};',
-    ].join('\n');
-    try {
-      const names = ['indicator', 'values', 'bar', 'time', 'open', 'high', 'low', 'close', 'volume', ...outs.map((_out, k) => `out${k}`)];
-      const build = new Function(...names, body) as (...parts: unknown[]) => IndicatorLoop;
-      return build(indicator, values, bar, series.time, series.open, series.high, series.low, series.close, series.volume, ...outs);
-    } catch {
-      // Code generation refused: the plain loop below.
-    }
+  const generated = options.generateCode ? generatedFeed(indicator, { source: source.kind, outputIndex }) : undefined;
+  if (generated !== undefined) {
+    const range = { start: 0, end: 0, base: 0 };
+    const io = { values, series, outs };
+    return (start, end, base) => {
+      range.start = start;
+      range.end = end;
+      range.base = base;
+      generated(indicator, io, range);
+    };
   }
+  const bar: MutableBar = { time: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
   return (start, end, base) => {
     for (let index = start; index < end; index += 1) {
       if (isBar) {
