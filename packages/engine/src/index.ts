@@ -1,7 +1,7 @@
 // The engine's one entry point (no deep imports): option math, payoff, synthetic option quotes,
 // indicators, the expression language and rule graphs, the backtest kernel and its traders
-// (underlying, option legs), metrics and backtest requests. Named exports only; what each folder
-// holds is in the package README.
+// (underlying, option legs), metrics, parameter sweeps and walk-forward, and backtest requests.
+// Named exports only; what each folder holds is in the package README.
 export type { SyntheticOptionQuoteInput, SyntheticOptionQuote } from './synthetic/option-quote';
 export { syntheticOptionQuote, relativeHalfSpread, SYNTHETIC_RATE } from './synthetic/option-quote';
 export type { SurfacePoint } from './synthetic/volatility-surface';
@@ -63,6 +63,26 @@ export type {
 export { ALGORITHM_FORMAT, ALGORITHM_VERSION, ALGORITHM_NODE_TYPES, HOLD_NODE_HEIGHT, formatAlgorithmError } from './algorithm/document';
 export type { CompiledAlgorithm } from './algorithm/compile';
 export { compileAlgorithm, validateAlgorithm, resolveSignal } from './algorithm/compile';
+export type { AlgorithmParameter } from './algorithm/document';
+export type { AnalyseOptions as CompileOptions } from './algorithm/analyse';
+export type { ParameterBindings, ParameterConstraint } from './algorithm/parameters';
+export { parameterValues, parameterConstraints } from './algorithm/parameters';
+export { gridValues, isOnGrid, GRID_TOLERANCE } from './algorithm/parameter-grid-values';
+export type { ParameterReference } from './language/ast';
+export { parameterReferences, bindParameters } from './language/parameters';
+export type { GridSize, GridOptions } from './sweep/grid';
+export { parameterGrid, gridSize, MAX_SWEEP_COMBINATIONS, MAX_ENUMERATED_COMBINATIONS } from './sweep/grid';
+export type { SweepMetrics, SweepMetric, MetricDirection, SeriesDays } from './sweep/sweep-metrics';
+export type { MeasuredRun } from './sweep/sweep-metrics';
+export { SWEEP_METRICS, isSweepMetric, rankValue, seriesDays, sweepMetricsOf, measure as measureSweepRun } from './sweep/sweep-metrics';
+export type { SweepRequest, SweepRow, SweepResult } from './sweep/run-sweep';
+export { runSweep, runSweepChunk, mergeSweepChunks, sweepResult, compileCombination, SweepError } from './sweep/run-sweep';
+export type { MeasuredRow, HeatmapRequest, SweepHeatmap, Stability } from './sweep/heatmap';
+export { sweepHeatmap, bestCell, stability } from './sweep/heatmap';
+export type {
+  WalkForwardSpec, DayRange, WalkForwardWindow, WalkForwardIssue, WalkForwardRequest, WalkForwardWindowResult, OverfittingGap, WalkForwardResult,
+} from './sweep/walk-forward';
+export { walkForwardWindows, runWalkForward, walkForwardFromSweeps, inSampleSweep, inSampleSeries, sliceSeries, gatedProgram } from './sweep/walk-forward';
 export { parseAlgorithmJson } from './algorithm/parse-json';
 export type { ExpressionAlgorithmOptions } from './algorithm/from-expressions';
 export { algorithmFromExpressions } from './algorithm/from-expressions';

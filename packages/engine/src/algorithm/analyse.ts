@@ -1,8 +1,10 @@
 import type { Result } from '@vyuha/core';
 import { err, ok } from '@vyuha/core';
 import type { CheckedExpression } from '../language/checked';
-import { checkExpression } from '../language/checker';
+import { parseExpression } from '../language/parser';
 import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, AlgorithmNodeType } from './document';
+import type { ParameterBindings } from './parameters';
+import { brokenConstraints, checkBoundExpression, parameterConstraints, parameterValues, undeclaredParameters } from './parameters';
 import { readAlgorithmShape } from './validate-shape';
 
 /** A valid document with what compiling needs: each node's inputs, its checked expressions, an order. */
@@ -37,7 +39,11 @@ class GraphChecker {
   readonly outputs = new Map<string, string[]>();
   readonly indexById = new Map<string, number>();
 
-  constructor(readonly document: AlgorithmDocument) {}
+  /** `values`: each declared parameter's value for this compilation (`$name` -> number). */
+  constructor(
+    readonly document: AlgorithmDocument,
+    private readonly values: ReadonlyMap<string, number>,
+  ) {}
 
   checkIds(): void {
     this.document.nodes.forEach((node, index) => {
@@ -128,8 +134,11 @@ class GraphChecker {
     return { expressions, untils };
   }
 
+  /** Parses, binds each `$name` to its value (an undeclared one is an error) and checks the bound tree. */
   private checkOne(target: { node: AlgorithmNode; field: string; source: string; path: string }, into: Map<string, CheckedExpression>): void {
-    const checked = checkExpression(target.source, { expect: 'boolean' });
+    const parsed = parseExpression(target.source);
+    const undeclared = parsed.ok ? undeclaredParameters(parsed.value, [...this.values.keys()]) : [parsed.error];
+    const checked = !parsed.ok || undeclared.length > 0 ? err(undeclared) : checkBoundExpression(parsed.value, this.values);
     if (checked.ok) {
       into.set(target.node.id, checked.value);
       return;
@@ -141,11 +150,37 @@ class GraphChecker {
   }
 }
 
-/** Shape, graph and expressions; every error found, or the analysed graph. */
-export function analyseAlgorithm(value: unknown): Result<AnalysedAlgorithm, AlgorithmError[]> {
+/** Options of an analysis: values bound to some of the document's parameters (the rest keep their defaults). */
+export interface AnalyseOptions {
+  readonly parameters?: ParameterBindings;
+}
+
+/** The parameters' values for this analysis (errors for bad bindings and broken constraints). */
+function boundValues(document: AlgorithmDocument, bindings: ParameterBindings | undefined): { values: Map<string, number>; errors: AlgorithmError[] } {
+  const parameters = document.parameters ?? [];
+  const values = parameterValues(parameters, bindings);
+  const constraints = parameterConstraints(parameters, document.constraints ?? []);
+  const errors = [...(values.ok ? [] : values.error), ...(constraints.ok ? [] : constraints.error)];
+  if (values.ok && constraints.ok) errors.push(...brokenConstraints(constraints.value, parameters, values.value));
+  const usable = (bound: unknown): bound is number => typeof bound === 'number' && Number.isFinite(bound);
+  const fallback = new Map(parameters.map((parameter) => {
+    const bound = bindings?.[parameter.name];
+    return [parameter.name, usable(bound) ? bound : parameter.default];
+  }));
+  return { values: values.ok ? values.value : fallback, errors };
+}
+
+/**
+ * Shape, parameters, graph and expressions; every error found, or the analysed graph. Each `$name`
+ * is replaced by its value before the checker sees the expression, so a bound document analyses
+ * exactly as the same document with the numbers written in.
+ */
+export function analyseAlgorithm(value: unknown, options: AnalyseOptions = {}): Result<AnalysedAlgorithm, AlgorithmError[]> {
   const shape = readAlgorithmShape(value);
   if (shape.document === undefined) return err(shape.errors);
-  const checker = new GraphChecker(shape.document);
+  const bound = boundValues(shape.document, options.parameters);
+  const checker = new GraphChecker(shape.document, bound.values);
+  checker.errors.push(...bound.errors);
   checker.checkIds();
   checker.checkEdges();
   checker.checkInputCounts();

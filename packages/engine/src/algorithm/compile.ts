@@ -7,7 +7,7 @@ import type { Step } from '../language/steps';
 import { logicalStep, notStep } from '../language/steps';
 import type { BlockStep } from '../language/block-steps';
 import { BLOCK_BARS, holdCandlesBlock, holdUntilBlock, logicalBlock, notBlock } from '../language/block-steps';
-import type { AnalysedAlgorithm } from './analyse';
+import type { AnalysedAlgorithm, AnalyseOptions } from './analyse';
 import { analyseAlgorithm } from './analyse';
 import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, ExitRules } from './document';
 import { holdCandlesStep, holdUntilStep } from './hold-steps';
@@ -376,17 +376,18 @@ function compileAnalysed(analysed: AnalysedAlgorithm): CompiledAlgorithm {
 }
 
 /**
- * Validates a document (shape, graph, expressions) and compiles it; on failure, every error with
- * its path, node id and, inside expressions, line and column.
+ * Validates a document (shape, parameters, graph, expressions) and compiles it, each `$name` bound
+ * to `options.parameters[name]` or its default; on failure, every error with its path, node id and,
+ * inside expressions, line and column.
  * @example compileAlgorithm(algorithmFromExpressions({ entry: 'close > open' })).ok // true
  */
-export function compileAlgorithm(document: unknown): Result<CompiledAlgorithm, AlgorithmError[]> {
-  const analysed = analyseAlgorithm(document);
+export function compileAlgorithm(document: unknown, options: AnalyseOptions = {}): Result<CompiledAlgorithm, AlgorithmError[]> {
+  const analysed = analyseAlgorithm(document, options);
   return analysed.ok ? ok(compileAnalysed(analysed.value)) : err(analysed.error);
 }
 
-/** Validates a document without compiling; the typed document or every error. */
-export function validateAlgorithm(document: unknown): Result<AlgorithmDocument, AlgorithmError[]> {
-  const analysed = analyseAlgorithm(document);
+/** Validates a document without compiling (parameters bound as in compileAlgorithm); the typed document or every error. */
+export function validateAlgorithm(document: unknown, options: AnalyseOptions = {}): Result<AlgorithmDocument, AlgorithmError[]> {
+  const analysed = analyseAlgorithm(document, options);
   return analysed.ok ? ok(analysed.value.document) : err(analysed.error);
 }

@@ -82,12 +82,31 @@ export interface ExitRules {
   readonly trailingStop?: ExitDistance;
 }
 
+/**
+ * A number the expressions name as `$name`, with the grid a sweep walks: `from`, `from + step`,
+ * ... up to `to` (a whole number of steps). `default` is the value when none is bound; it lies in
+ * `from..to` but need not be on the grid.
+ */
+export interface AlgorithmParameter {
+  /** Letters, digits and `_`, starting with a letter or `_`; written `$name` in expressions. */
+  readonly name: string;
+  readonly default: number;
+  readonly from: number;
+  readonly to: number;
+  /** Greater than 0. */
+  readonly step: number;
+}
+
 export interface AlgorithmDocument {
   readonly format: typeof ALGORITHM_FORMAT;
   readonly version: typeof ALGORITHM_VERSION;
   readonly nodes: readonly AlgorithmNode[];
   readonly edges: readonly AlgorithmEdge[];
   readonly exits?: ExitRules;
+  /** Declared parameters, unique by name; a declared parameter need not be used. */
+  readonly parameters?: readonly AlgorithmParameter[];
+  /** Conditions over the parameters only (`$fast < $slow`): a combination breaking one is not run. */
+  readonly constraints?: readonly string[];
 }
 
 /**

@@ -1,8 +1,9 @@
 import { MAX_LOOKBACK_BARS } from '../language/builtins';
 import type {
-  AlgorithmDocument, AlgorithmEdge, AlgorithmError, AlgorithmNode, AlgorithmNodeType, ExitDistance, ExitRules, NodePosition,
+  AlgorithmDocument, AlgorithmEdge, AlgorithmError, AlgorithmNode, AlgorithmNodeType, AlgorithmParameter, ExitDistance, ExitRules, NodePosition,
 } from './document';
 import { ALGORITHM_FORMAT, ALGORITHM_NODE_TYPES, ALGORITHM_VERSION } from './document';
+import { GRID_TOLERANCE, wholeCount } from './parameter-grid-values';
 
 /*
  * The shape of a document: every field present, of the right kind, nothing unknown. The graph's
@@ -22,7 +23,9 @@ const NODE_FIELDS: Readonly<Record<AlgorithmNodeType, readonly string[]>> = {
   sell: COMMON_NODE_FIELDS,
   exit: COMMON_NODE_FIELDS,
 };
-const DOCUMENT_FIELDS = ['format', 'version', 'nodes', 'edges', 'exits'];
+const DOCUMENT_FIELDS = ['format', 'version', 'nodes', 'edges', 'exits', 'parameters', 'constraints'];
+const PARAMETER_FIELDS = ['name', 'default', 'from', 'to', 'step'];
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EDGE_FIELDS = ['id', 'source', 'target'];
 const EXIT_FIELDS = ['stopLoss', 'target', 'trailingStop'] as const;
 
@@ -155,9 +158,48 @@ class ShapeReader {
     if (unit === 'percent' && percentUpTo100 && amount >= 100) return this.report(`${path}.value`, `a percent stop must be below 100, got ${amount}`);
     return { unit, value: amount };
   }
+
+  /** One parameter's fields and their ranges; names are checked for repeats by `parameters`. */
+  parameter(value: unknown, path: string): AlgorithmParameter | undefined {
+    if (!isObject(value)) return this.report(path, `expected {"name", "default", "from", "to", "step"}, got ${describe(value)}`);
+    const before = this.errors.length;
+    this.unknownFields(value, { path, allowed: PARAMETER_FIELDS });
+    const name = this.text(value['name'], `${path}.name`);
+    if (name !== undefined && !PARAMETER_NAME.test(name)) {
+      const hint = name.startsWith('$') ? ` (write the name without '$': "${name.slice(1)}")` : '';
+      this.report(`${path}.name`, `a parameter name is a letter or '_' then letters, digits or '_'; got ${JSON.stringify(name)}${hint}`);
+    }
+    const fallback = this.finite(value['default'], `${path}.default`);
+    const from = this.finite(value['from'], `${path}.from`);
+    const to = this.finite(value['to'], `${path}.to`);
+    const step = this.finite(value['step'], `${path}.step`);
+    if (step !== undefined && step <= 0) this.report(`${path}.step`, `must be greater than 0, got ${step}`);
+    if (from !== undefined && to !== undefined && from > to) this.report(`${path}.to`, `must not be below from (${from}), got ${to}`);
+    if (this.errors.length > before || name === undefined || fallback === undefined || from === undefined || to === undefined || step === undefined) {
+      return undefined;
+    }
+    if (fallback < from || fallback > to) this.report(`${path}.default`, `must be within from..to (${from}..${to}), got ${fallback}`);
+    if (wholeCount((to - from) / step) === undefined) {
+      this.report(`${path}.step`, `(to - from) / step must be a whole number (within ${GRID_TOLERANCE}): (${to} - ${from}) / ${step} = ${(to - from) / step}`);
+    }
+    return this.errors.length > before ? undefined : { name, default: fallback, from, to, step };
+  }
+
+  parameters(value: unknown): AlgorithmParameter[] {
+    const parameters = readList(this, value, { path: 'parameters', read: (item, path) => this.parameter(item, path) });
+    const seen = new Map<string, number>();
+    (Array.isArray(value) ? value : []).forEach((item: unknown, index) => {
+      const name = isObject(item) ? item['name'] : undefined;
+      if (typeof name !== 'string') return;
+      const first = seen.get(name);
+      if (first === undefined) seen.set(name, index);
+      else this.report(`parameters[${index}].name`, `duplicate parameter '${name}' (also parameters[${first}])`);
+    });
+    return parameters;
+  }
 }
 
-function readList<T>(reader: ShapeReader, value: unknown, options: { path: string; read: (item: unknown, path: string) => T | undefined }): T[] {
+function readList<T>(reader: Pick<ShapeReader, 'report'>, value: unknown, options: { path: string; read: (item: unknown, path: string) => T | undefined }): T[] {
   if (!Array.isArray(value)) {
     reader.report(options.path, `expected an array, got ${describe(value)}`);
     return [];
@@ -182,7 +224,24 @@ export function readAlgorithmShape(value: unknown): { document?: AlgorithmDocume
   const nodes = readList(reader, value['nodes'], { path: 'nodes', read: (item, path) => reader.node(item, path) });
   const edges = readList(reader, value['edges'], { path: 'edges', read: (item, path) => reader.edge(item, path) });
   const exits = value['exits'] === undefined ? undefined : reader.exits(value['exits']);
+  const parameters = value['parameters'] === undefined ? undefined : reader.parameters(value['parameters']);
+  const constraints =
+    value['constraints'] === undefined
+      ? undefined
+      : readList(reader, value['constraints'], { path: 'constraints', read: (item, path) => reader.text(item, path) });
   if (reader.errors.length > 0) return { errors: reader.errors };
-  const document: AlgorithmDocument = { format: ALGORITHM_FORMAT, version: ALGORITHM_VERSION, nodes, edges, ...(exits === undefined ? {} : { exits }) };
+  const document: AlgorithmDocument = {
+    format: ALGORITHM_FORMAT, version: ALGORITHM_VERSION, nodes, edges,
+    ...(exits === undefined ? {} : { exits }),
+    ...(parameters === undefined ? {} : { parameters }),
+    ...(constraints === undefined ? {} : { constraints }),
+  };
   return { document, errors: [] };
+}
+
+/** Checks a parameter list on its own (as a document's `parameters`); every error at `parameters[i].field`. */
+export function readParameterList(value: unknown): { parameters?: AlgorithmParameter[]; errors: AlgorithmError[] } {
+  const reader = new ShapeReader();
+  const parameters = reader.parameters(value);
+  return reader.errors.length > 0 ? { errors: reader.errors } : { parameters, errors: [] };
 }

@@ -119,7 +119,7 @@ describe('validateAlgorithm', () => {
       exits: { stopLoss: { unit: 'rupees', value: 5 }, target: { unit: 'percent', value: -1 }, trailing: {} },
     };
     expect(problems(document)).toEqual([
-      'colour: unknown field (allowed: format, version, nodes, edges, exits)',
+      'colour: unknown field (allowed: format, version, nodes, edges, exits, parameters, constraints)',
       'nodes[0].colour: unknown field (allowed: id, type, position, label, width, height, expression)',
       'nodes[0].position.y: expected a number, got nothing (the field is missing)',
       'nodes[1]: a hold node needs exactly one of "candles" (a number of bars) and "until" (an expression)',

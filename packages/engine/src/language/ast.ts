@@ -38,6 +38,17 @@ export interface NameReference {
   readonly span: SourceSpan;
 }
 
+/**
+ * A parameter of the algorithm, `$fast`: a number the document declares with a range. It is
+ * replaced by its bound value (a number literal) before the checker sees the tree.
+ */
+export interface ParameterReference {
+  readonly kind: 'parameter';
+  /** The name without the `$`. */
+  readonly name: string;
+  readonly span: SourceSpan;
+}
+
 /** A function call: `sma(close, 10)`, `time()`. */
 export interface CallExpression {
   readonly kind: 'call';
@@ -81,6 +92,7 @@ export type Expression =
   | NumberLiteral
   | TextLiteral
   | NameReference
+  | ParameterReference
   | CallExpression
   | LookbackExpression
   | UnaryExpression
@@ -117,6 +129,7 @@ export function precedenceOf(expression: Expression | BareExpression): number {
       return expression.value < 0 || Object.is(expression.value, -0) ? PRECEDENCE.negate : PRECEDENCE.primary;
     case 'text':
     case 'name':
+    case 'parameter':
     case 'call':
       return PRECEDENCE.primary;
     case 'lookback':
@@ -142,6 +155,7 @@ export type BareExpression =
   | { kind: 'number'; value: number }
   | { kind: 'text'; value: string }
   | { kind: 'name'; name: string }
+  | { kind: 'parameter'; name: string }
   | { kind: 'call'; callee: string; arguments: BareExpression[] }
   | { kind: 'lookback'; target: BareExpression; bars: BareExpression }
   | { kind: 'unary'; operator: UnaryOperator; operand: BareExpression }
@@ -156,6 +170,8 @@ export function withoutSpans(expression: Expression): BareExpression {
       return { kind: 'text', value: expression.value };
     case 'name':
       return { kind: 'name', name: expression.name };
+    case 'parameter':
+      return { kind: 'parameter', name: expression.name };
     case 'call':
       return { kind: 'call', callee: expression.callee, arguments: expression.arguments.map(withoutSpans) };
     case 'lookback':

@@ -40,6 +40,8 @@ export class Checker {
         return this.checkTimeLiteral(expression.value, expression.span);
       case 'name':
         return this.checkName(expression.name, expression.span);
+      case 'parameter':
+        return this.report(expression.span, `'$${expression.name}' is a parameter: it has a value only inside an algorithm that declares it under "parameters"`);
       case 'call':
         return checkCall(this, expression);
       case 'lookback':

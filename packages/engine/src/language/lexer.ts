@@ -4,9 +4,10 @@ import { errorAt } from './expression-error';
 
 /**
  * Tokens. `&&`, `||` and `!` are read as the keywords `and`, `or` and `not` (the same operator
- * at the same precedence), so the printer's canonical text uses only the words.
+ * at the same precedence), so the printer's canonical text uses only the words. A parameter is
+ * `$` then a name (`$fast`); its token's value is the name without the `$`.
  */
-export type TokenKind = 'number' | 'text' | 'name' | 'keyword' | 'punctuation' | 'end';
+export type TokenKind = 'number' | 'text' | 'name' | 'parameter' | 'keyword' | 'punctuation' | 'end';
 
 export interface Token {
   readonly kind: TokenKind;
@@ -107,6 +108,16 @@ function readNumber(cursor: Cursor, start: SourcePosition, digits: string): Toke
   return { kind: 'number', value: digits, number: value, span };
 }
 
+function readParameter(cursor: Cursor, start: SourcePosition): Token {
+  cursor.advance(1);
+  const name = matchAt(NAME, cursor);
+  if (name === undefined) {
+    fail({ start, end: cursor.position() }, "expected a parameter name after '$' (a letter or '_', then letters, digits or '_'), as in $fast");
+  }
+  cursor.advance(name.length);
+  return { kind: 'parameter', value: name, number: Number.NaN, span: { start, end: cursor.position() } };
+}
+
 function readSymbol(cursor: Cursor, start: SourcePosition): Token {
   const pair = cursor.text.slice(cursor.offset, cursor.offset + 2);
   const symbol = TWO_CHARACTER.includes(pair) ? pair : (cursor.text[cursor.offset] ?? '');
@@ -130,6 +141,7 @@ function readToken(cursor: Cursor): Token {
   const character = cursor.text[cursor.offset];
   if (character === undefined) return { kind: 'end', value: '', number: Number.NaN, span: { start, end: start } };
   if (character === '"' || character === "'") return readText(cursor, start);
+  if (character === '$') return readParameter(cursor, start);
   const digits = matchAt(NUMBER, cursor);
   if (digits !== undefined) return readNumber(cursor, start, digits);
   const name = matchAt(NAME, cursor);

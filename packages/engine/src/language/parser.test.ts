@@ -34,7 +34,7 @@ describe('parseExpression: syntax errors at exact positions', () => {
     expect(syntaxError('close >')).toBe("1:8: expected a number, a name or '(', found the end of the expression");
     expect(syntaxError('1 +* 2')).toBe("1:4: expected a number, a name or '(', found '*'");
     expect(syntaxError('close open')).toBe("1:7: unexpected 'open' after a complete expression");
-    expect(syntaxError('close $ 2')).toBe("1:7: unexpected character '$'");
+    expect(syntaxError('close @ 2')).toBe("1:7: unexpected character '@'");
     expect(syntaxError('close = open')).toBe("1:7: unexpected '='; compare with '=='");
     expect(syntaxError('a & b')).toBe("1:3: unexpected '&'; write 'and' (or '&&')");
     expect(syntaxError('time() > "09:20')).toBe('1:10: unterminated text: no closing " on this line');

@@ -18,7 +18,7 @@ import { ExpressionSyntaxError, tokenize } from './lexer';
  *   multiplicative := negate (('*' | '/' | '%') negate)*
  *   negate     := '-' negate | postfix
  *   postfix    := primary ('[' or ']')*
- *   primary    := number | text | name | name '(' (or (',' or)*)? ')' | '(' or ')'
+ *   primary    := number | text | parameter | name | name '(' (or (',' or)*)? ')' | '(' or ')'
  *
  * `not` binds looser than comparisons, so `not close > open` means `not (close > open)`.
  *
@@ -157,6 +157,10 @@ class Parser {
       this.next();
       return { kind: 'text', value: token.value, span: token.span };
     }
+    if (token.kind === 'parameter') {
+      this.next();
+      return { kind: 'parameter', name: token.value, span: token.span };
+    }
     if (token.kind === 'name') {
       this.next();
       return this.at('punctuation', '(') ? this.parseCall(token) : { kind: 'name', name: token.value, span: token.span };
@@ -197,6 +201,8 @@ function describe(token: Token): string {
       return 'the end of the expression';
     case 'text':
       return `"${token.value}"`;
+    case 'parameter':
+      return `'$${token.value}'`;
     default:
       return `'${token.value}'`;
   }

@@ -32,6 +32,8 @@ function print(expression: Printable): string {
       return `"${expression.value}"`;
     case 'name':
       return expression.name;
+    case 'parameter':
+      return `$${expression.name}`;
     case 'call':
       return `${expression.callee}(${expression.arguments.map((argument) => print(argument)).join(', ')})`;
     case 'lookback':

@@ -1,0 +1,83 @@
+import type { IsoDate } from '@vyuha/core';
+import { istParts } from '@vyuha/core';
+import { describe, expect, it } from 'vitest';
+import { compileAlgorithm } from '../algorithm/compile';
+import { runBacktest } from '../backtest/run-backtest';
+import { computeMetrics } from '../metrics/compute-metrics';
+import { parameterGrid } from './grid';
+import { mergeSweepChunks, runSweep, runSweepChunk, SweepError } from './run-sweep';
+import { crossoverDocument, FAST, sessionSeries, SLOW, SWEEP_CONFIG } from './sweep-test-support';
+
+const series = sessionSeries({ days: 15, seed: 11 });
+const document = crossoverDocument();
+const grid = parameterGrid([FAST, SLOW], ['$fast < $slow']);
+if (!grid.ok) throw new Error('the grid is valid');
+const combinations = grid.value;
+
+describe('runSweep', () => {
+  const sweep = runSweep({ series, document, config: SWEEP_CONFIG, combinations, metric: 'netPnl' });
+
+  it('equals the same runs made one by one, field by field', () => {
+    expect(sweep.rows).toHaveLength(combinations.length);
+    const dates = [...new Set(Array.from(series.time, (time) => istParts(time).date))];
+    sweep.rows.forEach((row, index) => {
+      // One run, the numbers written into the expressions (no parameters at all).
+      const fast = combinations[index]?.['fast'] as number;
+      const slow = combinations[index]?.['slow'] as number;
+      expect(row.index).toBe(index);
+      expect(row.bindings).toEqual({ fast, slow });
+      const written = compileAlgorithm({
+        ...crossoverDocument({ entry: `crossover(sma(close, ${fast}), sma(close, ${slow}))`, exit: `crossunder(sma(close, ${fast}), sma(close, ${slow}))` }),
+        parameters: [], constraints: [],
+      });
+      if (!written.ok) throw new Error('compiles');
+      const result = runBacktest({ series, program: written.value, config: SWEEP_CONFIG });
+      const metrics = computeMetrics({
+        capital: result.config.capital,
+        period: { from: dates[0] as IsoDate, to: dates[dates.length - 1] as IsoDate, tradingDays: dates },
+        days: result.days.map((day) => ({ date: day.date, netPnl: day.net, grossPnl: day.gross, charges: day.charges, orders: day.orders })),
+        trades: result.trades.map((trade) => ({ entryTime: trade.entryTime, exitTime: trade.exitTime, netPnl: trade.net, charges: trade.charges })),
+        equity: { times: series.time, equity: result.equity },
+        barsInMarket: result.barsInMarket,
+        totalBars: series.length,
+        candlesProcessed: result.candlesProcessed,
+      });
+      expect(row.metrics).toEqual({
+        netPnl: result.summary.netPnl,
+        returnPercent: metrics.returnPercent,
+        maxDrawdown: metrics.maxDrawdown,
+        maxDrawdownPercent: metrics.maxDrawdownPercent,
+        sharpe: metrics.sharpe,
+        winRate: metrics.winRate,
+        trades: result.trades.length,
+        profitFactor: metrics.profitFactor,
+        candlesProcessed: series.length,
+        tradingDays: 15,
+      });
+    });
+    // The parameters matter on this series: not every row is the same.
+    expect(new Set(sweep.rows.map((row) => row.metrics.netPnl)).size).toBeGreaterThan(3);
+    expect(sweep.candlesProcessed).toBe(series.length * combinations.length);
+  });
+
+  it('picks the best row by the metric, ties to the first', () => {
+    const best = Math.max(...sweep.rows.map((row) => row.metrics.netPnl));
+    expect(sweep.best?.index).toBe(sweep.rows.findIndex((row) => row.metrics.netPnl === best));
+  });
+
+  it('chunks run in any order and merged by index equal the serial sweep', () => {
+    const request = { series, document, config: SWEEP_CONFIG, combinations, metric: 'netPnl' as const };
+    const cuts = [0, 2, 3, 3, 6, combinations.length];
+    const chunks = cuts.slice(1).map((to, k) => runSweepChunk({ ...request, from: cuts[k] as number, to })).reverse();
+    expect(mergeSweepChunks(combinations.length, chunks)).toEqual(sweep.rows);
+    expect(() => mergeSweepChunks(combinations.length, chunks.slice(1))).toThrow(/is in no chunk/);
+    expect(() => mergeSweepChunks(combinations.length, [...chunks, chunks[0] ?? []])).toThrow(/is in two chunks/);
+    expect(() => runSweepChunk({ ...request, from: 2, to: 99 })).toThrow(RangeError);
+  });
+
+  it('stops on a combination the document refuses, naming it', () => {
+    const request = { series, document, config: SWEEP_CONFIG, combinations: [{ fast: 5, slow: 10 }, { fast: 7, slow: 10 }], metric: 'sharpe' as const };
+    expect(() => runSweep(request)).toThrow(SweepError);
+    expect(() => runSweep(request)).toThrow('combination 1: parameters[0]: $fast = 7 is not on its grid 5 to 15 by 5 (the nearest value below is 5)');
+  });
+});

@@ -1,0 +1,131 @@
+import type { AlgorithmError } from '../algorithm/document';
+import { formatAlgorithmError } from '../algorithm/document';
+import type { CompiledAlgorithm } from '../algorithm/compile';
+import { compileAlgorithm } from '../algorithm/compile';
+import type { ParameterBindings } from '../algorithm/parameters';
+import type { BarSeries } from '../algorithm/program';
+import type { BacktestConfigInput } from '../backtest/config';
+import { runBacktest } from '../backtest/run-backtest';
+import type { SeriesDays, SweepMetric, SweepMetrics } from './sweep-metrics';
+import { bestCell } from './heatmap';
+import { seriesDays, sweepMetricsOf } from './sweep-metrics';
+
+/*
+ * A sweep: one backtest per combination, the document compiled with that combination bound.
+ *
+ * Invariants:
+ * - Row i is combination i, computed from (series, document, config, combination i) alone, so
+ *   any split into index ranges (`runSweepChunk`), run anywhere and merged by index
+ *   (`mergeSweepChunks`), equals the serial `runSweep` exactly.
+ * - A row's metrics are those of `runBacktest` over the same inputs (sweep-metrics.ts).
+ * - A combination the document refuses (a value off its grid, a non-whole indicator period, a
+ *   broken constraint) stops the sweep with a SweepError naming the combination and each problem.
+ */
+
+export interface SweepRequest {
+  readonly series: BarSeries;
+  /** An algorithm document (as stored): compiled once per combination. */
+  readonly document: unknown;
+  readonly config?: BacktestConfigInput;
+  /** Bindings per run, usually from `parameterGrid`. */
+  readonly combinations: readonly ParameterBindings[];
+  /** What `best` ranks by. */
+  readonly metric: SweepMetric;
+}
+
+export interface SweepRow {
+  /** The combination's position in the request. */
+  readonly index: number;
+  readonly bindings: ParameterBindings;
+  readonly metrics: SweepMetrics;
+}
+
+export interface SweepResult {
+  readonly metric: SweepMetric;
+  /** One per combination, in combination order. */
+  readonly rows: readonly SweepRow[];
+  /** The best row by the metric (ties: the first); undefined when no row has a value. */
+  readonly best: SweepRow | undefined;
+  /** Bars processed over all runs: the credits the sweep used. */
+  readonly candlesProcessed: number;
+}
+
+/** A combination the document refuses. */
+export class SweepError extends Error {
+  override readonly name = 'SweepError';
+
+  constructor(
+    readonly combination: number,
+    readonly errors: readonly AlgorithmError[],
+  ) {
+    super(`combination ${combination}: ${errors.map(formatAlgorithmError).join('; ')}`);
+  }
+}
+
+/** The document compiled with one combination bound. Throws SweepError. */
+export function compileCombination(document: unknown, bindings: ParameterBindings, combination: number): CompiledAlgorithm {
+  const compiled = compileAlgorithm(document, { parameters: bindings });
+  if (!compiled.ok) throw new SweepError(combination, compiled.error);
+  return compiled.value;
+}
+
+/** Runs combinations `from` .. `to` - 1 over `series`, measured over its days. */
+function runRange(request: SweepRequest, range: { from: number; to: number }, days: SeriesDays): SweepRow[] {
+  const rows: SweepRow[] = [];
+  for (let index = range.from; index < range.to; index += 1) {
+    const bindings = request.combinations[index] as ParameterBindings;
+    const program = compileCombination(request.document, bindings, index);
+    const result = runBacktest({ series: request.series, program, ...(request.config === undefined ? {} : { config: request.config }) });
+    rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
+  }
+  return rows;
+}
+
+function checkRange(total: number, from: number, to: number): void {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to > total || from > to) {
+    throw new RangeError(`chunk ${from}..${to}: must be whole indices with 0 <= from <= to <= ${total} (the number of combinations)`);
+  }
+}
+
+/**
+ * Rows of combinations `from` .. `to` - 1 (for a worker thread); merge with `mergeSweepChunks`.
+ * @example runSweepChunk({ ...request, from: 0, to: 10 }).length // 10
+ */
+export function runSweepChunk(request: SweepRequest & { readonly from: number; readonly to: number }): SweepRow[] {
+  checkRange(request.combinations.length, request.from, request.to);
+  return runRange(request, request, seriesDays(request.series));
+}
+
+/**
+ * The rows of chunks (any order), by index; throws unless they hold each of 0 .. total - 1 once.
+ * @example mergeSweepChunks(4, [rowsOf2to4, rowsOf0to2]).map((row) => row.index) // [0, 1, 2, 3]
+ */
+export function mergeSweepChunks(total: number, chunks: readonly (readonly SweepRow[])[]): SweepRow[] {
+  const rows: Array<SweepRow | undefined> = new Array<SweepRow | undefined>(total).fill(undefined);
+  for (const chunk of chunks) {
+    for (const row of chunk) {
+      if (!Number.isSafeInteger(row.index) || row.index < 0 || row.index >= total) throw new RangeError(`row index ${row.index} is outside 0..${total - 1}`);
+      if (rows[row.index] !== undefined) throw new RangeError(`row ${row.index} is in two chunks`);
+      rows[row.index] = row;
+    }
+  }
+  const missing = rows.findIndex((row) => row === undefined);
+  if (missing >= 0) throw new RangeError(`row ${missing} is in no chunk`);
+  return rows as SweepRow[];
+}
+
+/** A sweep result from rows in combination order (serial, or merged chunks). */
+export function sweepResult(rows: readonly SweepRow[], metric: SweepMetric): SweepResult {
+  const candlesProcessed = rows.reduce((sum, row) => sum + row.metrics.candlesProcessed, 0);
+  return { metric, rows, best: bestCell(rows, metric), candlesProcessed };
+}
+
+/**
+ * Every combination, one backtest each, serially, in combination order. Throws SweepError,
+ * BacktestConfigError (a bad config, before any run).
+ * @example runSweep({ series, document, combinations: [{ fast: 10 }, { fast: 20 }], metric: 'sharpe' }).rows.length // 2
+ */
+export function runSweep(request: SweepRequest): SweepResult {
+  const rows = runRange(request, { from: 0, to: request.combinations.length }, seriesDays(request.series));
+  return sweepResult(rows, request.metric);
+}

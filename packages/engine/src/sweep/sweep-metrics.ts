@@ -1,0 +1,154 @@
+import type { IsoDate } from '@vyuha/core';
+import { dateOfEpochDay, IST_OFFSET_MS } from '@vyuha/core';
+import type { BarSeries } from '../algorithm/program';
+import type { BacktestResult } from '../backtest/run-backtest';
+import type { DayRow, LedgerTrade } from '../kernel/ledger';
+import { deepestDrawdown } from '../metrics/drawdown';
+import type { DailyResult, RoundTripTrade } from '../metrics/metrics-input';
+import type { Ratio } from '../metrics/risk-ratios';
+import { dailyReturnsOnCapital, sharpeRatio } from '../metrics/risk-ratios';
+import { tradeStatistics } from '../metrics/trade-statistics';
+
+/*
+ * The figures a sweep keeps per run, by the project's metrics formulas (metrics/README.md) so a
+ * sweep row and the run's own metrics table never disagree. A run may be measured from a bar on
+ * (`fromBar`): walk-forward runs an out-of-sample window with warm-up bars before it, and only the
+ * window's own days, equity and bars count.
+ */
+
+export interface SweepMetrics {
+  /** Paise. */
+  readonly netPnl: number;
+  /** Net P&L over the capital, x 100. */
+  readonly returnPercent: number;
+  /** The deepest fall from a running peak, paise (>= 0). */
+  readonly maxDrawdown: number;
+  readonly maxDrawdownPercent: number;
+  /** Daily, annualised over 252 days (metrics/README.md); null with fewer than 2 days or no variation. */
+  readonly sharpe: number | null;
+  /** Winning trades over trades, 0..1; null without trades. */
+  readonly winRate: number | null;
+  readonly trades: number;
+  /** 'infinite' with profit and no loss; null with neither. */
+  readonly profitFactor: Ratio;
+  /** Bars the run processed, warm-up included: the credits it used. */
+  readonly candlesProcessed: number;
+  /** Trading days measured. */
+  readonly tradingDays: number;
+}
+
+/** The metrics a sweep can rank by, and which way is better. */
+export const SWEEP_METRICS = {
+  netPnl: 'max',
+  returnPercent: 'max',
+  sharpe: 'max',
+  winRate: 'max',
+  profitFactor: 'max',
+  trades: 'max',
+  maxDrawdown: 'min',
+  maxDrawdownPercent: 'min',
+} as const satisfies Record<string, 'max' | 'min'>;
+
+export type SweepMetric = keyof typeof SWEEP_METRICS;
+export type MetricDirection = 'max' | 'min';
+
+/** True when `name` is a metric a sweep ranks by. */
+export function isSweepMetric(name: string): name is SweepMetric {
+  return Object.hasOwn(SWEEP_METRICS, name);
+}
+
+/** The metric as a number for ranking: 'infinite' is +Infinity, null stays null. */
+export function rankValue(metrics: SweepMetrics, metric: SweepMetric): number | null {
+  const value = metrics[metric];
+  if (value === 'infinite') return Number.POSITIVE_INFINITY;
+  return value;
+}
+
+/** The IST trading days of a series: each date and the first bar on it, ascending. */
+export interface SeriesDays {
+  readonly dates: readonly IsoDate[];
+  /** firstBar[d] is the first bar of dates[d]; firstBar[dates.length] is the series length. */
+  readonly firstBar: readonly number[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** Splits a series into its IST dates (one date computed per day, not per bar). @example seriesDays(series).dates // ['2024-01-01', '2024-01-02'] */
+export function seriesDays(series: BarSeries): SeriesDays {
+  const dates: IsoDate[] = [];
+  const firstBar: number[] = [];
+  let previousDay = Number.NaN;
+  for (let index = 0; index < series.length; index += 1) {
+    const day = Math.floor(((series.time[index] as number) + IST_OFFSET_MS) / DAY_MS);
+    if (day !== previousDay) {
+      dates.push(dateOfEpochDay(day));
+      firstBar.push(index);
+      previousDay = day;
+    }
+  }
+  firstBar.push(series.length);
+  return { dates, firstBar };
+}
+
+/** A run's pieces in the metrics module's own types, measured over `tradingDays`. */
+export interface MeasuredRun {
+  readonly capital: number;
+  readonly tradingDays: readonly IsoDate[];
+  readonly days: readonly DailyResult[];
+  readonly trades: readonly RoundTripTrade[];
+  /** Per-bar equity (paise) over the measured bars. */
+  readonly equity: Float64Array;
+  readonly candlesProcessed: number;
+}
+
+/**
+ * The sweep's figures by the formulas of `computeMetrics` (metrics/README.md), from the same
+ * functions (deepestDrawdown, dailyReturnsOnCapital, sharpeRatio, tradeStatistics) but without
+ * dating every bar: a sweep computes this per run, and on a year of 1-minute bars dating the
+ * bars costs more than the backtest. `run-sweep.test.ts` checks it equals `computeMetrics`.
+ */
+export function measure(run: MeasuredRun): SweepMetrics {
+  let netPnl = 0;
+  for (const day of run.days) netPnl += day.netPnl;
+  const deepest = deepestDrawdown(run.equity, run.capital);
+  const returns = dailyReturnsOnCapital({ capital: run.capital, days: run.days, tradingDays: run.tradingDays }).returns;
+  const trades = tradeStatistics(run.trades);
+  return {
+    netPnl,
+    returnPercent: (netPnl / run.capital) * 100,
+    maxDrawdown: Math.round(deepest.depth),
+    maxDrawdownPercent: deepest.depthPercent,
+    sharpe: sharpeRatio(returns, 0),
+    winRate: trades.winRate,
+    trades: trades.trades,
+    profitFactor: trades.profitFactor,
+    candlesProcessed: run.candlesProcessed,
+    tradingDays: run.tradingDays.length,
+  };
+}
+
+/** A ledger day row as the metrics module's daily result. */
+export function dailyResultOf(day: DayRow): DailyResult {
+  return { date: day.date, netPnl: day.net, grossPnl: day.gross, charges: day.charges, orders: day.orders };
+}
+
+/** A ledger round trip as the metrics module's trade. */
+export function roundTripOf(trade: LedgerTrade): RoundTripTrade {
+  return { entryTime: trade.entryTime, exitTime: trade.exitTime, netPnl: trade.net, charges: trade.charges };
+}
+
+/** The metrics of a run measured from day `fromDay` of `days` (the series' days) on. */
+export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDays; fromDay?: number }): SweepMetrics {
+  const fromDay = options.fromDay ?? 0;
+  const tradingDays = options.days.dates.slice(fromDay);
+  const fromBar = options.days.firstBar[fromDay] ?? result.equity.length;
+  const first = tradingDays[0];
+  return measure({
+    capital: result.config.capital,
+    tradingDays,
+    days: first === undefined ? [] : result.days.filter((day) => day.date >= first).map(dailyResultOf),
+    trades: result.trades.filter((trade) => trade.entryIndex >= fromBar).map(roundTripOf),
+    equity: result.equity.subarray(fromBar),
+    candlesProcessed: result.candlesProcessed,
+  });
+}
