@@ -12,7 +12,7 @@ import { showToast } from '../../../app/toast';
 import { errorMessage } from '../research/query-feedback';
 import { ExitRulesForm } from './ExitRulesForm';
 import { errorCount, placeErrors } from './graph-errors';
-import { flowToDocument, type FlowGraph } from './graph-model';
+import { flowToDocument, type FlowGraph, type ParameterDeclarations } from './graph-model';
 import { RuleCanvas } from './RuleCanvas';
 import { SignalPreview } from './SignalPreview';
 import {
@@ -30,6 +30,8 @@ export interface EditorStart {
   readonly published: boolean;
   readonly graph: FlowGraph;
   readonly exits: ExitRules;
+  /** The document's parameter declarations, saved back unchanged. */
+  readonly declarations?: ParameterDeclarations;
   readonly flags: EditorFlags;
   readonly configExists: boolean;
   /** Set when an older version is open (read-only; it can be restored as a new version). */
@@ -92,10 +94,10 @@ export function AlgoEditor({ start, userId, canWrite, readOnlyReason, onSaved, o
   const [algorithmId, setAlgorithmId] = useState(start.algorithmId);
   const [busy, setBusy] = useState(false);
 
-  const document = useMemo(() => flowToDocument(graph, exits), [graph, exits]);
+  const document = useMemo(() => flowToDocument(graph, exits, start.declarations), [graph, exits, start.declarations]);
   const errors = useMemo(() => placeErrors(document), [document]);
   const startText = useMemo(() => {
-    const initial = flowToDocument(start.graph, start.exits);
+    const initial = flowToDocument(start.graph, start.exits, start.declarations);
     return JSON.stringify([initial.nodes, initial.edges, start.exits, start.name, start.description]);
   }, [start]);
   const dirty = algorithmId === undefined || JSON.stringify([document.nodes, document.edges, exits, name, description]) !== startText;

@@ -13,7 +13,7 @@ import { useActorId } from '../research/use-window-starts';
 import { AlgoEditor, type EditorStart } from './AlgoEditor';
 import { exitRulesOf } from './ExitRulesForm';
 import type { AlgorithmRow } from './AlgoList';
-import { documentToFlow, readStoredGraph, type FlowGraph } from './graph-model';
+import { documentToFlow, parameterDeclarationsOf, readStoredGraph, type FlowGraph, type ParameterDeclarations } from './graph-model';
 import { copyName, EDITOR_CONFIG, editorFlags } from './save-requests';
 import { VersionHistory } from './VersionHistory';
 
@@ -48,9 +48,9 @@ export interface AlgoNavigation {
 }
 
 /** The stored graph as the editor's start, or the reason it cannot be opened. */
-function graphStart(graph: unknown): { graph: FlowGraph; exits: EditorStart['exits'] } | undefined {
+function graphStart(graph: unknown): { graph: FlowGraph; exits: EditorStart['exits']; declarations?: ParameterDeclarations } | undefined {
   const document = readStoredGraph(graph);
-  return document === undefined ? undefined : { graph: documentToFlow(document), exits: exitRulesOf(document.exits) };
+  return document === undefined ? undefined : { graph: documentToFlow(document), exits: exitRulesOf(document.exits), declarations: parameterDeclarationsOf(document) };
 }
 
 function useVersion(algorithmId: string | undefined, version: number | null | undefined) {
@@ -99,7 +99,7 @@ export function SavedAlgorithm({ algorithmId, version, userId, navigation }: {
   const viewingOld = version !== undefined && version !== row.latest_version;
   const start: EditorStart = {
     algorithmId, latestVersion: row.latest_version, name: row.name, description: row.description, published: row.published,
-    graph: loaded.graph, exits: loaded.exits,
+    graph: loaded.graph, exits: loaded.exits, ...(loaded.declarations === undefined ? {} : { declarations: loaded.declarations }),
     flags: editorFlags(meta.data?.user_app_configs[0]?.meta_data, algorithmId),
     configExists: (meta.data?.user_app_configs.length ?? 0) > 0,
     ...(viewingOld ? { viewingVersion: version } : {}),
@@ -144,6 +144,7 @@ export function NewAlgorithm({ copyFrom, userId, navigation }: {
     published: false,
     graph: loaded.graph,
     exits: loaded.exits,
+    ...(loaded.declarations === undefined ? {} : { declarations: loaded.declarations }),
     flags: { signalEnabled: true },
     configExists: config.data.user_app_configs.length > 0,
   };

@@ -3,7 +3,7 @@
 // HOLD_NODE_HEIGHT high.
 import { describe, expect, it } from 'vitest';
 import { algorithmFromExpressions, HOLD_NODE_HEIGHT, validateAlgorithm, type AlgorithmDocument } from '@vyuha/engine';
-import { addRuleNode, canConnect, documentToFlow, flowToDocument, nextNodeId, readStoredGraph, removeRuleNodes, updateRuleData, type FlowGraph } from './graph-model';
+import { addRuleNode, canConnect, documentToFlow, flowToDocument, nextNodeId, parameterDeclarationsOf, readStoredGraph, removeRuleNodes, updateRuleData, type FlowGraph } from './graph-model';
 
 const HELD: AlgorithmDocument = {
   format: 'vyuha.algorithm',
@@ -42,6 +42,19 @@ describe('documentToFlow / flowToDocument', () => {
     const flow = documentToFlow(algorithmFromExpressions({ entry: 'close > open' }));
     const moved: FlowGraph = { ...flow, nodes: flow.nodes.map((node) => ({ ...node, position: { x: 10.4, y: 20.6 } })) };
     expect(flowToDocument(moved).nodes[0]?.position).toEqual({ x: 10, y: 21 });
+  });
+
+  it('keeps a document\'s parameters and constraints through the canvas (a save never drops what a sweep varies)', () => {
+    const swept: AlgorithmDocument = {
+      ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }),
+      parameters: [{ name: 'fast', default: 10, from: 5, to: 20, step: 5 }, { name: 'slow', default: 30, from: 20, to: 60, step: 10 }],
+      constraints: ['$fast < $slow'],
+    };
+    const back = flowToDocument(documentToFlow(swept), {}, parameterDeclarationsOf(swept));
+    expect(back.parameters).toEqual(swept.parameters);
+    expect(back.constraints).toEqual(swept.constraints);
+    expect(validateAlgorithm(back).ok).toBe(true);
+    expect(flowToDocument(documentToFlow(swept))).not.toHaveProperty('parameters');
   });
 
   it('leaves exits out when none is set', () => {

@@ -5,8 +5,25 @@
 import type { Edge, Node } from '@xyflow/react';
 import {
   ALGORITHM_FORMAT, ALGORITHM_VERSION, HOLD_NODE_HEIGHT, validateAlgorithm,
-  type AlgorithmDocument, type AlgorithmNode, type AlgorithmNodeType, type ExitRules, type NodePosition,
+  type AlgorithmDocument, type AlgorithmNode, type AlgorithmNodeType, type AlgorithmParameter, type ExitRules, type NodePosition,
 } from '@vyuha/engine';
+
+/**
+ * A document's parameter declarations (`parameters`, `constraints`: what a sweep varies). The
+ * canvas does not edit them; it keeps them as they were, so a save never drops them.
+ */
+export interface ParameterDeclarations {
+  readonly parameters?: readonly AlgorithmParameter[];
+  readonly constraints?: readonly string[];
+}
+
+/** The declarations of a document, or none. */
+export function parameterDeclarationsOf(document: AlgorithmDocument): ParameterDeclarations {
+  return {
+    ...(document.parameters === undefined ? {} : { parameters: document.parameters }),
+    ...(document.constraints === undefined ? {} : { constraints: document.constraints }),
+  };
+}
 
 /** What a hold node waits for: a number of candles, or an expression to become true. */
 export type HoldRule = { readonly mode: 'candles'; readonly candles: number } | { readonly mode: 'until'; readonly until: string };
@@ -99,7 +116,7 @@ function documentNode(node: RuleNode): AlgorithmNode {
  * a distance are left out.
  * @example flowToDocument({ nodes: [], edges: [] }).format // 'vyuha.algorithm'
  */
-export function flowToDocument(graph: FlowGraph, exits: ExitRules = {}): AlgorithmDocument {
+export function flowToDocument(graph: FlowGraph, exits: ExitRules = {}, declarations: ParameterDeclarations = {}): AlgorithmDocument {
   const hasExits = Object.keys(exits).length > 0;
   return {
     format: ALGORITHM_FORMAT,
@@ -107,6 +124,8 @@ export function flowToDocument(graph: FlowGraph, exits: ExitRules = {}): Algorit
     nodes: graph.nodes.map(documentNode),
     edges: graph.edges.map((edge) => ({ id: edge.id, source: edge.source, target: edge.target })),
     ...(hasExits ? { exits } : {}),
+    ...(declarations.parameters === undefined ? {} : { parameters: declarations.parameters }),
+    ...(declarations.constraints === undefined ? {} : { constraints: declarations.constraints }),
   };
 }
 
