@@ -29,10 +29,12 @@ import { saveDemoBasket } from '../../packages/server/src/db/seed/demo-baskets';
 import { deployDemoPaperStrategies } from '../../packages/server/src/db/seed/demo-paper';
 import { queueDemoBacktests } from '../../packages/server/src/db/seed/demo-research-backtests';
 import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
+import { sweepActions } from '../../packages/server/src/graphql/actions/sweep-actions';
 import { tradingActions } from '../../packages/server/src/graphql/actions/trading-actions';
 import { buildApp } from '../../packages/server/src/http/app';
 import { startBacktestWorkers } from '../../packages/server/src/jobs/backtest-workers';
 import { createJobQueue } from '../../packages/server/src/jobs/job-queue';
+import { startSweepWorkers } from '../../packages/server/src/jobs/sweep-workers';
 import { marketDataDir, migrationsDir, repoRoot, webDistDir } from '../../packages/server/src/paths';
 import { startStrategyRunners } from '../../packages/server/src/trading/runner/strategy-runners';
 import { readDeployedVersion } from '../../packages/server/src/version';
@@ -150,7 +152,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       graphql: {
         adminSecret, production: false,
         actions: [
-          ...backtestActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool, queue }),
+          ...backtestActions({ pool, queue }), ...sweepActions({ pool, queue }), ...brokerActions({ pool, key: brokerKey }), ...tradingActions({ pool, queue }),
           ...managerLinkActions({ pool, mailer: createMailer({ pool, smtp: authConfig.smtp, log: logger }), clientUrl: authConfig.clientUrl }),
         ],
       },
@@ -161,6 +163,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Every progress step is written (no 250 ms throttle), so a test can watch a short run's bar move.
     const workers = await startBacktestWorkers({ pool, queue, log: jobLog, progressIntervalMs: 0 });
     cleanups.push(() => workers.stop());
+    const sweepWorkers = await startSweepWorkers({ pool, queue, log: jobLog });
+    cleanups.push(() => sweepWorkers.stop());
     // The paper runtime, as a worker runs it (without the simulated market: this world's history
     // ends on BROWSER_HISTORY.to), the demo world's paper replays of its last 40 sessions (advanced's
     // followed by basic), and the demo trader's saved basket.

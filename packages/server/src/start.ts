@@ -15,12 +15,14 @@ import { openDatabase } from './db/database';
 import { readGraphqlLimits } from './graphql/config';
 import { buildApp } from './http/app';
 import { backtestActions } from './graphql/actions/backtest-actions';
+import { sweepActions } from './graphql/actions/sweep-actions';
 import { brokerActions } from './graphql/actions/broker-secret-action';
 import { tradingActions } from './graphql/actions/trading-actions';
 import { managerLinkActions } from './graphql/actions/manager-link-actions';
 import { createMailer } from './auth/delivery';
 import { startBacktestWorkers, type BacktestWorkers } from './jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
+import { startSweepWorkers, type SweepWorkers } from './jobs/sweep-workers';
 import { SimulatedMarket } from './trading/feeds/simulated-market';
 import { WallScheduler } from './trading/feeds/scheduler';
 import { KillSwitchWatch } from './trading/kill-switch-watch';
@@ -62,6 +64,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let app: FastifyInstance | undefined;
   let queue: JobQueue | undefined;
   let workers: BacktestWorkers | undefined;
+  let sweepWorkers: SweepWorkers | undefined;
   let runners: StrategyRunners | undefined;
   let market: SimulatedMarket | undefined;
   let liveAccounts: LiveAccounts | undefined;
@@ -80,7 +83,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         graphql: {
           adminSecret: config.adminSecret, production: config.production, limits: graphqlLimits,
           actions: [
-            ...backtestActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key }),
+            ...backtestActions({ pool: database.pool, queue }), ...sweepActions({ pool: database.pool, queue }), ...brokerActions({ pool: database.pool, key: brokerKey.key }),
             ...tradingActions({ pool: database.pool, queue, ...(defaultAlgoId === undefined ? {} : { defaultAlgoId }) }),
             // Manager links with e-mail consent: the auth service's mail delivery (SMTP, else auth.outbox).
             ...managerLinkActions({
@@ -94,6 +97,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     });
     if (config.processRole !== 'api') {
       workers = await startBacktestWorkers({ pool: database.pool, queue, log: jobLog });
+      sweepWorkers = await startSweepWorkers({ pool: database.pool, queue, log: jobLog });
       // The demo world's market, continued in real time: what paper strategies without a replay
       // trade on. Every process that runs strategies runs it (they make the same ticks and write
       // the same rows); it waits for the history when there is none yet.
@@ -126,6 +130,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     await killSwitches?.close();
     await market?.stop();
     await workers?.stop();
+    await sweepWorkers?.stop();
     await queue?.stop({ graceful: false });
     await app?.close();
     await database.close();
@@ -152,6 +157,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         await killSwitches?.close();
         await market?.stop();
         await workers?.stop();
+        await sweepWorkers?.stop();
         await queue?.stop({ timeoutMs: 10_000 });
         await history?.stop();
         await database.close();

@@ -19,6 +19,13 @@ export const BACKTEST_DEAD_LETTER_QUEUE = 'backtest-dead';
  */
 export const BACKTEST_QUEUE_POLICY = { retryLimit: 2, retryDelay: 2, retryBackoff: false, expireInSeconds: 30 * 60 } as const;
 
+/** Sweep chunks (a range of combinations) and walk-forwards, and where they go after their last failure (sweep-workers.ts). */
+export const SWEEP_CHUNK_QUEUE = 'sweep-chunk';
+export const SWEEP_CHUNK_DEAD_LETTER_QUEUE = 'sweep-chunk-dead';
+
+/** As backtests: a chunk whose worker died is failed by recovery (or expires) and retried; rows are written idempotently. */
+export const SWEEP_CHUNK_QUEUE_POLICY = { retryLimit: 2, retryDelay: 2, retryBackoff: false, expireInSeconds: 30 * 60 } as const;
+
 /** The queue whose jobs wake a worker to run a deployed strategy (strategy-run-jobs.ts). */
 export const STRATEGY_RUN_QUEUE = 'strategy-run';
 
@@ -74,6 +81,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       await boss.createQueue(BACKTEST_DEAD_LETTER_QUEUE, { name: BACKTEST_DEAD_LETTER_QUEUE, retryLimit: 3, retryDelay: 5 });
       await boss.createQueue(BACKTEST_QUEUE, { name: BACKTEST_QUEUE, ...BACKTEST_QUEUE_POLICY, deadLetter: BACKTEST_DEAD_LETTER_QUEUE });
       await boss.createQueue(STRATEGY_RUN_QUEUE, { name: STRATEGY_RUN_QUEUE, ...STRATEGY_RUN_QUEUE_POLICY });
+      await boss.createQueue(SWEEP_CHUNK_DEAD_LETTER_QUEUE, { name: SWEEP_CHUNK_DEAD_LETTER_QUEUE, retryLimit: 3, retryDelay: 5 });
+      await boss.createQueue(SWEEP_CHUNK_QUEUE, { name: SWEEP_CHUNK_QUEUE, ...SWEEP_CHUNK_QUEUE_POLICY, deadLetter: SWEEP_CHUNK_DEAD_LETTER_QUEUE });
     },
     async stop(stopOptions = {}) {
       if (!started) return;

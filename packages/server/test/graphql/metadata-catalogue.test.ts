@@ -28,7 +28,7 @@ const EXPECTED_TABLES = [
   'index_key_points', 'candles', 'algorithms', 'algorithm_versions', 'indicator_configs', 'strategies',
   'subscriptions', 'pending_signals', 'strategy_runs', 'orders', 'fills', 'positions', 'daily_pnl', 'user_credits',
   'deployed_strategies', 'licences', 'eod_prices', 'kill_switches', 'broker_requests', 'trading_alerts',
-  'account_risk', 'account_risk_days', 'acting_audit',
+  'account_risk', 'account_risk_days', 'acting_audit', 'sweeps', 'sweep_results',
 ];
 
 const byName = new Map(VYUHA_METADATA_TABLES.map((table) => [table.name, table]));

@@ -37,7 +37,7 @@ describe('permission matrix cases', () => {
       if (item.expect.kind !== 'rows') continue;
       await db.pool.query(item.expect.expected.text, item.expect.expected.params as unknown[]);
     }
-    for (const table of ['user_brokers', 'strategy_runs', 'orders', 'fills', 'positions', 'daily_pnl', 'user_credits', 'licences']) {
+    for (const table of ['user_brokers', 'strategy_runs', 'orders', 'fills', 'positions', 'daily_pnl', 'user_credits', 'licences', 'sweeps', 'sweep_results']) {
       const [first, second] = cases.filter((item) => item.table === table && item.operation === 'select' && item.persona.role === 'basic');
       if (first?.expect.kind !== 'rows' || second?.expect.kind !== 'rows') throw new Error(`no select cases for ${table}`);
       const one = await db.pool.query<{ key: string[] }>(first.expect.expected.text, first.expect.expected.params as unknown[]);

@@ -76,6 +76,7 @@ const OWNER_SQL: Readonly<Record<string, string>> = {
   daily_pnl: '(SELECT r.user_id FROM strategy_runs r WHERE r.run_id = t.run_id)',
   account_risk: '(SELECT b.user_id FROM user_brokers b WHERE b.user_broker_id = t.user_broker_id)',
   account_risk_days: '(SELECT b.user_id FROM user_brokers b WHERE b.user_broker_id = t.user_broker_id)',
+  sweep_results: '(SELECT s.user_id FROM sweeps s WHERE s.sweep_id = t.sweep_id)',
 };
 
 /** Account risk (migration 0026): an administrator reads only its own accounts; a superadmin all. */

@@ -97,6 +97,11 @@ async function createOwnedRows(pool: pg.Pool, user: WorldUser, instrumentId: num
     `INSERT INTO positions (run_id, instrument_id, net_quantity, average_price_paise) VALUES ($1, $2, 50, 2000000)`,
     [runId, instrumentId]);
   await pool.query(`INSERT INTO daily_pnl (run_id, date, pnl_paise, orders_count) VALUES ($1, '2025-01-02', 1500, 1)`, [runId]);
+  // A sweep and one of its rows (migration 0031): read as strategy_runs are.
+  const { sweep_id: sweepId } = await one<{ sweep_id: string }>(pool,
+    `INSERT INTO sweeps (user_id, actor_id, algorithm_id, algorithm_version, instrument_id, kind, request, metric, combinations, chunks, estimated_candles, candles)
+     VALUES ($1, $1, $2, 1, $3, 'sweep', '{}', 'sharpe', 1, 1, 0, 0) RETURNING sweep_id`, [user.id, algorithmId, instrumentId]);
+  await pool.query(`INSERT INTO sweep_results (sweep_id, position, bindings, metrics, candles) VALUES ($1, 0, '{"fast":5}', '{"sharpe":1}', 0)`, [sweepId]);
   await pool.query(`INSERT INTO kill_switches (user_id, is_on, changed_by) VALUES ($1, false, $1)`, [user.id]);
   await pool.query(
     `INSERT INTO broker_requests (user_id, order_id, broker, method, path, request, http_status, outcome, response, started_at, duration_ms)

@@ -17,6 +17,7 @@ import { createSigningKeys } from '../../src/auth/signing-keys';
 import { DEMO_PASSWORD, demoEmail, type DemoRole } from '../../src/db/seed/demo-users';
 import { generateBrokerSecretKey } from '../../src/brokers/broker-secrets';
 import { backtestActions } from '../../src/graphql/actions/backtest-actions';
+import { sweepActions } from '../../src/graphql/actions/sweep-actions';
 import { brokerActions } from '../../src/graphql/actions/broker-secret-action';
 import { tradingActions } from '../../src/graphql/actions/trading-actions';
 import { managerLinkActions } from '../../src/graphql/actions/manager-link-actions';
@@ -27,6 +28,7 @@ import type { TransportLimits } from '../../src/graphql/limits';
 import { buildApp } from '../../src/http/app';
 import { startBacktestWorkers, type BacktestWorkers } from '../../src/jobs/backtest-workers';
 import { createJobQueue, type JobQueue } from '../../src/jobs/job-queue';
+import { startSweepWorkers, type SweepWorkers } from '../../src/jobs/sweep-workers';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
 
 export const SPEC_ADMIN_SECRET = 'spec-admin-secret-0123456789abcdef';
@@ -64,7 +66,7 @@ export interface SpecServer {
 }
 
 export interface SpecServerOptions {
-  /** Starts real backtest workers on the server's queue. */
+  /** Starts real backtest and sweep workers on the server's queue. */
   readonly workers?: boolean;
   /** Extra AUTH_* environment for readAuthConfig. */
   readonly authEnv?: Record<string, string>;
@@ -89,11 +91,13 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
   const queue = createJobQueue({ connectionString: db.url, supervise: false });
   let app: FastifyInstance | undefined;
   let workers: BacktestWorkers | undefined;
+  let sweepWorkers: SweepWorkers | undefined;
   const clients: Client[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(clients.map((client) => client.dispose()));
     await app?.close();
     await workers?.stop();
+    await sweepWorkers?.stop();
     await queue.stop({ timeoutMs: 5_000 });
     await serverPool.end();
     await db.close();
@@ -106,7 +110,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       graphql: {
         adminSecret: SPEC_ADMIN_SECRET, production: false,
         actions: [
-          ...backtestActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() }),
+          ...backtestActions({ pool: serverPool, queue }), ...sweepActions({ pool: serverPool, queue }), ...brokerActions({ pool: serverPool, key: generateBrokerSecretKey() }),
           ...tradingActions({ pool: serverPool, queue }),
           ...managerLinkActions({ pool: serverPool, mailer: createMailer({ pool: serverPool, smtp: config.smtp, log: pino({ level: 'silent' }) }), clientUrl: config.clientUrl }),
         ],
@@ -117,6 +121,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
     await app.listen({ port: 0, host: '127.0.0.1' });
     if (options.workers) {
       workers = await startBacktestWorkers({ pool: serverPool, queue, log: () => undefined, pollingIntervalSeconds: 0.5, recoveryIntervalMs: 0, progressIntervalMs: 0 });
+      sweepWorkers = await startSweepWorkers({ pool: serverPool, queue, log: () => undefined, pollingIntervalSeconds: 0.5, recoveryIntervalMs: 0 });
     }
   } catch (error) {
     await stop();

@@ -18,10 +18,11 @@ import { TRADING_TABLES } from './tables-trading';
 import { CREDIT_TABLES } from './tables-credits';
 import { ACCOUNT_RISK_TABLES } from './tables-account-risk';
 import { ACTING_AUDIT_TABLES } from './tables-acting-audit';
+import { SWEEP_TABLES } from './tables-sweeps';
 
-/** Every exposed table: accounts, market reference data, trading, credits, account risk. */
+/** Every exposed table: accounts, market reference data, trading, credits, account risk, acting audit, sweeps. */
 export const VYUHA_METADATA_TABLES: readonly TableDeclaration[] = [
-  ...ACCOUNT_TABLES, ...MARKET_TABLES, ...TRADING_TABLES, ...CREDIT_TABLES, ...ACCOUNT_RISK_TABLES, ...ACTING_AUDIT_TABLES,
+  ...ACCOUNT_TABLES, ...MARKET_TABLES, ...TRADING_TABLES, ...CREDIT_TABLES, ...ACCOUNT_RISK_TABLES, ...ACTING_AUDIT_TABLES, ...SWEEP_TABLES,
 ];
 
 /** The root field names Hasura derives from a table's name. */

@@ -1,0 +1,173 @@
+// Sweep jobs on pg-boss: enqueueing a sweep's chunks, the chunk workers, the dead-letter worker
+// and the recovery loop. Any process that runs workers (VYUHA_ROLE worker or all) takes chunks,
+// so one sweep's chunks run on every worker process at once.
+//
+// A sweep is one job per chunk (a range of combination indices, sweep-request.ts's plan); a
+// walk-forward is one job: its stitched out-of-sample result needs every window's run, which the
+// engine's runWalkForward keeps in memory (windows are independent, but splitting them would mean
+// storing each window's equity and stitching again here, outside the engine).
+//
+// Crash safety, as backtests (backtest-workers.ts): a worker holds a session-level advisory lock
+// on the job id (on a connection of its own) while it runs the job. A job whose worker died stays
+// `active`; recovery fails it once its lock is free, and pg-boss retries it (rows are written
+// idempotently, sweep-run.ts) up to the policy's retryLimit, then dead-letters it, and the
+// dead-letter worker ends the sweep in ERROR naming the chunk and the reason. A sweep still
+// QUEUED or IN PROGRESS with no live job at all is ended in ERROR by recovery too.
+import type PgBoss from 'pg-boss';
+import pg from 'pg';
+import { SWEEP_CHUNK_DEAD_LETTER_QUEUE, SWEEP_CHUNK_QUEUE, SWEEP_CHUNK_QUEUE_POLICY, transactionalDb } from './job-queue';
+import type { JobLog, JobQueue } from './job-queue';
+import { executeSweepJob, failSweep } from './sweep-run';
+import type { SweepDisposition, SweepJob } from './sweep-run';
+
+const SWEEP_ATTEMPTS = SWEEP_CHUNK_QUEUE_POLICY.retryLimit + 1;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Enqueues a sweep's jobs inside the caller's transaction (so a refused or rolled-back start
+ * leaves no job behind).
+ */
+export async function enqueueSweepJobs(queue: JobQueue, request: { client: pg.PoolClient; sweepId: string; ranges: readonly { from: number; to: number }[] }): Promise<void> {
+  if (request.ranges.length === 0) return;
+  await queue.boss.insert(request.ranges.map((range) => ({ name: SWEEP_CHUNK_QUEUE, data: { sweepId: request.sweepId, from: range.from, to: range.to } })),
+    { db: transactionalDb(request.client) });
+}
+
+/** Cancels a sweep's jobs not yet finished (a job already running stops at its next write). */
+export async function cancelSweepJobs(queue: JobQueue, pool: pg.Pool, sweepId: string): Promise<void> {
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT id FROM ${queue.schema}.job WHERE name = $1 AND data->>'sweepId' = $2 AND state < 'active'`, [SWEEP_CHUNK_QUEUE, sweepId]);
+  if (rows.length > 0) await queue.boss.cancel(SWEEP_CHUNK_QUEUE, rows.map((row) => row.id));
+}
+
+export interface SweepWorkersOptions {
+  readonly pool: pg.Pool;
+  readonly queue: JobQueue;
+  readonly log: JobLog;
+  /** Chunks run at once by this process (default 1: the engine is synchronous, one core per chunk). */
+  readonly concurrency?: number;
+  /** How often workers poll, seconds (pg-boss minimum 0.5; default 1). */
+  readonly pollingIntervalSeconds?: number;
+  /** How often recovery runs, ms (default 30 s; 0 = only once at start). */
+  readonly recoveryIntervalMs?: number;
+  /** A job active or a sweep queued for less than this is never treated as abandoned. Default 30 s. */
+  readonly recoveryGraceSeconds?: number;
+  /** Called after each job a worker handled (tests, metrics). */
+  readonly onJobHandled?: (job: SweepJob, disposition: SweepDisposition | 'locked-elsewhere') => void;
+}
+
+export interface SweepWorkers {
+  /** Fails abandoned chunk jobs and ends orphaned sweeps now (also run periodically). */
+  recover(): Promise<{ failedJobs: number; endedSweeps: number }>;
+  stop(): Promise<void>;
+}
+
+const LOCK_KEY = `hashtextextended('vyuha.sweep-job:' || $1, 0)`;
+
+/** Runs `work` holding the job's advisory lock on a connection outside the pool (as backtest-workers.ts). */
+async function withJobLock<T>(pool: pg.Pool, jobId: string, work: () => Promise<T>): Promise<T | 'locked-elsewhere'> {
+  const client = new pg.Client(pool.options);
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [jobId]);
+    if (rows[0]?.locked !== true) return 'locked-elsewhere';
+    return await work();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function jobLockIsFree(pool: pg.Pool, jobId: string): Promise<boolean> {
+  return (await withJobLock(pool, jobId, async () => true)) === true;
+}
+
+function jobOf(job: PgBoss.Job<unknown>): SweepJob | undefined {
+  const data = job.data as { sweepId?: unknown; from?: unknown; to?: unknown } | null;
+  if (typeof data?.sweepId !== 'string' || !UUID.test(data.sweepId) || !Number.isSafeInteger(data.from) || !Number.isSafeInteger(data.to)) return undefined;
+  return { sweepId: data.sweepId, from: data.from as number, to: data.to as number };
+}
+
+function failureMessage(output: unknown): string {
+  const record = (output ?? {}) as { message?: unknown; value?: { message?: unknown } };
+  const message = typeof record.message === 'string' ? record.message : typeof record.value?.message === 'string' ? record.value.message : undefined;
+  return message ?? 'the job failed without a message';
+}
+
+async function abandonedJobs(options: SweepWorkersOptions): Promise<number> {
+  const { pool, queue } = options;
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT id FROM ${queue.schema}.job WHERE name = $1 AND state = 'active' AND started_on < now() - $2 * interval '1 second'`,
+    [SWEEP_CHUNK_QUEUE, options.recoveryGraceSeconds ?? 30]);
+  let failed = 0;
+  for (const row of rows) {
+    if (!(await jobLockIsFree(pool, row.id))) continue;
+    await queue.boss.fail(SWEEP_CHUNK_QUEUE, row.id, { message: 'the worker running this sweep chunk stopped (process restart or crash)' });
+    failed += 1;
+  }
+  return failed;
+}
+
+async function orphanedSweeps(options: SweepWorkersOptions): Promise<number> {
+  const { pool, queue } = options;
+  const { rows } = await pool.query<{ sweep_id: string }>(
+    `SELECT s.sweep_id FROM sweeps s
+     WHERE s.status IN ('QUEUED', 'IN PROGRESS') AND s.created_at < now() - $1 * interval '1 second'
+       AND NOT EXISTS (SELECT 1 FROM ${queue.schema}.job j
+                       WHERE j.name IN ($2, $3) AND j.data->>'sweepId' = s.sweep_id::text AND j.state < 'completed')`,
+    [options.recoveryGraceSeconds ?? 30, SWEEP_CHUNK_QUEUE, SWEEP_CHUNK_DEAD_LETTER_QUEUE]);
+  let ended = 0;
+  for (const row of rows) {
+    if (await failSweep(pool, { sweepId: row.sweep_id, reason: 'the sweep\'s jobs were lost (no queued or running job for it)' })) ended += 1;
+  }
+  return ended;
+}
+
+/**
+ * Starts `concurrency` chunk workers, the dead-letter worker and the recovery loop.
+ * @example const workers = await startSweepWorkers({ pool, queue, log }); ... await workers.stop();
+ */
+export async function startSweepWorkers(options: SweepWorkersOptions): Promise<SweepWorkers> {
+  const { pool, queue, log } = options;
+  const boss = queue.boss;
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
+  const workerIds: string[] = [];
+  for (let worker = 0; worker < Math.max(1, options.concurrency ?? 1); worker += 1) {
+    workerIds.push(await boss.work<unknown>(SWEEP_CHUNK_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+      for (const job of jobs) {
+        const sweepJob = jobOf(job);
+        if (sweepJob === undefined) {
+          log('sweep job without a sweep id and range', { jobId: job.id });
+          continue;
+        }
+        const disposition = await withJobLock(pool, job.id, () => executeSweepJob(pool, sweepJob));
+        log('sweep job handled', { ...sweepJob, disposition });
+        options.onJobHandled?.(sweepJob, disposition);
+      }
+    }));
+  }
+  workerIds.push(await boss.work<unknown>(SWEEP_CHUNK_DEAD_LETTER_QUEUE, { pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+    for (const job of jobs) {
+      const sweepJob = jobOf(job);
+      if (sweepJob === undefined) continue;
+      const reason = `combinations ${sweepJob.from}..${sweepJob.to - 1} failed after ${SWEEP_ATTEMPTS} attempts: ${failureMessage(job.output)}`;
+      if (await failSweep(pool, { sweepId: sweepJob.sweepId, reason })) log('sweep dead-lettered', { sweepId: sweepJob.sweepId, reason });
+    }
+  }));
+  const recover = async (): Promise<{ failedJobs: number; endedSweeps: number }> => ({ failedJobs: await abandonedJobs(options), endedSweeps: await orphanedSweeps(options) });
+  const safeRecover = (): void => {
+    recover().catch((error: unknown) => log('sweep recovery failed', { error: (error as Error).message }));
+  };
+  safeRecover();
+  const interval = options.recoveryIntervalMs ?? 30_000;
+  const timer = interval > 0 ? setInterval(safeRecover, interval) : undefined;
+  timer?.unref();
+  return {
+    recover,
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      for (const id of workerIds) await boss.offWork({ id });
+    },
+  };
+}
