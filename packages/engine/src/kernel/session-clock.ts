@@ -17,18 +17,7 @@ export const SESSION_END_MINUTE = 15 * 60 + 30;
  * @example inferBarMilliseconds(oneMinuteSeries) // 60000
  */
 export function inferBarMilliseconds(series: BarSeries): number {
-  let smallest = Number.POSITIVE_INFINITY;
-  let nextDayStart = Number.NEGATIVE_INFINITY;
-  const time = series.time;
-  const length = series.length;
-  for (let index = 1; index < length; index += 1) {
-    const previous = time[index - 1] as number;
-    const current = time[index] as number;
-    if (previous >= nextDayStart) nextDayStart = (istEpochDay(previous) + 1) * MS_PER_DAY - IST_OFFSET_MS;
-    const gap = current - previous;
-    if (gap > 0 && gap < smallest && current < nextDayStart) smallest = gap;
-  }
-  return smallest;
+  return smallestInDayGap(series, false);
 }
 
 /**
@@ -37,6 +26,11 @@ export function inferBarMilliseconds(series: BarSeries): number {
  * @example scanBarTimes(oneMinuteSeries) // 60000
  */
 export function scanBarTimes(series: BarSeries): number {
+  return smallestInDayGap(series, true);
+}
+
+/** The smallest gap between two bars of one IST day; `strict`: throw at the first time not after the one before it. */
+function smallestInDayGap(series: BarSeries, strict: boolean): number {
   let smallest = Number.POSITIVE_INFINITY;
   let nextDayStart = Number.NEGATIVE_INFINITY;
   const time = series.time;
@@ -44,7 +38,7 @@ export function scanBarTimes(series: BarSeries): number {
   for (let index = 1; index < length; index += 1) {
     const previous = time[index - 1] as number;
     const current = time[index] as number;
-    if (current <= previous) throw new RangeError(`series.time[${index}]: times must increase strictly`);
+    if (strict && current <= previous) throw new RangeError(`series.time[${index}]: times must increase strictly`);
     if (previous >= nextDayStart) nextDayStart = (istEpochDay(previous) + 1) * MS_PER_DAY - IST_OFFSET_MS;
     const gap = current - previous;
     if (gap > 0 && gap < smallest && current < nextDayStart) smallest = gap;

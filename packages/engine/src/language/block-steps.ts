@@ -3,7 +3,7 @@ import type { Indicator } from '../indicators/indicator';
 import { SimpleMovingAverage } from '../indicators/moving-averages';
 import type { ArithmeticOperator, ComparisonOperator } from './ast';
 import type { BarField } from './checked';
-import { GridSma } from './window-steps';
+import { GridSma, WindowExtreme } from './window-steps';
 import type { MutableBar } from './steps';
 
 /*
@@ -250,40 +250,13 @@ export function mathBlock(target: BlockTarget, name: 'abs' | 'min' | 'max', oper
   };
 }
 
-/** highest / lowest over a window (the monotonic deque of extremeStep, kept across blocks). */
+/** highest / lowest over a window (WindowExtreme, kept across blocks). */
 export function extremeBlock(target: BlockTarget, options: { source: number; bars: number; direction: 1 | -1 }): BlockStep {
   const out = column(target);
   const input = column(target, options.source);
-  const { bars, direction } = options;
-  const window = new Float64Array(bars);
-  const dequeValues = new Float64Array(bars);
-  const dequeBars = new Float64Array(bars);
-  let head = 0;
-  let length = 0;
-  let seen = 0;
-  let nanInWindow = 0;
+  const extreme = new WindowExtreme(options.bars, options.direction);
   return (start, end, base) => {
-    for (let k = start - base; k < end - base; k += 1) {
-      const value = direction * (input[k] as number);
-      const ringIndex = seen % bars;
-      if (seen >= bars && window[ringIndex] !== window[ringIndex]) nanInWindow -= 1;
-      window[ringIndex] = value;
-      while (length > 0 && (dequeBars[head] as number) <= seen - bars) {
-        head = (head + 1) % bars;
-        length -= 1;
-      }
-      if (value !== value) {
-        nanInWindow += 1;
-      } else {
-        while (length > 0 && (dequeValues[(head + length - 1) % bars] as number) <= value) length -= 1;
-        const tail = (head + length) % bars;
-        dequeValues[tail] = value;
-        dequeBars[tail] = seen;
-        length += 1;
-      }
-      seen += 1;
-      out[k] = seen < bars || nanInWindow > 0 || length === 0 ? Number.NaN : direction * (dequeValues[head] as number);
-    }
+    for (let k = start - base; k < end - base; k += 1) out[k] = extreme.push(input[k] as number);
   };
 }
 

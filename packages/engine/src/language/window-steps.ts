@@ -5,42 +5,64 @@ import type { BarField } from './checked';
 import type { MutableBar, Step, StepTarget } from './steps';
 
 /**
- * highest(x, n) / lowest(x, n) in O(1) amortised per bar: a monotonic deque of the window's
+ * highest(x, n) / lowest(x, n) in O(1) amortised per value: a monotonic deque of the window's
  * candidates (each value enters and leaves it once). Lowest runs the same code on -x. The result
- * is NaN until n values have been seen and while any NaN is inside the window.
+ * is NaN until n values have been seen and while any NaN is inside the window. One per step, fed
+ * bar by bar (extremeStep) or a block at a time (block-steps.ts).
  */
-export function extremeStep(target: StepTarget, options: { source: number; bars: number; direction: 1 | -1 }): Step {
-  const { slots, slot } = target;
-  const { source, bars, direction } = options;
-  const window = new Float64Array(bars);
-  const dequeValues = new Float64Array(bars);
-  const dequeBars = new Float64Array(bars);
-  let head = 0;
-  let length = 0;
-  let seen = 0;
-  let nanInWindow = 0;
-  return () => {
-    const value = direction * (slots[source] as number);
+export class WindowExtreme {
+  private readonly window: Float64Array;
+  private readonly dequeValues: Float64Array;
+  private readonly dequeBars: Float64Array;
+  private head = 0;
+  private length = 0;
+  private seen = 0;
+  private nanInWindow = 0;
+
+  constructor(
+    private readonly bars: number,
+    private readonly direction: 1 | -1,
+  ) {
+    this.window = new Float64Array(bars);
+    this.dequeValues = new Float64Array(bars);
+    this.dequeBars = new Float64Array(bars);
+  }
+
+  /** Feeds the next value; returns the extreme of the window ending with it. */
+  push(input: number): number {
+    const { bars, direction, window, dequeValues, dequeBars } = this;
+    const value = direction * input;
+    const seen = this.seen;
     const ringIndex = seen % bars;
-    if (seen >= bars && window[ringIndex] !== window[ringIndex]) nanInWindow -= 1;
+    if (seen >= bars && window[ringIndex] !== window[ringIndex]) this.nanInWindow -= 1;
     window[ringIndex] = value;
     // Evict first, so the deque never holds more than `bars` entries.
-    while (length > 0 && (dequeBars[head] as number) <= seen - bars) {
-      head = (head + 1) % bars;
-      length -= 1;
+    while (this.length > 0 && (dequeBars[this.head] as number) <= seen - bars) {
+      this.head = (this.head + 1) % bars;
+      this.length -= 1;
     }
     if (value !== value) {
-      nanInWindow += 1;
+      this.nanInWindow += 1;
     } else {
       // Drop candidates that can never again be the extreme: older and not larger.
-      while (length > 0 && (dequeValues[(head + length - 1) % bars] as number) <= value) length -= 1;
-      const tail = (head + length) % bars;
+      while (this.length > 0 && (dequeValues[(this.head + this.length - 1) % bars] as number) <= value) this.length -= 1;
+      const tail = (this.head + this.length) % bars;
       dequeValues[tail] = value;
       dequeBars[tail] = seen;
-      length += 1;
+      this.length += 1;
     }
-    seen += 1;
-    slots[slot] = seen < bars || nanInWindow > 0 || length === 0 ? Number.NaN : direction * (dequeValues[head] as number);
+    this.seen = seen + 1;
+    return this.seen < bars || this.nanInWindow > 0 || this.length === 0 ? Number.NaN : direction * (dequeValues[this.head] as number);
+  }
+}
+
+/** highest / lowest as a per-bar step (WindowExtreme). */
+export function extremeStep(target: StepTarget, options: { source: number; bars: number; direction: 1 | -1 }): Step {
+  const { slots, slot } = target;
+  const { source } = options;
+  const extreme = new WindowExtreme(options.bars, options.direction);
+  return () => {
+    slots[slot] = extreme.push(slots[source] as number);
   };
 }
 
