@@ -24,12 +24,20 @@ const instrumentId = Number(instrument);
 /** The stand-in's price of the contract (set by the test, never moved): stops below it never trigger. */
 const PRICE = 120_000;
 
+/**
+ * How often the venue reads Kite's books. The script waits for each entry's fill, each stop's
+ * cancellation and each exit's fill, and the stand-in's answer reaches the OMS with the next read:
+ * about one interval per wait, three per round. 300 ms keeps the reads (two a round, about 7 a
+ * second) under the stand-in's 10 a second beside the reconciliation's own reads.
+ */
+const POLL_MS = 300;
+
 const pool = new pg.Pool({ connectionString: url, max: 6 });
 const killSwitches = await KillSwitchWatch.open({ pool });
 const accounts = new LiveAccounts({
   pool, keys: [brokerSecretKey(Buffer.from(process.env.VYUHA_TEST_BROKER_KEY ?? '', 'base64'))],
   kite: { apiUrl: process.env.KITE_API_URL ?? '', tickerUrl: process.env.KITE_TICKER_URL ?? '' },
-  scheduler: new WallScheduler(), killSwitches, pollMs: 500, log: (line) => process.stderr.write(`${line}\n`),
+  scheduler: new WallScheduler(), killSwitches, pollMs: POLL_MS, log: (line) => process.stderr.write(`${line}\n`),
 });
 
 /** Waits (up to 20 s) until the order is in one of `statuses`; its status. */
