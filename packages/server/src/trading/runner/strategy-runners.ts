@@ -120,7 +120,15 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   let stopping = false;
 
-  const claim = async (runId: string): Promise<boolean> => {
+  // Claims between their first check and their run's start: stop() waits for them, so no run starts after it returned.
+  const claiming = new Set<Promise<boolean>>();
+  const claim = (runId: string): Promise<boolean> => {
+    const attempt = claimRun(runId);
+    claiming.add(attempt);
+    return attempt.finally(() => claiming.delete(attempt));
+  };
+
+  const claimRun = async (runId: string): Promise<boolean> => {
     if (stopping || running.has(runId)) return false;
     const lease = new pg.Client(pool.options);
     lease.on('error', () => undefined);
@@ -133,7 +141,9 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
     const taken = await pool.query(
       `UPDATE strategy_runs SET lease_owner = $2, heartbeat_at = now() WHERE run_id = $1 AND kind IN ('PAPER', 'LIVE') AND status = 'IN PROGRESS' AND NOT params ? 'follows'
          AND NOT (kind = 'PAPER' AND params ? 'basket')`, [runId, workerId]);
-    if (taken.rowCount !== 1) {
+    if (taken.rowCount !== 1 || stopping) {
+      // Stopping meanwhile: the run is left for another worker, as stop() leaves the running ones.
+      if (taken.rowCount === 1) await pool.query(`UPDATE strategy_runs SET lease_owner = NULL, heartbeat_at = NULL WHERE run_id = $1 AND lease_owner = $2`, [runId, workerId]);
       await lease.end().catch(() => undefined);
       return false;
     }
@@ -274,6 +284,7 @@ export async function startStrategyRunners(options: StrategyRunnersOptions): Pro
       if (timer !== undefined) clearInterval(timer);
       await accountRisk?.stop();
       await queue.boss.offWork(STRATEGY_RUN_QUEUE).catch(() => undefined);
+      await Promise.all([...claiming].map((attempt) => attempt.catch(() => false)));
       for (const { abort } of running.values()) abort.abort(RELEASE);
       await Promise.all([...running.values()].map(({ done }) => done.catch(() => undefined)));
       await killSwitches.close();
