@@ -1,9 +1,11 @@
 // The inputs of the performance metrics, independent of the kernel's own result types: the lead
 // maps a kernel result into these. Every check names the field, so a mapping bug says where it is.
-import { isIsoDate, istParts } from '@vyuha/core';
+import { isIsoDate, IST_OFFSET_MS, istParts } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import { tradingDaysBetween } from '@vyuha/market';
 import type { SessionExchange } from '@vyuha/market';
+
+const MS_PER_DAY = 86_400_000;
 
 /** A metrics input was missing, out of order or inconsistent. */
 export class MetricsInputError extends Error {
@@ -151,10 +153,19 @@ export function barDayIndices(series: EquitySeries, tradingDays: readonly IsoDat
   validateEquitySeries(series);
   const dayIndex = new Map<string, number>(tradingDays.map((date, index) => [date, index]));
   const indices = new Int32Array(series.times.length);
+  // Bars of one IST day share its index: the date is looked up once per day, not once per bar.
+  let day = Number.NaN;
+  let index = 0;
   for (let i = 0; i < series.times.length; i += 1) {
-    const date = istParts(series.times[i] as number).date;
-    const index = dayIndex.get(date);
-    if (index === undefined) throw new MetricsInputError(`equity.times[${i}]`, `falls on ${date}, not a trading day of the period`);
+    const time = series.times[i] as number;
+    const epochDay = Math.floor((time + IST_OFFSET_MS) / MS_PER_DAY);
+    if (epochDay !== day) {
+      const date = istParts(time).date;
+      const found = dayIndex.get(date);
+      if (found === undefined) throw new MetricsInputError(`equity.times[${i}]`, `falls on ${date}, not a trading day of the period`);
+      day = epochDay;
+      index = found;
+    }
     indices[i] = index;
   }
   return indices;
