@@ -4,6 +4,8 @@ export type { ParseIssue } from './parsers/parse-issue';
 export { formatParseIssue, MAX_PARSE_ISSUES } from './parsers/parse-issue';
 export type { CandleColumns, CandleCsvOptions } from './parsers/candle-csv';
 export { parseCandleCsv } from './parsers/candle-csv';
+export type { PlainCandleReader, RupeeCandleColumns } from './parsers/candle-csv-bytes';
+export { createPlainCandleReader, createPlainRupeeCandleReader, NOT_PLAIN, readPlainCandleBytes } from './parsers/candle-csv-bytes';
 export type { TimestampResult } from './parsers/timestamps';
 export { parseTimestamp } from './parsers/timestamps';
 export type { Bhavcopy, BhavcopyContract, BhavcopyFormat, BhavcopyInstrumentType, BhavcopyOptionType, BhavcopyOptions } from './parsers/bhavcopy';

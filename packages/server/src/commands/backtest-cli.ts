@@ -5,7 +5,7 @@
 // only: the backtest service below it (packages/server/src/backtest/) knows nothing of options or
 // terminals.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { formatIstDateTime, formatRupees, isIsoDate, istParts, paiseToRupees, paiseToRupeesText, parseRupees } from '@vyuha/core';
+import { formatIstDateTime, formatRupees, isIsoDate, IST_OFFSET_MS, istParts, paiseToRupees, paiseToRupeesText, parseRupees } from '@vyuha/core';
 import { algorithmFromExpressions, compileAlgorithm, formatAlgorithmError, parseAlgorithmJson } from '@vyuha/engine';
 import type { AlgorithmError, BacktestConfigError, BacktestConfigInput, BacktestResult, BarSeries, CompiledAlgorithm, PerformanceMetrics, Sizing } from '@vyuha/engine';
 import type { CandleColumns } from '@vyuha/market';
@@ -62,15 +62,21 @@ export function configOf(values: Values): BacktestConfigInput {
   };
 }
 
-/** Candles within --from/--to (IST dates, both included), then aggregated to --interval. */
-export function selectCandles(candles: CandleColumns, values: Values): CandleColumns {
+/** The rows [first, end) of candles at `time` within --from/--to (IST dates, both included). */
+export function dateRange(time: Float64Array, values: Values): { first: number; end: number } {
   const from = dateOption(values, 'from');
   const to = dateOption(values, 'to');
   let first = 0;
-  let end = candles.length;
-  const dayOf = (index: number): string => istParts(candles.time[index] as number).date;
+  let end = time.length;
+  const dayOf = (index: number): string => istParts(time[index] as number).date;
   if (from !== undefined) while (first < end && dayOf(first) < from) first += 1;
   if (to !== undefined) while (end > first && dayOf(end - 1) > to) end -= 1;
+  return { first, end };
+}
+
+/** Candles within --from/--to (IST dates, both included), then aggregated to --interval. */
+export function selectCandles(candles: CandleColumns, values: Values): CandleColumns {
+  const { first, end } = dateRange(candles.time, values);
   const sliced: CandleColumns = {
     length: end - first, time: candles.time.subarray(first, end), open: candles.open.subarray(first, end), high: candles.high.subarray(first, end),
     low: candles.low.subarray(first, end), close: candles.close.subarray(first, end), volume: candles.volume.subarray(first, end),
@@ -82,13 +88,18 @@ export function selectCandles(candles: CandleColumns, values: Values): CandleCol
   return interval === 1 ? sliced : aggregateCandles(sliced, interval);
 }
 
-/** A file's text; a missing file names the option it came from. */
-export function readText(path: string, option: string): string {
+/** What `read` returns; a missing or unreadable file names the option it came from. */
+export function readNamed<T>(path: string, option: string, read: () => T): T {
   try {
-    return readFileSync(path, 'utf8');
+    return read();
   } catch (error) {
     throw new Error(`${option} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
+}
+
+/** A file's text; a missing file names the option it came from. */
+export function readText(path: string, option: string): string {
+  return readNamed(path, option, () => readFileSync(path, 'utf8'));
 }
 
 /** The algorithm from --algo or --entry/--exit, or every error with line:column. */
@@ -124,10 +135,37 @@ export function dateOption(values: Values, name: string): string | undefined {
 /** One row per fill: time,side,quantity,price,charges,reason. */
 export function tradesCsv(result: BacktestResult): string {
   const lines = ['time,side,quantity,price,charges,reason'];
+  const timeText = istDateTimeWriter();
   for (const fill of result.fills) {
-    lines.push(`${formatIstDateTime(fill.time)},${fill.side === 'buy' ? 'BUY' : 'SELL'},${fill.quantity},${paiseToRupeesText(fill.price)},${paiseToRupeesText(fill.chargesTotal)},${fill.reason}`);
+    lines.push(`${timeText(fill.time)},${fill.side === 'buy' ? 'BUY' : 'SELL'},${fill.quantity},${paiseToRupeesText(fill.price)},${paiseToRupeesText(fill.chargesTotal)},${fill.reason}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+const MS_PER_DAY = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, value) => String(value).padStart(2, '0'));
+
+/**
+ * formatIstDateTime for many times in order: the date text is made once per IST day, the time of
+ * day from a table (the same text: milliseconds dropped; anything but whole ms goes to formatIstDateTime).
+ * @example istDateTimeWriter()(1704080700000) // '2024-01-01 09:15:00'
+ */
+function istDateTimeWriter(): (epochMs: number) => string {
+  let day = Number.NaN;
+  let date = '';
+  return (epochMs) => {
+    if (!Number.isSafeInteger(epochMs)) return formatIstDateTime(epochMs);
+    const local = epochMs + IST_OFFSET_MS;
+    const epochDay = Math.floor(local / MS_PER_DAY);
+    if (epochDay !== day) {
+      day = epochDay;
+      date = formatIstDateTime(epochMs).slice(0, -9);
+    }
+    const msOfDay = local - epochDay * MS_PER_DAY;
+    const minute = Math.floor(msOfDay / 60_000);
+    const second = Math.floor((msOfDay % 60_000) / 1000);
+    return `${date} ${TWO_DIGITS[Math.floor(minute / 60)] as string}:${TWO_DIGITS[minute % 60] as string}:${TWO_DIGITS[second] as string}`;
+  };
 }
 
 const number = (value: number | 'infinite' | null, digits = 2): string => {

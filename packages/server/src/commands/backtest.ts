@@ -1,11 +1,12 @@
 // `vyuha backtest`: an OHLCV CSV run long-only through the engine (--data), or a run on stored
 // history (--symbol, with or without --options: backtest-stored.ts, through the backtest service
-// that run_backtest jobs use). Option parsing and output shared by both modes: backtest-cli.ts.
+// that run_backtest jobs use). Option parsing and output shared by both modes: backtest-cli.ts;
+// reading the --data file: backtest-data.ts.
 import { BacktestConfigError, runBacktest } from '@vyuha/engine';
 import type { BacktestResult } from '@vyuha/engine';
-import { formatParseIssue, parseCandleCsv } from '@vyuha/market';
-import { seriesOf } from '../backtest/series';
-import { algorithmOf, BACKTEST_OPTIONS, configIssues, configOf, fail, readText, report, selectCandles, tradesCsv } from './backtest-cli';
+import { formatParseIssue } from '@vyuha/market';
+import { algorithmOf, BACKTEST_OPTIONS, configIssues, configOf, fail, report, tradesCsv } from './backtest-cli';
+import { barSeriesOfFile } from './backtest-data';
 import { parseOptions, requireOption, UsageError, type CliCommand } from './command';
 
 const USAGE = `Usage: vyuha backtest --data FILE.csv (--algo FILE.json | --entry EXPR [--exit EXPR])
@@ -63,9 +64,9 @@ async function run(args: readonly string[]): Promise<number> {
   const config = configOf(values);
   const { algorithm, errors } = algorithmOf(values);
   if (algorithm === undefined) return fail(errors);
-  const parsed = parseCandleCsv(readText(dataFile, '--data'));
-  if (!parsed.ok) return fail(parsed.error.map((issue) => `${dataFile}:${formatParseIssue(issue)}`));
-  const series = seriesOf(selectCandles(parsed.value, values));
+  const read = barSeriesOfFile(dataFile, values);
+  if (!read.ok) return fail(read.error.map((issue) => `${dataFile}:${formatParseIssue(issue)}`));
+  const series = read.value;
   if (series.length === 0) return fail([`${dataFile}: no candles between --from and --to`]);
   let result: BacktestResult;
   try {
