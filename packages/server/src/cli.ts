@@ -7,6 +7,8 @@ import { readDeployedVersion } from './version';
 const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
   { name: 'start', summary: 'run the platform (web app, /healthz, /version.json) on the database', load: async () => (await import('./commands/start')).startCommand },
   { name: 'backtest', summary: 'backtest an OHLCV CSV with an algorithm (JSON or --entry/--exit), long-only; metrics, JSON or a trades CSV', load: async () => (await import('./commands/backtest')).backtestCommand },
+  { name: 'sweep', summary: "backtest every combination of an algorithm's $parameters (or a seeded sample) on a CSV over worker threads; ranked table, best, stability", load: async () => (await import('./commands/sweep')).sweepCommand },
+  { name: 'walkforward', summary: 'walk-forward on a CSV: sweep each in-sample window, run its best out of sample; windows, stitched result, overfitting gap', load: async () => (await import('./commands/sweep')).walkforwardCommand },
   { name: 'paper', summary: 'what `vyuha backtest` runs, replayed through the paper trading runtime (OMS, paper venue, PostgreSQL); the same output', load: async () => (await import('./commands/paper')).paperCommand },
   { name: 'db migrate', summary: 'apply pending database migrations and exit', load: async () => (await import('./commands/db')).dbMigrateCommand },
   { name: 'db seed', summary: 'load the demo world (idempotent) and exit', load: async () => (await import('./commands/db')).dbSeedCommand },

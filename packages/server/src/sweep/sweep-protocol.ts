@@ -1,0 +1,94 @@
+// What the sweep pool (run-pool.ts) and its worker threads (sweep-worker.ts) say to each other,
+// and the two things both sides must agree on: the series in shared memory, and errors sent across.
+//
+// Invariants:
+// - The series' seven columns live in one SharedArrayBuffer, written once by the main thread and
+//   read (never written) by every thread: no copy per task.
+// - An error crossing the thread boundary comes back as the same class with the same message
+//   (SweepError, BacktestConfigError, RangeError; anything else as an Error with its name kept),
+//   so a pooled run fails exactly as the serial one does.
+import { BacktestConfigError, SweepError } from '@vyuha/engine';
+import type { AlgorithmError, BacktestConfigInput, BarSeries, ConfigIssue, ParameterBindings, SweepMetric, SweepRow } from '@vyuha/engine';
+
+const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
+
+/** The series as the threads receive it (workerData). */
+export interface SharedSeries {
+  readonly buffer: SharedArrayBuffer;
+  readonly length: number;
+}
+
+/**
+ * The series copied once into shared memory.
+ * @example seriesOfShared(shareSeries(series)).close[0] === series.close[0] // true
+ */
+export function shareSeries(series: BarSeries): SharedSeries {
+  const buffer = new SharedArrayBuffer(COLUMNS.length * series.length * Float64Array.BYTES_PER_ELEMENT);
+  COLUMNS.forEach((column, index) => {
+    new Float64Array(buffer, index * series.length * Float64Array.BYTES_PER_ELEMENT, series.length).set(series[column].subarray(0, series.length));
+  });
+  return { buffer, length: series.length };
+}
+
+/** Float64Array views over the shared columns (no copy). */
+export function seriesOfShared(shared: SharedSeries): BarSeries {
+  const column = (index: number): Float64Array => new Float64Array(shared.buffer, index * shared.length * Float64Array.BYTES_PER_ELEMENT, shared.length);
+  return {
+    length: shared.length,
+    time: column(0), open: column(1), high: column(2), low: column(3), close: column(4), volume: column(5), oi: column(6),
+  };
+}
+
+/** One sweep's fixed inputs, sent to every thread once before its tasks. */
+export interface JobMessage {
+  readonly type: 'job';
+  readonly job: number;
+  readonly document: unknown;
+  readonly config: BacktestConfigInput | undefined;
+  readonly combinations: readonly ParameterBindings[];
+  readonly metric: SweepMetric;
+}
+
+/** Combinations `from` .. `to` - 1 over bars `fromBar` .. `toBar` - 1 of the series (a copy of them, as `sliceSeries`). */
+export interface TaskMessage {
+  readonly type: 'task';
+  readonly job: number;
+  readonly task: number;
+  readonly from: number;
+  readonly to: number;
+  readonly fromBar: number;
+  readonly toBar: number;
+}
+
+export type ToWorker = JobMessage | TaskMessage | { readonly type: 'forget'; readonly job: number };
+
+export interface SentError {
+  readonly name: string;
+  readonly message: string;
+  readonly combination?: number;
+  readonly errors?: readonly AlgorithmError[];
+  readonly issues?: readonly ConfigIssue[];
+}
+
+export type FromWorker =
+  | { readonly type: 'ready' }
+  | { readonly type: 'rows'; readonly task: number; readonly rows: readonly SweepRow[] }
+  | { readonly type: 'failed'; readonly task: number; readonly error: SentError };
+
+/** An error as plain data for postMessage. */
+export function sendableError(error: unknown): SentError {
+  if (error instanceof SweepError) return { name: error.name, message: error.message, combination: error.combination, errors: error.errors };
+  if (error instanceof BacktestConfigError) return { name: error.name, message: error.message, issues: error.issues };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+/** The error a thread sent, rebuilt as its own class with the same message. */
+export function receivedError(sent: SentError): Error {
+  if (sent.name === 'SweepError' && sent.combination !== undefined && sent.errors !== undefined) return new SweepError(sent.combination, sent.errors);
+  if (sent.name === 'BacktestConfigError' && sent.issues !== undefined) return new BacktestConfigError(sent.issues);
+  if (sent.name === 'RangeError') return new RangeError(sent.message);
+  const error = new Error(sent.message);
+  error.name = sent.name;
+  return error;
+}

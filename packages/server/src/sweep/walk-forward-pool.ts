@@ -1,0 +1,29 @@
+// Walk-forward with its in-sample sweeps on a SweepPool: every window's in-sample grid goes through
+// the threads in one queue (windows are independent), then the engine's `walkForwardFromSweeps`
+// takes those rows, runs each window's choice out of sample and stitches the windows.
+//
+// Invariants:
+// - The result equals `runWalkForward` on the same request exactly: each window's rows are
+//   `runSweepChunk` chunks over a copy of its in-sample bars (as `inSampleSweep`), merged by index.
+// - Errors surface in the serial order: `walkForwardFromSweeps` asks for the windows in order,
+//   after the previous window's out-of-sample run, and a window whose sweep failed throws then.
+import { walkForwardFromSweeps } from '@vyuha/engine';
+import type { WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
+import type { ChunkOptions, SweepPool } from './run-pool';
+
+/**
+ * `runWalkForward(request)` with the in-sample sweeps on `pool`, whose series must be
+ * `request.series`. Throws SweepError, BacktestConfigError, RangeError as the serial run does.
+ * @example (await walkForwardInPool(pool, request)).overfitting.gapPercent // as runWalkForward(request).overfitting.gapPercent
+ */
+export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions = {}): Promise<WalkForwardResult> {
+  if (pool.series !== request.series) throw new RangeError('series: the pool was started on another series');
+  const { series: _series, windows, ...job } = request;
+  const sweeps = await pool.sweepRanges(job, windows.map((window) => window.inSample), options);
+  return walkForwardFromSweeps(request, (_window, index) => {
+    const rows = sweeps[index];
+    if (rows instanceof Error) throw rows;
+    if (rows === undefined) throw new Error(`window ${index}: its in-sample sweep was not run (an earlier window's failed)`);
+    return rows;
+  });
+}

@@ -1,0 +1,85 @@
+// The sweep pool against the engine's serial runs: the same rows field by field (2 threads, odd
+// chunk sizes and the default shrinking chunks), and the serial run's error (class and message)
+// when a combination or the config is refused.
+import { afterAll, describe, expect, it } from 'vitest';
+import { algorithmFromExpressions, BacktestConfigError, parameterGrid, runSweep, SweepError } from '@vyuha/engine';
+import type { AlgorithmParameter, BacktestConfigInput, ParameterBindings } from '@vyuha/engine';
+import { guidedRanges, SweepPool } from '../../src/sweep/run-pool';
+import { sessionBars } from '../helpers/session-bars';
+
+const FAST: AlgorithmParameter = { name: 'fast', default: 3, from: 3, to: 12, step: 3 };
+const SLOW: AlgorithmParameter = { name: 'slow', default: 10, from: 10, to: 40, step: 10 };
+const document = {
+  ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }),
+  parameters: [FAST, SLOW],
+  constraints: ['$fast < $slow'],
+};
+const config: BacktestConfigInput = { type: 'swing', sizing: { kind: 'quantity', quantity: 50 }, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } };
+
+function gridOf(parameters: readonly AlgorithmParameter[], constraints: readonly string[]): ParameterBindings[] {
+  const grid = parameterGrid(parameters, constraints);
+  if (!grid.ok) throw new Error(JSON.stringify(grid.error));
+  return grid.value;
+}
+
+const series = sessionBars({ days: 30, seed: 11 });
+const combinations = gridOf([FAST, SLOW], ['$fast < $slow']);
+const pool = SweepPool.start(series, { workers: 2 });
+
+afterAll(async () => {
+  await pool.close();
+});
+
+describe('SweepPool', () => {
+  it('gives the serial sweep, row by row, whatever the chunk size', async () => {
+    // 4 x 4 minus (12, 10).
+    expect(combinations).toHaveLength(15);
+    const serial = runSweep({ series, document, config, combinations, metric: 'sharpe' });
+    expect(serial.rows.some((row) => row.metrics.trades > 0)).toBe(true);
+    // Remaining / 8, rounded up: 15 -> 2, 13 -> 2, 11 -> 2, 9 -> 2, then 1 each.
+    expect(guidedRanges(15, 8)).toEqual([[0, 2], [2, 4], [4, 6], [6, 8], [8, 9], [9, 10], [10, 11], [11, 12], [12, 13], [13, 14], [14, 15]]);
+    for (const chunkSize of [2, 7, 15, undefined]) {
+      const pooled = await pool.sweep({ document, config, combinations, metric: 'sharpe' }, chunkSize === undefined ? {} : { chunkSize });
+      expect(pooled.rows.map((row) => row.index)).toEqual(combinations.map((_combination, index) => index));
+      pooled.rows.forEach((row, index) => expect(row).toStrictEqual(serial.rows[index]));
+      expect(pooled).toStrictEqual(serial);
+    }
+    const byDrawdown = await pool.sweep({ document, config, combinations, metric: 'maxDrawdown' }, { chunkSize: 5 });
+    expect(byDrawdown).toStrictEqual(runSweep({ series, document, config, combinations, metric: 'maxDrawdown' }));
+  });
+
+  it('rejects with the serial error: the first refused combination, or the refused config', async () => {
+    // $fast = 2.5 is not a whole SMA period: combinations 1 (2.5) and 3 (3.5) are refused; serial stops at 1.
+    const halfSteps = { ...document, parameters: [{ name: 'fast', default: 2, from: 2, to: 3.5, step: 0.5 }, { ...SLOW, to: 10 }] };
+    const halves = gridOf(halfSteps.parameters, []);
+    const serialError = (() => {
+      try {
+        runSweep({ series, document: halfSteps, config, combinations: halves, metric: 'netPnl' });
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('the serial sweep should fail');
+    })();
+    expect(serialError).toBeInstanceOf(SweepError);
+    expect(serialError.message).toMatch(/^combination 1: /);
+    const pooled = pool.sweep({ document: halfSteps, config, combinations: halves, metric: 'netPnl' }, { chunkSize: 1 });
+    await expect(pooled).rejects.toThrow(serialError.message);
+    await expect(pooled).rejects.toBeInstanceOf(SweepError);
+
+    const badConfig = { ...config, capital: -5 } as BacktestConfigInput;
+    const serialConfig = (() => {
+      try {
+        runSweep({ series, document, config: badConfig, combinations, metric: 'netPnl' });
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('the serial sweep should fail');
+    })();
+    expect(serialConfig).toBeInstanceOf(BacktestConfigError);
+    const refused = pool.sweep({ document, config: badConfig, combinations, metric: 'netPnl' }, { chunkSize: 4 });
+    await expect(refused).rejects.toBeInstanceOf(BacktestConfigError);
+    await expect(refused).rejects.toThrow(serialConfig.message);
+    // The pool still works after a refused run.
+    expect((await pool.sweep({ document, config, combinations: combinations.slice(0, 2), metric: 'netPnl' })).rows).toHaveLength(2);
+  });
+});
