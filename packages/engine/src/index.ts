@@ -82,7 +82,8 @@ export { sweepHeatmap, bestCell, stability } from './sweep/heatmap';
 export type {
   WalkForwardSpec, DayRange, WalkForwardWindow, WalkForwardIssue, WalkForwardRequest, WalkForwardWindowResult, OverfittingGap, WalkForwardResult,
 } from './sweep/walk-forward';
-export { walkForwardWindows, runWalkForward, walkForwardFromSweeps, inSampleSweep, inSampleSeries, sliceSeries, gatedProgram } from './sweep/walk-forward';
+export { walkForwardWindows, runWalkForward, walkForwardFromSweeps, inSampleSweep, inSampleRequest, inSampleSeries, sliceSeries, gatedProgram } from './sweep/walk-forward';
+export { sliceContractChain } from './sweep/sliced-chain';
 export { parseAlgorithmJson } from './algorithm/parse-json';
 export type { ExpressionAlgorithmOptions } from './algorithm/from-expressions';
 export { algorithmFromExpressions } from './algorithm/from-expressions';

@@ -6,6 +6,8 @@ import type { ParameterBindings } from '../algorithm/parameters';
 import type { BarSeries } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
+import type { ContractChain } from '../kernel/contract-chain';
+import type { TraderFactory } from '../kernel/trader';
 import type { SeriesDays, SweepMetric, SweepMetrics } from './sweep-metrics';
 import { bestCell } from './heatmap';
 import { seriesDays, sweepMetricsOf } from './sweep-metrics';
@@ -17,7 +19,10 @@ import { seriesDays, sweepMetricsOf } from './sweep-metrics';
  * - Row i is combination i, computed from (series, document, config, combination i) alone, so
  *   any split into index ranges (`runSweepChunk`), run anywhere and merged by index
  *   (`mergeSweepChunks`), equals the serial `runSweep` exactly.
- * - A row's metrics are those of `runBacktest` over the same inputs (sweep-metrics.ts).
+ * - A row's metrics are those of `runBacktest` over the same inputs (sweep-metrics.ts), the
+ *   request's `contracts` / `trader` included: every run gets the same chain and factory. A chain
+ *   over a stored range is read only by a run (futures-chain.ts: live pricing is the one mutation),
+ *   and a factory builds a fresh trader per run, so no state passes from one run to the next.
  * - A combination the document refuses (a value off its grid, a non-whole indicator period, a
  *   broken constraint) stops the sweep with a SweepError naming the combination and each problem.
  */
@@ -31,6 +36,21 @@ export interface SweepRequest {
   readonly combinations: readonly ParameterBindings[];
   /** What `best` ranks by. */
   readonly metric: SweepMetric;
+  /** Every run trades this chain (an index's futures), as RunBacktestRequest.contracts. */
+  readonly contracts?: ContractChain;
+  /** Every run uses this trader (option legs), as RunBacktestRequest.trader; it must build a fresh trader per call. */
+  readonly trader?: TraderFactory;
+}
+
+/** The request's config, contracts and trader as runBacktest takes them (absent fields left out). */
+export function runInputsOf(request: {
+  readonly config?: BacktestConfigInput | undefined; readonly contracts?: ContractChain | undefined; readonly trader?: TraderFactory | undefined;
+}): Pick<SweepRequest, 'config' | 'contracts' | 'trader'> {
+  return {
+    ...(request.config === undefined ? {} : { config: request.config }),
+    ...(request.contracts === undefined ? {} : { contracts: request.contracts }),
+    ...(request.trader === undefined ? {} : { trader: request.trader }),
+  };
 }
 
 export interface SweepRow {
@@ -75,7 +95,7 @@ function runRange(request: SweepRequest, range: { from: number; to: number }, da
   for (let index = range.from; index < range.to; index += 1) {
     const bindings = request.combinations[index] as ParameterBindings;
     const program = compileCombination(request.document, bindings, index);
-    const result = runBacktest({ series: request.series, program, ...(request.config === undefined ? {} : { config: request.config }) });
+    const result = runBacktest({ series: request.series, program, ...runInputsOf(request) });
     rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
   }
   return rows;

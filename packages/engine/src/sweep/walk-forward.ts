@@ -6,11 +6,13 @@ import { SIGNAL_NONE } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
 import type { BacktestResult } from '../backtest/run-backtest';
+import type { ContractChain } from '../kernel/contract-chain';
 import type { DailyResult, RoundTripTrade } from '../metrics/metrics-input';
 import type { Ratio } from '../metrics/risk-ratios';
 import { TRADING_DAYS_PER_YEAR } from '../metrics/risk-ratios';
-import { compileCombination, runSweep, sweepResult } from './run-sweep';
-import type { SweepResult, SweepRow } from './run-sweep';
+import { compileCombination, runInputsOf, runSweep, sweepResult } from './run-sweep';
+import type { SweepRequest, SweepResult, SweepRow } from './run-sweep';
+import { sliceContractChain } from './sliced-chain';
 import type { SeriesDays, SweepMetric, SweepMetrics } from './sweep-metrics';
 import { dailyResultOf, measure, rankValue, roundTripOf, seriesDays, sweepMetricsOf } from './sweep-metrics';
 
@@ -23,6 +25,9 @@ import { dailyResultOf, measure, rankValue, roundTripOf, seriesDays, sweepMetric
  *   series at all, so nothing after the in-sample end can reach the choice.
  * - The out-of-sample run gets `warmup` bars before the window (past data) so indicators are
  *   defined, and no signal acts before the window's first bar.
+ * - With `contracts` (an index's futures), each run trades the chain cut to its own bars
+ *   (sliced-chain.ts), so the in-sample runs see no contract price after the in-sample end either.
+ *   A `trader` (option legs) is refused: its factory is built over the whole series' bars.
  * - Each window starts from the configured capital; the stitched equity adds the windows' P&L
  *   in order (no compounding across windows), so each window is independent of the others.
  */
@@ -145,6 +150,21 @@ export interface WalkForwardRequest {
   readonly metric: SweepMetric;
   /** From `walkForwardWindows` over the same series. */
   readonly windows: readonly WalkForwardWindow[];
+  /** Every run trades this chain (built over `series`), cut to the run's bars. */
+  readonly contracts?: ContractChain;
+}
+
+/** Refuses a request carrying a trader factory (a sweep's field, spread into a walk-forward by mistake). */
+function checkNoTrader(request: WalkForwardRequest): void {
+  if ((request as { trader?: unknown }).trader !== undefined) {
+    throw new RangeError('trader: a walk-forward cuts the bars into windows, and a trader factory (option legs) is built over the whole series; run option legs as a plain sweep');
+  }
+}
+
+/** A run's inputs over bars `from` .. `to` - 1 only: the series copied, the chain (if any) cut the same way. */
+function slicedInputs(request: WalkForwardRequest, from: number, to: number): { series: BarSeries; contracts?: ContractChain } {
+  const series = sliceSeries(request.series, from, to);
+  return request.contracts === undefined ? { series } : { series, contracts: sliceContractChain(request.contracts, series, from) };
 }
 
 export interface WalkForwardWindowResult extends WalkForwardWindow {
@@ -194,7 +214,17 @@ export interface WalkForwardResult {
  * (a worker thread may run it in chunks over the same copy: `inSampleSeries`).
  */
 export function inSampleSweep(request: WalkForwardRequest, window: WalkForwardWindow): SweepResult {
-  return runSweep({ ...request, series: inSampleSeries(request.series, window) });
+  return runSweep(inSampleRequest(request, window));
+}
+
+/**
+ * The sweep request of a window's in-sample runs: its bars copied and, with `contracts`, the chain
+ * cut to them (chunks of it through `runSweepChunk` merge to `inSampleSweep`'s rows).
+ */
+export function inSampleRequest(request: WalkForwardRequest, window: WalkForwardWindow): SweepRequest {
+  checkNoTrader(request);
+  const { document, combinations, metric } = request;
+  return { document, combinations, metric, ...runInputsOf({ config: request.config }), ...slicedInputs(request, window.inSample.fromBar, window.inSample.toBar) };
 }
 
 /** A copy of the window's in-sample bars: nothing after the in-sample end is in it. */
@@ -222,10 +252,10 @@ function runOutOfSample(request: WalkForwardRequest, window: WalkForwardWindow, 
   const compiled = compileCombination(request.document, chosen.bindings, chosen.index);
   const { fromBar, toBar } = window.outOfSample;
   const start = Math.max(0, fromBar - compiled.warmup);
-  const series = sliceSeries(request.series, start, toBar);
+  const { series, contracts } = slicedInputs(request, start, toBar);
   const firstBar = fromBar - start;
   const program = { exits: compiled.exits, createProgram: (bars: BarSeries) => gatedProgram(compiled.createProgram(bars), firstBar) };
-  const result = runBacktest({ series, program, ...(request.config === undefined ? {} : { config: request.config }) });
+  const result = runBacktest({ series, program, ...runInputsOf({ config: request.config, contracts }) });
   const days = seriesDays(series);
   const firstDay = days.firstBar.indexOf(firstBar);
   return { result, series, days, firstDay, firstBar };
@@ -282,6 +312,7 @@ export function walkForwardFromSweeps(
   inSample: (window: WalkForwardWindow, index: number) => readonly SweepRow[],
 ): WalkForwardResult {
   if (request.windows.length === 0) throw new RangeError('windows: a walk-forward needs at least one window');
+  checkNoTrader(request);
   const results: WalkForwardWindowResult[] = [];
   const runs: OutOfSampleRun[] = [];
   request.windows.forEach((window, index) => {

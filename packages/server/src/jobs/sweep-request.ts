@@ -31,6 +31,8 @@ export interface SweepJobRequest {
   /** Bar width, minutes. */
   readonly interval: number;
   readonly investmentPaise: number;
+  /** The run's option legs (its tradeInstrumentsConfig, as stored); absent or null: the instrument (or an index's futures) is traded. */
+  readonly tradeInstrumentsConfig?: unknown;
   /** Every declared parameter with the range the sweep walks (declaration order). */
   readonly parameters: readonly AlgorithmParameter[];
   readonly constraints: readonly string[];

@@ -1,6 +1,11 @@
 // One job of a sweep: a chunk (combinations from..to - 1) or a whole walk-forward. The job loads
 // the instrument's stored candles and the engine inputs as a backtest does
 // (backtest/stored-run.ts), runs the engine's runSweepChunk / runWalkForward, and writes rows.
+// An index is traded through its near-month futures as its backtest is: one FuturesChain over the
+// stored range, built once per sweep and process and shared by every run (it is only read). Option
+// legs: one trader factory (a fresh trader per run) over the stored leg candles; a slice of runs
+// is run again until every option candle its runs asked for was loaded (as runPrepared does), so
+// its rows are those of runs with all their candles. Walk-forwards of option legs are refused.
 //
 // Invariants:
 // - Rows are written with ON CONFLICT DO NOTHING on (sweep_id, position): a retried or
@@ -20,10 +25,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { istDate } from '@vyuha/core';
 import type { Paise } from '@vyuha/core';
 import {
-  BacktestConfigError, bestCell, formatAlgorithmError, runSweepChunk, runWalkForward, stability, SweepError, walkForwardWindows,
+  BacktestConfigError, bestCell, formatAlgorithmError, OptionsLegsConfigError, parseOptionsLegsConfig, runSweepChunk, runWalkForward, stability, SweepError, walkForwardWindows,
 } from '@vyuha/engine';
-import type { BacktestConfigInput, BarSeries, ParameterBindings, SweepMetrics, SweepRow, WalkForwardResult } from '@vyuha/engine';
+import type { BacktestConfigInput, BarSeries, ContractChain, OptionsLegsConfig, SweepRequest, TraderFactory, ParameterBindings, SweepMetrics, SweepRow, WalkForwardResult } from '@vyuha/engine';
 import type pg from 'pg';
+import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
@@ -48,10 +54,10 @@ export interface SweepJob {
   readonly to: number;
 }
 
-/** What sweeps cannot trade yet, in words (also the start action's refusal). */
+/** What walk-forwards cannot trade yet (option legs), in words (also the start action's refusal). */
 export function untradeableBySweeps(kind: string, symbol: string): string {
-  const how = kind === 'index-futures' ? 'through its near-month futures' : 'through option legs';
-  return `${symbol} is traded ${how}; sweeps and walk-forwards run on the instrument's own candles and trade stocks only for now`;
+  return `${symbol} is traded through ${kind === 'option-legs' ? 'option legs' : kind}; walk-forwards trade stocks and index futures only for now`
+    + ' (option legs read INDIA VIX and option candles over the whole range, which the windows cut): run a sweep instead';
 }
 
 /** Everything a job needs from the database, loaded once per sweep and process (see `inputsCache`). */
@@ -60,6 +66,22 @@ interface SweepInputs {
   readonly config: BacktestConfigInput;
   readonly document: Record<string, unknown>;
   readonly combinations: readonly ParameterBindings[];
+  /** An index's futures, as its backtest trades them. */
+  readonly contracts?: ContractChain;
+  /** Option legs: the trader factory and the stored leg candles it reads (loaded as runs ask). */
+  readonly trader?: TraderFactory;
+  readonly legCandles?: StoredLegCandles;
+}
+
+function legsOf(request: SweepJobRequest): OptionsLegsConfig | undefined {
+  const config = request.tradeInstrumentsConfig;
+  if (config === undefined || config === null) return undefined;
+  try {
+    return parseOptionsLegsConfig(config);
+  } catch (error) {
+    if (error instanceof OptionsLegsConfigError) throw new SweepRunFailure(`tradeInstrumentsConfig.${error.message}`);
+    throw error;
+  }
 }
 
 interface SweepRecord {
@@ -86,14 +108,18 @@ async function loadInputs(pool: pg.Pool, request: SweepJobRequest): Promise<Swee
   try {
     prepared = await prepareStoredRun({
       pool, instrument: await storedInstrumentOf(pool, request.instrument), strategyType: request.strategyType, dateRange: request.dateRange,
-      intervalMinutes: request.interval, capital: request.investmentPaise as Paise,
+      intervalMinutes: request.interval, capital: request.investmentPaise as Paise, legs: legsOf(request),
     });
   } catch (error) {
     if (error instanceof StoredRunError) throw new SweepRunFailure(error.message);
     throw error;
   }
-  if (prepared.plan.kind !== 'equity') throw new SweepRunFailure(untradeableBySweeps(prepared.plan.kind, request.instrument.tradingSymbol));
-  return { series: prepared.series, config: prepared.config, document: sweepDocument(rows[0].graph, request), combinations: combinations.value };
+  return {
+    series: prepared.series, config: prepared.config, document: sweepDocument(rows[0].graph, request), combinations: combinations.value,
+    ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
+    ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
+    ...(prepared.legCandles === undefined ? {} : { legCandles: prepared.legCandles }),
+  };
 }
 
 /** The inputs of the last few sweeps this process ran: consecutive chunks of one sweep load the candles once. */
@@ -239,6 +265,30 @@ async function writtenPositions(pool: pg.Pool, job: SweepJob): Promise<Set<numbe
   return new Set(rows.map((row) => row.position));
 }
 
+/** The engine's sweep request over a sweep's inputs. */
+function engineRequest(inputs: SweepInputs, request: Pick<SweepJobRequest, 'metric'>): SweepRequest {
+  return {
+    series: inputs.series, document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric,
+    ...(inputs.contracts === undefined ? {} : { contracts: inputs.contracts }),
+    ...(inputs.trader === undefined ? {} : { trader: inputs.trader }),
+  };
+}
+
+/** Rows of combinations from .. to - 1; with option legs, run again until every option candle the runs asked for was loaded. */
+async function chunkRows(pool: pg.Pool, job: { inputs: SweepInputs; request: SweepJobRequest; from: number; to: number }): Promise<SweepRow[]> {
+  const { inputs, request, from, to } = job;
+  const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
+  for (;;) {
+    let rows: SweepRow[];
+    try {
+      rows = runSweepChunk({ ...engineRequest(inputs, request), from, to });
+    } catch (error) {
+      engineFailure(error);
+    }
+    if (inputs.legCandles === undefined || !(await inputs.legCandles.loadWanted(pool, candleRange))) return rows;
+  }
+}
+
 async function runChunk(pool: pg.Pool, job: SweepJob, request: SweepJobRequest): Promise<SweepDisposition> {
   const inputs = await inputsOf(pool, job.sweepId, request);
   if (!Number.isSafeInteger(job.from) || !Number.isSafeInteger(job.to) || job.from < 0 || job.to > inputs.combinations.length || job.from >= job.to) {
@@ -252,12 +302,7 @@ async function runChunk(pool: pg.Pool, job: SweepJob, request: SweepJobRequest):
     let missing = false;
     for (let position = at; position < end && !missing; position += 1) missing = !written.has(position);
     if (!missing) continue;
-    let rows: SweepRow[];
-    try {
-      rows = runSweepChunk({ series: inputs.series, document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, from: at, to: end });
-    } catch (error) {
-      engineFailure(error);
-    }
+    const rows = await chunkRows(pool, { inputs, request, from: at, to: end });
     outcome = await writeChunkRows(pool, job.sweepId, rows.map((row) => ({ position: row.index, bindings: row.bindings, metrics: row.metrics, candles: row.metrics.candlesProcessed })));
     await yieldToEventLoop();
   }
@@ -306,6 +351,7 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, request: SweepJob
   const inputs = await inputsOf(pool, job.sweepId, request);
   const spec = request.walkForward;
   if (spec === null) throw new SweepRunFailure('a walk-forward needs its windows (request.walkForward)');
+  if (inputs.trader !== undefined) throw new SweepRunFailure(untradeableBySweeps('option-legs', request.instrument.tradingSymbol));
   const windows = walkForwardWindows(inputs.series, spec);
   if (!windows.ok) throw new SweepRunFailure(`walkForward: ${windows.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
   // The candles are loaded and the windows laid out; the engine runs them in one synchronous call (no progress inside it).
@@ -313,7 +359,7 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, request: SweepJob
   if (rowCount === 0) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS`);
   let result: WalkForwardResult;
   try {
-    result = runWalkForward({ series: inputs.series, document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, windows: windows.value });
+    result = runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
   } catch (error) {
     engineFailure(error);
   }

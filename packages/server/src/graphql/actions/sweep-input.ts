@@ -219,7 +219,8 @@ export async function planSweep(pool: pg.Pool, context: { action: string; sessio
   const { action, session, userId } = context;
   const input = parseSweepInput(action, context.input);
   const params = await loadRun(pool, { action, runId: input.runId, userId });
-  if (params.tradeInstrumentsConfig !== null && params.tradeInstrumentsConfig !== undefined) {
+  const legs = params.tradeInstrumentsConfig ?? null;
+  if (legs !== null && input.kind === 'walkforward') {
     refuse(action, [{ path: 'run_id', message: untradeableBySweeps('option-legs', params.instrument.tradingSymbol) }]);
   }
   const minimum = minimumCandleDate(session, params.interval);
@@ -228,7 +229,7 @@ export async function planSweep(pool: pg.Pool, context: { action: string; sessio
   }
   const plan = tradePlanOf(await storedInstrumentOf(pool, params.instrument), { strategyType: params.strategyType });
   if (!plan.ok) refuse(action, [{ path: 'run_id', message: plan.error }]);
-  if (plan.value.kind !== 'equity') refuse(action, [{ path: 'run_id', message: untradeableBySweeps(plan.value.kind, params.instrument.tradingSymbol) }]);
+  if (plan.value.kind === 'option-legs') refuse(action, [{ path: 'run_id', message: untradeableBySweeps(plan.value.kind, params.instrument.tradingSymbol) }]);
   const { algorithmId, version } = params.algorithm;
   const stored = await versionOf(pool, algorithmId, version);
   if (stored === undefined || (stored.owner !== userId && !stored.published)) {
@@ -272,6 +273,7 @@ export async function planSweep(pool: pg.Pool, context: { action: string; sessio
     format: SWEEP_REQUEST_FORMAT, kind: input.kind,
     algorithm: { algorithmId, version, name: stored.name }, instrument: params.instrument,
     strategyType: params.strategyType, dateRange: params.dateRange, interval: params.interval, investmentPaise: params.investmentPaise,
+    ...(legs === null ? {} : { tradeInstrumentsConfig: legs }),
     parameters, constraints, sample: input.sample, metric: input.metric, walkForward: input.walkForward,
     combinations: combinations.value.length, chunkSize, candlesPerRun, estimatedCandles, actorId: actorId(session),
   };

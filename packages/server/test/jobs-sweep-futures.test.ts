@@ -1,0 +1,155 @@
+// Sweeps of an index traded as its backtest trades it: through its near-month futures (a sweep's
+// chunk job and a walk-forward job give exactly the engine's serial runSweep / runWalkForward over
+// the same stored-run inputs, one FuturesChain shared by every run) or through option legs (a
+// sweep equal to the serial runSweep with the run's trader factory; walk-forwards refused).
+import type { IsoDate, Paise } from '@vyuha/core';
+import { algorithmFromExpressions, parameterGrid, runSweep, runWalkForward, walkForwardWindows } from '@vyuha/engine';
+import type { AlgorithmParameter } from '@vyuha/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseOptionsLegsConfig } from '@vyuha/engine';
+import { prepareStoredRun } from '../src/backtest/stored-run';
+import type { PreparedRun } from '../src/backtest/stored-run';
+import { storedInstrumentOf } from '../src/backtest/trade-plan';
+import { backtestActions } from '../src/graphql/actions/backtest-actions';
+import { sweepActions } from '../src/graphql/actions/sweep-actions';
+import type { GraphqlSession } from '../src/graphql/types';
+import { IssuesFailure } from '../src/graphql/types';
+import { createJobQueue, SWEEP_CHUNK_QUEUE } from '../src/jobs/job-queue';
+import type { JobQueue } from '../src/jobs/job-queue';
+import { readSweepRequest, sweepDocument } from '../src/jobs/sweep-request';
+import { executeSweepJob, untradeableBySweeps, walkForwardRecords } from '../src/jobs/sweep-run';
+import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeSyntheticHistory } from './graphql/actions-support';
+import { freshDatabase } from './helpers/db';
+import type { TestDatabase } from './helpers/db';
+
+const NOW = Date.UTC(2025, 0, 15, 6, 0);
+const RANGE = { from: '2024-05-02' as IsoDate, to: '2024-06-14' as IsoDate };
+const FAST: AlgorithmParameter = { name: 'fast', default: 5, from: 5, to: 15, step: 5 };
+const SLOW: AlgorithmParameter = { name: 'slow', default: 20, from: 10, to: 40, step: 10 };
+const CONSTRAINTS = ['$fast < $slow'];
+const GRAPH = {
+  ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }),
+  parameters: [FAST, SLOW], constraints: CONSTRAINTS,
+};
+const DOCUMENT = sweepDocument(GRAPH, { parameters: [FAST, SLOW], constraints: CONSTRAINTS });
+
+let db: TestDatabase;
+let queue: JobQueue;
+let session: GraphqlSession;
+let algorithmId: string;
+let runId: string;
+let actions: ReturnType<typeof sweepActions>;
+
+const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+function start(input: Record<string, unknown>, run = runId): Promise<Record<string, unknown>> {
+  const action = actions.find((item) => item.name === 'start_sweep');
+  if (action === undefined) throw new Error('no start_sweep');
+  return action.handler({ args: { input: { run_id: run, ...input } }, session }) as Promise<Record<string, unknown>>;
+}
+
+async function backtestRun(overrides: Record<string, unknown>): Promise<string> {
+  const [runBacktest] = backtestActions({ pool: db.pool, queue, now: () => NOW });
+  const output = await runBacktest?.handler({
+    args: { input: backtestInput([algorithmId], { strategyType: 'swing', dateRanges: [RANGE], window: 15, frequenciesAndInvestments: [{ interval: 15, investment: 500_000 }], ...overrides }) },
+    session,
+  }) as { run_ids: string[] };
+  return output.run_ids[0] as string;
+}
+
+/** Runs the sweep's queued job here, as a worker would. */
+async function runQueuedJob(sweepId: string): Promise<void> {
+  const [job] = await queue.boss.fetch(SWEEP_CHUNK_QUEUE, { batchSize: 1 });
+  expect(job?.data).toMatchObject({ sweepId });
+  expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number })).toBe('complete');
+  await queue.boss.complete(SWEEP_CHUNK_QUEUE, job?.id as string);
+}
+
+/** The inputs a worker builds for the sweep's request, for the engine's serial reference runs. */
+async function serialInputs(sweepId: string, legs?: unknown): Promise<PreparedRun> {
+  const { rows } = await db.pool.query<{ request: unknown }>('SELECT request FROM sweeps WHERE sweep_id = $1', [sweepId]);
+  const request = readSweepRequest(rows[0]?.request);
+  return prepareStoredRun({
+    pool: db.pool, instrument: await storedInstrumentOf(db.pool, request.instrument), strategyType: request.strategyType, dateRange: request.dateRange,
+    intervalMinutes: request.interval, capital: request.investmentPaise as Paise, legs: legs === undefined ? undefined : parseOptionsLegsConfig(legs),
+  });
+}
+
+function combinations(): ReturnType<typeof parameterGrid> & { ok: true } {
+  const grid = parameterGrid([FAST, SLOW], CONSTRAINTS);
+  if (!grid.ok) throw new Error('the grid is valid');
+  return grid;
+}
+
+describe('sweep jobs of an index traded through its futures', () => {
+  beforeAll(async () => {
+    db = await freshDatabase({ seeded: true });
+    queue = createJobQueue({ connectionString: db.url, supervise: false });
+    await queue.start();
+    const userId = await demoUserId(db.pool, 'advanced');
+    await db.pool.query(`INSERT INTO user_credits (user_id, credits, expiry, category, subcategory) VALUES ($1, 10000000, '2099-01-01', 'BACKTEST', 'CANDLES')`, [userId]);
+    session = graphqlSession({ tier: 'advanced', userId });
+    await writeSyntheticHistory(db.pool, RANGE, ['NIFTY 50', 'INDIA VIX']);
+    algorithmId = await saveAlgorithm(db.pool, { userId, name: 'sma cross', graph: GRAPH });
+    runId = await backtestRun({});
+    actions = sweepActions({ pool: db.pool, queue, now: () => NOW });
+  });
+  afterAll(async () => {
+    await queue?.stop({ timeoutMs: 5_000 });
+    await db?.close();
+  });
+
+  it('runs a NIFTY sweep on its futures: rows equal the serial runSweep with the same chain', async () => {
+    const sweepId = (await start({ metric: 'netPnl' })).sweep_id as string;
+    await runQueuedJob(sweepId);
+    const prepared = await serialInputs(sweepId);
+    expect(prepared.plan.kind).toBe('index-futures');
+    if (prepared.contracts === undefined) throw new Error('a futures run has its chain');
+    const serial = runSweep({ series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', contracts: prepared.contracts });
+    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
+    expect(rows.map((row) => ({ index: row.position, bindings: row.bindings, metrics: row.metrics }))).toEqual(json(serial.rows));
+    expect(serial.rows.some((row) => row.metrics.trades > 0)).toBe(true);
+    // The futures, not the index's own candles: the index traded directly gives other P&L.
+    const plain = runSweep({ series: prepared.series, document: DOCUMENT, config: { ...prepared.config, sizing: { kind: 'quantity', quantity: 25 } }, combinations: combinations().value, metric: 'netPnl' });
+    expect(plain.rows.map((row) => row.metrics.netPnl)).not.toEqual(serial.rows.map((row) => row.metrics.netPnl));
+    const { rows: sweep } = await db.pool.query<{ status: string; rows_done: number }>('SELECT status, rows_done FROM sweeps WHERE sweep_id = $1', [sweepId]);
+    expect(sweep[0]).toEqual({ status: 'COMPLETE', rows_done: serial.rows.length });
+  });
+
+  it('runs a NIFTY walk-forward on its futures equal to the serial runWalkForward', async () => {
+    const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
+    const sweepId = (await start({ kind: 'walkforward', walkForward, metric: 'returnPercent' })).sweep_id as string;
+    await runQueuedJob(sweepId);
+    const prepared = await serialInputs(sweepId);
+    const windows = walkForwardWindows(prepared.series, walkForward);
+    if (!windows.ok || prepared.contracts === undefined) throw new Error('windows and a chain');
+    const serial = runWalkForward({
+      series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'returnPercent', windows: windows.value, contracts: prepared.contracts,
+    });
+    const expected = walkForwardRecords(serial);
+    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
+    expect(rows).toEqual(json(expected.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+    expect(rows.length).toBe(4);
+  });
+
+  it('runs a NIFTY sweep on option legs equal to the serial runSweep with the run\'s trader; refuses its walk-forward', async () => {
+    const legs = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
+    const legsRun = await backtestRun({ tradeInstrumentsConfig: legs });
+    const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
+    await runQueuedJob(sweepId);
+    const prepared = await serialInputs(sweepId, legs);
+    expect(prepared.plan.kind).toBe('option-legs');
+    if (prepared.trader === undefined) throw new Error('an option-legs run has its trader');
+    const serial = runSweep({ series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', trader: prepared.trader });
+    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
+    expect(rows.map((row) => ({ index: row.position, bindings: row.bindings, metrics: row.metrics }))).toEqual(json(serial.rows));
+    expect(serial.rows.some((row) => row.metrics.trades > 0)).toBe(true);
+    const error = await start({ kind: 'walkforward', walkForward: { inSampleDays: 10, outOfSampleDays: 5 } }, legsRun).then(() => undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(IssuesFailure);
+    expect((error as IssuesFailure<{ path: string; message: string }>).issues).toEqual([{ path: 'run_id', message: `run_id: ${untradeableBySweeps('option-legs', 'NIFTY')}` }]);
+    expect(untradeableBySweeps('option-legs', 'NIFTY')).toMatch(/^NIFTY is traded through option legs; walk-forwards trade stocks and index futures only for now/);
+  });
+});
