@@ -1,7 +1,8 @@
 // Sweeps and walk-forwards as jobs: estimate_sweep's field errors, start_sweep -> chunk jobs ->
-// rows equal to the engine's serial runSweep, chunks in any order and retried without duplicate
+// rows equal to the engine's serial runSweep (the workers run a chunk's runs on their threads; a
+// job run without threads runs them itself), chunks in any order and retried without duplicate
 // rows, a chunk whose worker died retried by recovery, credits refused, another user kept out,
-// cancelling, and a walk-forward job equal to a serial runWalkForward.
+// cancelling, and a walk-forward job (its in-sample sweeps on threads) equal to a serial runWalkForward.
 import type { IsoDate, Paise } from '@vyuha/core';
 import { algorithmFromExpressions, estimateCandles, parameterGrid, runSweep, runWalkForward, stability, walkForwardWindows } from '@vyuha/engine';
 import type { AlgorithmParameter, SweepRow } from '@vyuha/engine';
@@ -17,6 +18,7 @@ import { createJobQueue, SWEEP_CHUNK_QUEUE } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { sweepDocument } from '../src/jobs/sweep-request';
 import { executeSweepJob, walkForwardRecords } from '../src/jobs/sweep-run';
+import { SweepThreads } from '../src/jobs/sweep-threads';
 import { startSweepWorkers } from '../src/jobs/sweep-workers';
 import { writeCandles } from '../src/market-data/candle-store';
 import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, waitFor, writeSyntheticHistory } from './graphql/actions-support';
@@ -217,7 +219,7 @@ describe('sweep jobs', () => {
     expect(rows[0]?.retry_count).toBe(1);
   });
 
-  it('runs a walk-forward as one job equal to the serial runWalkForward', async () => {
+  it('runs a walk-forward as one job, its in-sample sweeps on worker threads, equal to the serial runWalkForward', async () => {
     const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
     const estimated = await estimate({ kind: 'walkforward', walkForward });
     // 32 trading days: windows start on days 0, 5, 10 and 15.
@@ -225,7 +227,12 @@ describe('sweep jobs', () => {
     const sweepId = (await start({ kind: 'walkforward', walkForward, metric: 'returnPercent' })).sweep_id as string;
     const [job] = await queue.boss.fetch(SWEEP_CHUNK_QUEUE, { batchSize: 1 });
     expect(job?.data).toMatchObject({ sweepId });
-    expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number })).toBe('complete');
+    const threads = new SweepThreads({ threads: 2 });
+    try {
+      expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number }, { threads })).toBe('complete');
+    } finally {
+      await threads.close();
+    }
     await queue.boss.complete(SWEEP_CHUNK_QUEUE, job?.id as string);
     const { series, config } = await serialInputs();
     const combinations = parameterGrid([FAST, SLOW], ['$fast < $slow']);

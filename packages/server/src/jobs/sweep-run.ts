@@ -33,6 +33,7 @@ import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
+import type { SweepThreads } from './sweep-threads';
 import type { SweepJobRequest } from './sweep-request';
 
 /** A problem with the sweep's own inputs: it ends in ERROR with this message, no retry. */
@@ -274,14 +275,25 @@ function engineRequest(inputs: SweepInputs, request: Pick<SweepJobRequest, 'metr
   };
 }
 
-/** Rows of combinations from .. to - 1; with option legs, run again until every option candle the runs asked for was loaded. */
-async function chunkRows(pool: pg.Pool, job: { inputs: SweepInputs; request: SweepJobRequest; from: number; to: number }): Promise<SweepRow[]> {
-  const { inputs, request, from, to } = job;
+/**
+ * Whether the sweep's runs can go to worker threads: everything they read is in the request. A
+ * futures chain or option legs read this process's objects (and the legs load candles as runs ask),
+ * so those run here, on the event loop's thread.
+ */
+function threadable(inputs: SweepInputs): boolean {
+  return inputs.contracts === undefined && inputs.trader === undefined && inputs.legCandles === undefined;
+}
+
+/** Rows of combinations from .. to - 1 (on `threads` when given and the runs allow); with option legs, run again until every option candle the runs asked for was loaded. */
+async function chunkRows(pool: pg.Pool, job: { sweepId: string; inputs: SweepInputs; request: SweepJobRequest; from: number; to: number; threads: SweepThreads | undefined }): Promise<SweepRow[]> {
+  const { inputs, request, from, to, threads } = job;
   const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
   for (;;) {
     let rows: SweepRow[];
     try {
-      rows = runSweepChunk({ ...engineRequest(inputs, request), from, to });
+      rows = threads !== undefined && threadable(inputs)
+        ? await threads.rows(job.sweepId, { series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric }, from, to })
+        : runSweepChunk({ ...engineRequest(inputs, request), from, to });
     } catch (error) {
       engineFailure(error);
     }
@@ -289,7 +301,14 @@ async function chunkRows(pool: pg.Pool, job: { inputs: SweepInputs; request: Swe
   }
 }
 
-async function runChunk(pool: pg.Pool, job: SweepJob, request: SweepJobRequest): Promise<SweepDisposition> {
+/** How a job runs: its sweep's request, and the threads to run on (undefined: here). */
+interface JobRun {
+  readonly request: SweepJobRequest;
+  readonly threads: SweepThreads | undefined;
+}
+
+async function runChunk(pool: pg.Pool, job: SweepJob, run: JobRun): Promise<SweepDisposition> {
+  const { request, threads } = run;
   const inputs = await inputsOf(pool, job.sweepId, request);
   if (!Number.isSafeInteger(job.from) || !Number.isSafeInteger(job.to) || job.from < 0 || job.to > inputs.combinations.length || job.from >= job.to) {
     throw new SweepRunFailure(`chunk ${job.from}..${job.to} is outside the sweep's ${inputs.combinations.length} combinations`);
@@ -302,7 +321,7 @@ async function runChunk(pool: pg.Pool, job: SweepJob, request: SweepJobRequest):
     let missing = false;
     for (let position = at; position < end && !missing; position += 1) missing = !written.has(position);
     if (!missing) continue;
-    const rows = await chunkRows(pool, { inputs, request, from: at, to: end });
+    const rows = await chunkRows(pool, { sweepId: job.sweepId, inputs, request, from: at, to: end, threads });
     outcome = await writeChunkRows(pool, job.sweepId, rows.map((row) => ({ position: row.index, bindings: row.bindings, metrics: row.metrics, candles: row.metrics.candlesProcessed })));
     await yieldToEventLoop();
   }
@@ -347,19 +366,23 @@ export function walkForwardRecords(result: WalkForwardResult): { rows: ResultRow
   return { rows, summary };
 }
 
-async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, request: SweepJobRequest): Promise<SweepDisposition> {
+async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Promise<SweepDisposition> {
+  const { request, threads } = run;
   const inputs = await inputsOf(pool, job.sweepId, request);
   const spec = request.walkForward;
   if (spec === null) throw new SweepRunFailure('a walk-forward needs its windows (request.walkForward)');
   if (inputs.trader !== undefined) throw new SweepRunFailure(untradeableBySweeps('option-legs', request.instrument.tradingSymbol));
   const windows = walkForwardWindows(inputs.series, spec);
   if (!windows.ok) throw new SweepRunFailure(`walkForward: ${windows.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
-  // The candles are loaded and the windows laid out; the engine runs them in one synchronous call (no progress inside it).
+  // The candles are loaded and the windows laid out; the engine runs them in one call (no progress
+  // inside it): the in-sample sweeps on the threads when given and the runs allow, else here.
   const { rowCount } = await pool.query(`UPDATE sweeps SET progress = 10 WHERE sweep_id = $1 AND status = 'IN PROGRESS'`, [job.sweepId]);
   if (rowCount === 0) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS`);
   let result: WalkForwardResult;
   try {
-    result = runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
+    result = threads !== undefined && threadable(inputs)
+      ? await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value })
+      : runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
   } catch (error) {
     engineFailure(error);
   }
@@ -380,7 +403,14 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, request: SweepJob
  * its inputs made it fail (status ERROR, error = the reason); 'complete' when this job completed
  * it; 'written' otherwise. Infrastructure errors are thrown.
  */
-export async function executeSweepJob(pool: pg.Pool, job: SweepJob): Promise<SweepDisposition> {
+export async function executeSweepJob(pool: pg.Pool, job: SweepJob, options: { threads?: SweepThreads } = {}): Promise<SweepDisposition> {
+  const disposition = await sweepJobOutcome(pool, job, options.threads);
+  // Its last job done, the sweep's threads are not needed any more.
+  if (disposition !== 'written') await options.threads?.release(job.sweepId);
+  return disposition;
+}
+
+async function sweepJobOutcome(pool: pg.Pool, job: SweepJob, threads: SweepThreads | undefined): Promise<SweepDisposition> {
   const sweep = await loadSweep(pool, job.sweepId);
   if (sweep === undefined || (sweep.status !== 'QUEUED' && sweep.status !== 'IN PROGRESS')) return 'skipped';
   try {
@@ -389,7 +419,7 @@ export async function executeSweepJob(pool: pg.Pool, job: SweepJob): Promise<Swe
       `UPDATE sweeps SET status = 'IN PROGRESS', started_at = coalesce(started_at, greatest(now(), created_at)) WHERE sweep_id = $1 AND status IN ('QUEUED', 'IN PROGRESS')`,
       [job.sweepId]);
     if (rowCount === 0) return 'skipped';
-    return sweep.kind === 'walkforward' ? await runWalkForwardJob(pool, job, request) : await runChunk(pool, job, request);
+    return sweep.kind === 'walkforward' ? await runWalkForwardJob(pool, job, { request, threads }) : await runChunk(pool, job, { request, threads });
   } catch (error) {
     if (error instanceof SweepNoLongerRunning) return 'skipped';
     if (error instanceof SweepRunFailure || error instanceof SweepRequestError) {

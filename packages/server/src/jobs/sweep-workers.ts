@@ -1,6 +1,7 @@
 // Sweep jobs on pg-boss: enqueueing a sweep's chunks, the chunk workers, the dead-letter worker
 // and the recovery loop. Any process that runs workers (VYUHA_ROLE worker or all) takes chunks,
-// so one sweep's chunks run on every worker process at once.
+// so one sweep's chunks run on every worker process at once, and inside a process a chunk's runs
+// are spread over its worker threads (sweep-threads.ts): every core of every worker process.
 //
 // A sweep is one job per chunk (a range of combination indices, sweep-request.ts's plan); a
 // walk-forward is one job: its stitched out-of-sample result needs every window's run, which the
@@ -18,6 +19,7 @@ import pg from 'pg';
 import { SWEEP_CHUNK_DEAD_LETTER_QUEUE, SWEEP_CHUNK_QUEUE, SWEEP_CHUNK_QUEUE_POLICY, transactionalDb } from './job-queue';
 import type { JobLog, JobQueue } from './job-queue';
 import { executeSweepJob, failSweep } from './sweep-run';
+import { SweepThreads } from './sweep-threads';
 import type { SweepDisposition, SweepJob } from './sweep-run';
 
 const SWEEP_ATTEMPTS = SWEEP_CHUNK_QUEUE_POLICY.retryLimit + 1;
@@ -45,8 +47,14 @@ export interface SweepWorkersOptions {
   readonly pool: pg.Pool;
   readonly queue: JobQueue;
   readonly log: JobLog;
-  /** Chunks run at once by this process (default 1: the engine is synchronous, one core per chunk). */
+  /** Chunks run at once by this process (default 1: each chunk's runs already use every thread). */
   readonly concurrency?: number;
+  /**
+   * Worker threads a chunk's runs (or a walk-forward's in-sample sweeps) are spread over (default:
+   * one per available core; 0: none, the runs go on the event loop's thread). Sweeps of a futures
+   * chain or option legs always run on the event loop's thread (sweep-run.ts).
+   */
+  readonly threads?: number;
   /** How often workers poll, seconds (pg-boss minimum 0.5; default 1). */
   readonly pollingIntervalSeconds?: number;
   /** How often recovery runs, ms (default 30 s; 0 = only once at start). */
@@ -133,6 +141,7 @@ export async function startSweepWorkers(options: SweepWorkersOptions): Promise<S
   const boss = queue.boss;
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
   const workerIds: string[] = [];
+  const threads = options.threads === 0 ? undefined : new SweepThreads(options.threads === undefined ? {} : { threads: options.threads });
   for (let worker = 0; worker < Math.max(1, options.concurrency ?? 1); worker += 1) {
     workerIds.push(await boss.work<unknown>(SWEEP_CHUNK_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
       for (const job of jobs) {
@@ -141,7 +150,7 @@ export async function startSweepWorkers(options: SweepWorkersOptions): Promise<S
           log('sweep job without a sweep id and range', { jobId: job.id });
           continue;
         }
-        const disposition = await withJobLock(pool, job.id, () => executeSweepJob(pool, sweepJob));
+        const disposition = await withJobLock(pool, job.id, () => executeSweepJob(pool, sweepJob, threads === undefined ? {} : { threads }));
         log('sweep job handled', { ...sweepJob, disposition });
         options.onJobHandled?.(sweepJob, disposition);
       }
@@ -168,6 +177,7 @@ export async function startSweepWorkers(options: SweepWorkersOptions): Promise<S
     async stop() {
       if (timer !== undefined) clearInterval(timer);
       for (const id of workerIds) await boss.offWork({ id });
+      await threads?.close();
     },
   };
 }
