@@ -28,6 +28,7 @@ import { seedDemoWorld } from '../../packages/server/src/db/seed';
 import { saveDemoBasket } from '../../packages/server/src/db/seed/demo-baskets';
 import { deployDemoPaperStrategies } from '../../packages/server/src/db/seed/demo-paper';
 import { queueDemoBacktests } from '../../packages/server/src/db/seed/demo-research-backtests';
+import { seedDemoSweeps } from '../../packages/server/src/db/seed/demo-sweeps';
 import { backtestActions } from '../../packages/server/src/graphql/actions/backtest-actions';
 import { sweepActions } from '../../packages/server/src/graphql/actions/sweep-actions';
 import { tradingActions } from '../../packages/server/src/graphql/actions/trading-actions';
@@ -121,6 +122,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cleanups.push(() => queue.stop({ timeoutMs: 10_000 }));
     // As `npm start` does once its history is stored: one example backtest per user who may backtest.
     await queueDemoBacktests({ pool, queue, range: BROWSER_HISTORY, log: (message) => logger.info(message) });
+    // And the demo sweep: a backtest of the sweepable example with a COMPLETE sweep and walk-forward of it.
+    await seedDemoSweeps({ pool, queue, range: BROWSER_HISTORY, log: (message) => logger.info(message) });
 
     // The auth service writes the port into e-mailed links, so the port is chosen before the app is built.
     const port = await freePort();

@@ -181,7 +181,8 @@ const DEMO_BACKTEST_DAYS = 91;
 /**
  * Fills the demo world's synthetic market history in the background: the server is ready first,
  * the history arrives month by month with progress in the log. Once it reaches the last finished
- * session, each demo user who may backtest gets an example backtest of the last three months, and
+ * session, each demo user who may backtest gets an example backtest of the last three months (the
+ * administrator also a sweep and a walk-forward of the sweepable example), and
  * each who may deploy a paper strategy replaying the last 90 sessions (each once; later starts
  * find them there), the demo trader a saved basket, and the demo administrator an ensemble. Stopping waits for the month being written to
  * commit (seconds at most); the next start resumes.
@@ -198,6 +199,9 @@ function startDemoHistory(options: { pool: pg.Pool; queue: JobQueue; logger: pin
     const { queueDemoBacktests } = await import('./db/seed/demo-research-backtests');
     await queueDemoBacktests({ pool, queue, range: { from: addDays(through, -DEMO_BACKTEST_DAYS), to: through }, log: (message) => logger.info(message) })
       .catch((error: unknown) => logger.error({ err: error }, 'demo backtests: queueing failed (the next start tries again)'));
+    const { seedDemoSweeps } = await import('./db/seed/demo-sweeps');
+    await seedDemoSweeps({ pool, queue, range: { from: addDays(through, -DEMO_BACKTEST_DAYS), to: through }, log: (message) => logger.info(message) })
+      .catch((error: unknown) => logger.error({ err: error }, 'demo sweeps: seeding failed (the next start tries again)'));
     const { deployDemoPaperStrategies } = await import('./db/seed/demo-paper');
     await deployDemoPaperStrategies({ pool, queue, through, log: (message) => logger.info(message) })
       .catch((error: unknown) => logger.error({ err: error }, 'demo paper strategies: deploying failed (the next start tries again)'));

@@ -75,13 +75,14 @@ const MARKER_KEY = 'demo_backtests';
 const LOCK_KEY = 727_003;
 const BACKTEST_PERMISSION = 'strategy:backtest';
 
-interface DemoUser {
+/** A demo user as the seeds act for them (demo-sweeps.ts too). */
+export interface DemoUser {
   readonly userId: string;
   readonly tier: string;
   readonly permissions: readonly string[];
 }
 
-async function demoUserOf(client: pg.PoolClient, role: DemoRole): Promise<DemoUser | undefined> {
+export async function demoUserOf(client: pg.PoolClient, role: DemoRole): Promise<DemoUser | undefined> {
   const { rows } = await client.query<{ user_id: string; tier: string; permissions: string[] }>(
     `SELECT u.user_id, u.tier, array(SELECT p.permission FROM user_permissions p WHERE p.user_id = u.user_id ORDER BY p.permission) AS permissions
      FROM auth.users a JOIN users u ON u.user_id = a.id WHERE a.email = $1`, [demoEmail(role)]);
@@ -90,7 +91,7 @@ async function demoUserOf(client: pg.PoolClient, role: DemoRole): Promise<DemoUs
 }
 
 /** The session a signed-in user's token gives (auth/claims.ts), as the GraphQL layer reads it. */
-function sessionOf(user: DemoUser): GraphqlSession {
+export function sessionOf(user: DemoUser): GraphqlSession {
   const windows = Object.fromEntries(Object.entries(windowClaims(user.tier)).map(([name, date]) => [`x-hasura-${name.toLowerCase()}`, date]));
   return {
     role: user.tier,

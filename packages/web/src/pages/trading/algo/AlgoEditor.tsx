@@ -1,6 +1,7 @@
 // The algorithm editor (docs/PRODUCT.md section 3 "Algo editor state": the selected algorithm, its rules,
 // their syntax errors and the signal-enabled flag): name and description, the rule graph, exit
-// rules, live errors, Save (a new immutable version), Publish/Unpublish and the signal switch.
+// rules, the $parameters and their constraints, live errors, Save (a new immutable version),
+// Publish/Unpublish and the signal switch.
 // Saving is refused while anything is wrong; the server's refusals land next to the field they
 // concern (the unique name) or as an error toast (docs/PRODUCT.md section 8).
 import { Alert, Badge, Button, Group, List, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
@@ -13,6 +14,8 @@ import { errorMessage } from '../research/query-feedback';
 import { ExitRulesForm } from './ExitRulesForm';
 import { errorCount, placeErrors } from './graph-errors';
 import { flowToDocument, type FlowGraph, type ParameterDeclarations } from './graph-model';
+import { ParametersForm } from './ParametersForm';
+import { declarationsOf, storedDeclarations, type Declarations } from './parameters-model';
 import { RuleCanvas } from './RuleCanvas';
 import { SignalPreview } from './SignalPreview';
 import {
@@ -30,7 +33,7 @@ export interface EditorStart {
   readonly published: boolean;
   readonly graph: FlowGraph;
   readonly exits: ExitRules;
-  /** The document's parameter declarations, saved back unchanged. */
+  /** The document's parameter declarations and constraints (edited in the Parameters section). */
   readonly declarations?: ParameterDeclarations;
   readonly flags: EditorFlags;
   readonly configExists: boolean;
@@ -86,6 +89,7 @@ export function AlgoEditor({ start, userId, canWrite, readOnlyReason, onSaved, o
   const readOnly = !canWrite || viewingOld;
   const [graph, setGraph] = useState<FlowGraph>(start.graph);
   const [exits, setExits] = useState<ExitRules>(start.exits);
+  const [declarations, setDeclarations] = useState<Declarations>(() => declarationsOf(start.declarations));
   const [name, setName] = useState(start.name);
   const [description, setDescription] = useState(start.description);
   const [nameError, setNameError] = useState<string | undefined>(undefined);
@@ -94,13 +98,14 @@ export function AlgoEditor({ start, userId, canWrite, readOnlyReason, onSaved, o
   const [algorithmId, setAlgorithmId] = useState(start.algorithmId);
   const [busy, setBusy] = useState(false);
 
-  const document = useMemo(() => flowToDocument(graph, exits, start.declarations), [graph, exits, start.declarations]);
+  const document = useMemo(() => flowToDocument(graph, exits, storedDeclarations(declarations)), [graph, exits, declarations]);
   const errors = useMemo(() => placeErrors(document), [document]);
   const startText = useMemo(() => {
-    const initial = flowToDocument(start.graph, start.exits, start.declarations);
-    return JSON.stringify([initial.nodes, initial.edges, start.exits, start.name, start.description]);
+    const initial = flowToDocument(start.graph, start.exits, storedDeclarations(declarationsOf(start.declarations)));
+    return JSON.stringify([initial.nodes, initial.edges, start.exits, initial.parameters, initial.constraints, start.name, start.description]);
   }, [start]);
-  const dirty = algorithmId === undefined || JSON.stringify([document.nodes, document.edges, exits, name, description]) !== startText;
+  const dirty = algorithmId === undefined
+    || JSON.stringify([document.nodes, document.edges, exits, document.parameters, document.constraints, name, description]) !== startText;
   const onGraphChange = useCallback((update: (current: FlowGraph) => FlowGraph) => setGraph(update), []);
 
   const fail = (message: string): void => {
@@ -218,6 +223,7 @@ export function AlgoEditor({ start, userId, canWrite, readOnlyReason, onSaved, o
       </Group>
       <RuleCanvas graph={graph} onChange={onGraphChange} errors={errors.byNode} readOnly={readOnly} />
       <ExitRulesForm exits={exits} errors={errors.exits} readOnly={readOnly} onChange={setExits} />
+      <ParametersForm declarations={declarations} errors={errors.declarations} readOnly={readOnly} onChange={setDeclarations} />
       <ErrorsPanel errors={errors} />
       {canWrite && !viewingOld && (
         <Group>

@@ -67,6 +67,28 @@ describe('placeErrors', () => {
     expect(none.all).toEqual([{ text: 'the algorithm has no buy, sell or exit node, so it can never act' }]);
   });
 
+  it('checks $names against the declared parameters, and keeps graph errors while a range is wrong', () => {
+    const swept: AlgorithmDocument = {
+      ...document(
+        [
+          { id: 'c', type: 'condition', position: at, expression: 'crossover(sma(close, $fast), sma(close, $slow))' },
+          { id: 'u', type: 'condition', position: at, expression: 'close > $level' },
+          { id: 'b', type: 'buy', position: at },
+        ],
+        [{ id: 'c-b', source: 'c', target: 'b' }, { id: 'u-b', source: 'u', target: 'b' }],
+      ),
+      parameters: [{ name: 'fast', default: 10, from: 5, to: 20, step: 0 }, { name: 'slow', default: 30, from: 20, to: 60, step: 10 }],
+      constraints: ['$fast < $slow'],
+    };
+    const errors = placeErrors(swept);
+    expect(errors.byNode.get('c')).toBeUndefined();
+    expect(errors.byNode.get('u')).toEqual(["1:9: unknown parameter '$level': declare it under Parameters (declared: $fast, $slow)"]);
+    expect(errors.byNode.get('b')).toEqual(['a buy node takes exactly one input (join several with an and/or node); it has 2']);
+    expect(errors.declarations.fields.get('0.step')).toBe('must be greater than 0, got 0');
+    expect(errors.all.map((error) => error.text)).toContain('$fast step: must be greater than 0, got 0');
+    expect(errorCount(errors)).toBe(3);
+  });
+
   it('puts exit-rule errors under their field', () => {
     const errors = placeErrors(document(
       [{ id: 'c', type: 'condition', position: at, expression: 'close > open' }, { id: 'b', type: 'buy', position: at }],

@@ -10,7 +10,8 @@ import {
 
 /**
  * A document's parameter declarations (`parameters`, `constraints`: what a sweep varies). The
- * canvas does not edit them; it keeps them as they were, so a save never drops them.
+ * canvas does not draw them; the editor's Parameters section edits them (parameters-model.ts) and
+ * a save writes them with the graph.
  */
 export interface ParameterDeclarations {
   readonly parameters?: readonly AlgorithmParameter[];
