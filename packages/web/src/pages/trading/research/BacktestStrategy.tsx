@@ -2,11 +2,13 @@
 // subscription (progress bars, cancel with a confirmation, status icons and error reasons; a run
 // that finishes loads its results without a reload), the results of the focused run, and
 // several runs side by side (this strategy's, or the user's other backtests): their equity curves
-// on one chart and their metrics in columns.
-import { Anchor, Button, Checkbox, Group, Loader, MultiSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
+// on one chart and their metrics in columns. A second tab sweeps the focused run's parameters and
+// walks them forward (backtest/sweep/, loaded when the tab is opened).
+import { Anchor, Button, Checkbox, Group, Loader, MultiSelect, Paper, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
+import { lazyPart } from '../../../app/lazy-part';
 import { useReadOnly } from '../../../app/update-mode';
 import { formatRupees, formatRupeesAmount, MISSING_VALUE, percent } from '../../../format/format';
 import { EquityChart, type ChartLine } from '../backtest/results/EquityChart';
@@ -20,6 +22,9 @@ import { dailyCurve, runSummary } from './run-metrics';
 import { RunAnalytics } from './RunAnalytics';
 import { RunStatus } from './RunStatus';
 import { useActingUserId, useActorId } from './use-window-starts';
+
+/** The sweep and walk-forward tab (backtest/sweep/), its own chunk, loaded when the tab is opened. */
+const LazySweepSection = lazyPart(() => import('../backtest/sweep/SweepSection').then((module) => module.SweepSection), { placeholderHeight: 320 });
 
 const RUN_FIELDS = 'run_id strategy_id status progress candles error params metrics result started_at finished_at';
 
@@ -192,6 +197,7 @@ export function BacktestStrategy({ strategyId }: { readonly strategyId: string }
   const [otherIds, setOtherIds] = useState<string[]>([]);
   const [picked] = useQuery<{ strategy_runs: RunRecord[] }>({ query: PICKED_RUNS_QUERY, variables: { run_ids: otherIds }, pause: otherIds.length === 0 });
   const [computeInvestment, setComputeInvestment] = useState(true);
+  const [tab, setTab] = useState<'results' | 'sweeps'>('results');
   const live = useMemo(() => new Map((status.data?.strategy_runs ?? []).map((run) => [run.run_id, run])), [status.data]);
   // When the live statuses differ from the loaded rows (a run finished, or a new one), load the rows again.
   const liveKey = statusKey(status.data?.strategy_runs);
@@ -239,8 +245,19 @@ export function BacktestStrategy({ strategyId }: { readonly strategyId: string }
             data={otherRuns.map((run) => ({ value: run.run_id, label: `${run.strategy?.name ?? 'Backtest'}: ${runView(run, compactMoney).title}` }))} />
           {selected.length >= 2 && <SideBySide runs={selected} computeInvestment={computeInvestment} profileName={profileName} />}
           {chosen !== undefined && chosenView !== undefined && chosen.status === 'COMPLETE' && (
-            <RunAnalytics key={chosen.run_id} run={chosenView} metrics={chosen.metrics} result={chosen.result} compared={comparedPanel}
-              computeInvestment={computeInvestment} onComputeInvestment={setComputeInvestment} profileName={profileName} />
+            <Tabs value={tab} onChange={(value) => setTab(value === 'sweeps' ? 'sweeps' : 'results')}>
+              <Tabs.List mb="md">
+                <Tabs.Tab value="results" data-testid="bt-tab-results">Results</Tabs.Tab>
+                <Tabs.Tab value="sweeps" data-testid="bt-tab-sweeps">Sweep and walk-forward</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="results">
+                <RunAnalytics key={chosen.run_id} run={chosenView} metrics={chosen.metrics} result={chosen.result} compared={comparedPanel}
+                  computeInvestment={computeInvestment} onComputeInvestment={setComputeInvestment} profileName={profileName} />
+              </Tabs.Panel>
+              <Tabs.Panel value="sweeps">
+                {tab === 'sweeps' && <LazySweepSection key={chosen.run_id} runId={chosen.run_id} params={chosen.params} profileName={profileName} />}
+              </Tabs.Panel>
+            </Tabs>
           )}
           {chosen !== undefined && chosen.status !== 'COMPLETE' && (
             <Text c="dimmed" data-testid="bt-not-complete">
