@@ -36,9 +36,33 @@ export const BACKTEST_CREDITS = `subscription BacktestCredits($userId: uuid!, $t
   }
 }`;
 
+/** BACKTEST credits used by the user's backtest runs; their sweeps' in SWEPT_CANDLES (a subscription has one root field). */
 export const USED_CANDLES = `subscription UsedCandles($userId: uuid!) {
   strategy_runs_aggregate(where: { user_id: { _eq: $userId } }) { aggregate { sum { candles } } }
 }`;
+
+/** BACKTEST credits used by the user's sweeps (the server's licences view counts runs and sweeps). */
+export const SWEPT_CANDLES = `subscription SweptCandles($userId: uuid!) {
+  sweeps_aggregate(where: { user_id: { _eq: $userId } }) { aggregate { sum { candles } } }
+}`;
+
+type CandleSum = { readonly aggregate: { readonly sum: { readonly candles: number | string | null } | null } | null };
+
+/** What USED_CANDLES answers. */
+export interface UsedCandlesData {
+  readonly strategy_runs_aggregate: CandleSum;
+}
+
+/** What SWEPT_CANDLES answers. */
+export interface SweptCandlesData {
+  readonly sweeps_aggregate: CandleSum;
+}
+
+/** The credits used by runs and sweeps; undefined until both have answered. */
+export function usedCandles(runs: UsedCandlesData | undefined, sweeps: SweptCandlesData | undefined): number | undefined {
+  if (runs === undefined || sweeps === undefined) return undefined;
+  return Number(runs.strategy_runs_aggregate.aggregate?.sum?.candles ?? 0) + Number(sweeps.sweeps_aggregate.aggregate?.sum?.candles ?? 0);
+}
 
 export const DEPLOYED_STRATEGIES = `subscription DeployedStrategies($userId: uuid!) {
   deployed_strategies(where: { user_id: { _eq: $userId } }) { id available utilized }

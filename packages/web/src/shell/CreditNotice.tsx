@@ -5,7 +5,7 @@ import { Alert, Text } from '@mantine/core';
 import { useSubscription } from 'urql';
 import { creditNotice, licenceStatus, type LicenceStatus } from '../app/credit-alerts';
 import { istToday } from '../format/date-ranges';
-import { BACKTEST_CREDITS, DEPLOYED_STRATEGIES, STRATEGY_LICENCES, USED_CANDLES } from '../graphql/documents';
+import { BACKTEST_CREDITS, DEPLOYED_STRATEGIES, STRATEGY_LICENCES, SWEPT_CANDLES, USED_CANDLES, usedCandles, type SweptCandlesData, type UsedCandlesData } from '../graphql/documents';
 
 interface AggregateData {
   user_credits_aggregate: { aggregate: { sum?: { credits: number | null }; count?: number; max: { expiry: string | null; created_at: string | null } } | null };
@@ -22,14 +22,15 @@ export function CreditNotice({ userId }: { readonly userId: string | undefined }
   const pause = userId === undefined;
   const variables = { userId, today };
   const [backtest] = useSubscription<AggregateData>({ query: BACKTEST_CREDITS, variables, pause });
-  const [used] = useSubscription<{ strategy_runs_aggregate: { aggregate: { sum: { candles: number | null } } | null } }>({ query: USED_CANDLES, variables: { userId }, pause });
+  const [used] = useSubscription<UsedCandlesData>({ query: USED_CANDLES, variables: { userId }, pause });
+  const [swept] = useSubscription<SweptCandlesData>({ query: SWEPT_CANDLES, variables: { userId }, pause });
   const [deployed] = useSubscription<{ deployed_strategies: Array<{ available: number; utilized: number }> }>({ query: DEPLOYED_STRATEGIES, variables: { userId }, pause });
   const [licences] = useSubscription<AggregateData>({ query: STRATEGY_LICENCES, variables, pause });
   const backtestAggregate = backtest.data?.user_credits_aggregate.aggregate;
   const licenceAggregate = licences.data?.user_credits_aggregate.aggregate;
   const backtestStatus = licenceStatus({
     totalCredits: backtestAggregate?.sum?.credits ?? 0,
-    utilizedCredits: used.data?.strategy_runs_aggregate.aggregate?.sum.candles ?? 0,
+    utilizedCredits: usedCandles(used.data, swept.data) ?? 0,
     expireOn: backtestAggregate?.max.expiry ?? undefined,
     activatedOn: backtestAggregate?.max.created_at ?? undefined,
   }, today);

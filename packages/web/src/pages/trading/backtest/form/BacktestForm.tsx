@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { useMutation, useSubscription } from 'urql';
 import { showToast } from '../../../../app/toast';
 import { useReadOnly } from '../../../../app/update-mode';
-import { BACKTEST_CREDITS, USED_CANDLES } from '../../../../graphql/documents';
+import { BACKTEST_CREDITS, SWEPT_CANDLES, USED_CANDLES, usedCandles, type SweptCandlesData, type UsedCandlesData } from '../../../../graphql/documents';
 import { istToday } from '../../../../format/date-ranges';
 import { errorMessage, QueryError } from '../../research/query-feedback';
 import { useWindowStarts } from '../../research/use-window-starts';
@@ -37,18 +37,16 @@ interface RunBacktestData {
   readonly run_backtest: { readonly strategy_id: string; readonly run_ids: readonly string[]; readonly candles: number };
 }
 
-/** The BACKTEST credits left, live (the shell's credit-notice subscriptions: unexpired grants minus the runs' candles). */
+/** The BACKTEST credits left, live (the shell's credit-notice subscriptions: unexpired grants minus the candles of runs and sweeps). */
 function useAvailableCredits(userId: string, today: IsoDate): { available: number | undefined; error: ReturnType<typeof useSubscription>[0]['error'] } {
   const [granted] = useSubscription<{ user_credits_aggregate: { aggregate: { sum: { credits: number | null } | null } | null } }>(
     { query: BACKTEST_CREDITS, variables: { userId, today } });
-  const [used] = useSubscription<{ strategy_runs_aggregate: { aggregate: { sum: { candles: number | null } | null } | null } }>(
-    { query: USED_CANDLES, variables: { userId } });
-  if (granted.data === undefined || used.data === undefined) return { available: undefined, error: granted.error ?? used.error };
+  const [used] = useSubscription<UsedCandlesData>({ query: USED_CANDLES, variables: { userId } });
+  const [swept] = useSubscription<SweptCandlesData>({ query: SWEPT_CANDLES, variables: { userId } });
+  const spent = usedCandles(used.data, swept.data);
+  if (granted.data === undefined || spent === undefined) return { available: undefined, error: granted.error ?? used.error ?? swept.error };
   return {
-    available: availableCredits({
-      granted: Number(granted.data.user_credits_aggregate.aggregate?.sum?.credits ?? 0),
-      used: Number(used.data.strategy_runs_aggregate.aggregate?.sum?.candles ?? 0),
-    }),
+    available: availableCredits({ granted: Number(granted.data.user_credits_aggregate.aggregate?.sum?.credits ?? 0), used: spent }),
     error: undefined,
   };
 }
