@@ -63,7 +63,7 @@ async function build() {
   const name = `build-${started}-${randomBytes(4).toString('hex')}`;
   const outdir = join(cache, name);
   const result = await esbuild.build({
-    entryPoints: { cli: entry, 'sweep-worker': join(server, 'src', 'sweep', 'sweep-worker.ts') }, outdir, absWorkingDir: root, bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
+    entryPoints: { cli: entry, 'sweep-worker': join(server, 'src', 'sweep', 'sweep-worker.ts'), 'backtest-thread': join(server, 'src', 'jobs', 'backtest-thread.ts') }, outdir, absWorkingDir: root, bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
     outExtension: { '.js': '.mjs' }, packages: 'external', keepNames: true, sourcemap: 'linked', metafile: true, logLevel: 'silent',
     // Maps without the sources' text: Node reads each map when its chunk loads (a third of the
     // startup with the text in), and a stack trace needs only the mappings (Node shows the line from the file).
@@ -133,9 +133,12 @@ async function loadMain() {
     }
     if (bundle !== undefined) {
       process.setSourceMapsEnabled(true);
-      // The sweep pool's threads load the bundle's own worker entry (src/sweep/run-pool.ts).
+      // The sweep pool's and the backtest jobs' threads load the bundle's own entries
+      // (src/sweep/run-pool.ts, src/jobs/backtest-threads.ts via src/threads/thread-entry.ts).
       const sweepWorker = join(dirname(bundle), 'sweep-worker.mjs');
       if (signature(sweepWorker) !== null) process.env.VYUHA_SWEEP_WORKER = sweepWorker;
+      const backtestThread = join(dirname(bundle), 'backtest-thread.mjs');
+      if (signature(backtestThread) !== null) process.env.VYUHA_BACKTEST_THREAD = backtestThread;
       return (await import(pathToFileURL(bundle).href)).main;
     }
   }

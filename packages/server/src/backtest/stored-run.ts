@@ -13,19 +13,21 @@
 import { addDays, formatRupees, istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import {
-  chargeModelOf, dailyLimitsOf, DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, FuturesChain, futuresContractRuns, FuturesPlanError, optionsLegsTraderFactory, runBacktest,
+  chargeModelOf, dailyLimitsOf, FuturesChain, futuresContractRuns, FuturesPlanError, optionsLegsTraderFactory,
 } from '@vyuha/engine';
 import type {
-  BacktestConfigInput, BacktestResult, BarSeries, ChargesConfig, FillModel, FuturesSizing, OptionsLegsConfig, ProgramSource, Sizing, TraderFactory,
+  BacktestConfigInput, BacktestResult, BarSeries, ChargesConfig, FillModel, FuturesSizing, OptionsLegsConfig, ProgramSource, Sizing,
 } from '@vyuha/engine';
 import type pg from 'pg';
 import { seriesOf } from './series';
 import { loadRunCandles, StoredContractCandles, StoredLegCandles, vixAtBars } from './stored-candles';
+import { ROLL_TIME, runPreparedOnce } from './prepared-run';
+import type { PreparedRun } from './prepared-run';
 import { tradePlanOf } from './trade-plan';
 import type { StoredInstrument, TradePlan } from './trade-plan';
 
-/** A swing future is rolled on its expiry day at the strategy's square-off time (the config's default). */
-const ROLL_TIME = DEFAULT_BACKTEST_CONFIG.squareOff;
+export { EngineRunError, runPreparedOnce, tradedSummary } from './prepared-run';
+export type { PreparedRun } from './prepared-run';
 
 /** A problem with a run's own inputs (an instrument that cannot be traded, no candles, too little capital). */
 export class StoredRunError extends Error {
@@ -51,24 +53,6 @@ export interface StoredRunRequest {
   readonly optionsCharges?: ChargesConfig | undefined;
   /** Loading progress, 0 to 60 (%); may throw to stop (a cancelled run). */
   readonly onProgress?: ((percent: number) => Promise<void>) | undefined;
-}
-
-/** The engine refused the run's config or stopped: pure code, so it would do the same again. `cause` is what it threw. */
-export class EngineRunError extends Error {
-  override readonly name = 'EngineRunError';
-  constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
-  }
-}
-
-/** Everything the engine needs for the run. */
-export interface PreparedRun {
-  readonly plan: TradePlan;
-  readonly series: BarSeries;
-  readonly config: BacktestConfigInput;
-  readonly trader?: TraderFactory;
-  readonly contracts?: FuturesChain;
-  readonly legCandles?: StoredLegCandles;
 }
 
 function planOf(request: StoredRunRequest): TradePlan {
@@ -165,37 +149,9 @@ export async function runPrepared(pool: pg.Pool, request: { prepared: PreparedRu
   const { prepared, program } = request;
   const range = { dateRange: request.dateRange, intervalMinutes: request.intervalMinutes };
   for (;;) {
-    let result: BacktestResult;
-    try {
-      result = runBacktest({
-        series: prepared.series, program, config: prepared.config,
-        ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
-        ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
-      });
-    } catch (error) {
-      throw new EngineRunError(error);
-    }
+    const result = runPreparedOnce(prepared, program);
     if (prepared.legCandles === undefined || !(await prepared.legCandles.loadWanted(pool, range))) return result;
   }
 }
 
-/**
- * What a finished run traded, for its result document and the results screen: the plan's kind and
- * charges, and for futures each contract traded with how it was priced ("model" where the
- * cost-of-carry model priced any of its bars).
- * @example tradedSummary(prepared, result) // { kind: 'index-futures', underlying: 'NIFTY', contracts: [{ tradingSymbol: 'NIFTY24DECFUT', prices: 'model', ... }], ... }
- */
-export function tradedSummary(prepared: PreparedRun, result: BacktestResult): Record<string, unknown> {
-  const { plan } = prepared;
-  const charges = plan.charges.kind === 'schedule' ? { exchange: plan.charges.exchange, instrument: plan.charges.instrument } : null;
-  if (plan.kind !== 'index-futures' || prepared.contracts === undefined) return { kind: plan.kind, charges };
-  const traded = new Set(result.fills.map((fill) => fill.instrument));
-  const contracts = prepared.contracts.runs.filter((run) => traded.has(run.tradingSymbol)).map((run) => ({
-    tradingSymbol: run.tradingSymbol, expiry: run.expiry,
-    prices: run.modelBars === 0 ? 'candles' : run.candleBars === 0 ? 'model' : 'candles and model',
-  }));
-  return {
-    kind: plan.kind, underlying: plan.underlying, charges, rollTime: ROLL_TIME, modelRate: FUTURES_MODEL_RATE, contracts,
-    modelPrices: contracts.some((contract) => contract.prices !== 'candles'),
-  };
-}
+

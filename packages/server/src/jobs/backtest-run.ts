@@ -1,9 +1,11 @@
 // One backtest run, start to end: params -> algorithm version -> the backtest service
 // (backtest/stored-run.ts, shared with the CLI: what is traded, stored candles as typed arrays,
 // the engine's inputs, the run) -> metrics -> rows, written in one transaction. Progress:
-// candles 0-60% (one step per ~10 days read), engine 60-85%, writing 85-100%. The engine itself
-// is synchronous (>= 10 M bars/s; a year of option legs <= 1 s), so cancellation is observed
-// between these steps, not inside the kernel loop.
+// candles 0-60% (one step per ~10 days read), engine 60-85%, writing 85-100%. The engine's run
+// and the rows computed from it (backtest-outputs.ts) go to a worker thread when the job is given
+// threads and the run reads nothing more as it goes (backtest-threads.ts); option legs and an
+// index's futures chain are computed here. Cancellation is observed between these steps, not
+// inside the kernel loop.
 //
 // Failures: anything the run's own inputs cause (an algorithm that does not compile, a legs
 // config the engine refuses, an instrument that cannot be traded, no stored candles, an
@@ -11,24 +13,23 @@
 // retried; an infrastructure error (the database went away) is thrown to pg-boss, which retries
 // the job and finally dead-letters it (see backtest-workers.ts).
 import type { Paise } from '@vyuha/core';
-import { BacktestConfigError, OptionsLegsConfigError, parseOptionsLegsConfig } from '@vyuha/engine';
+import { OptionsLegsConfigError, parseOptionsLegsConfig } from '@vyuha/engine';
 import type { BacktestResult, CompiledAlgorithm } from '@vyuha/engine';
 import type pg from 'pg';
-import { metricsOf } from '../backtest/run-metrics';
-import { EngineRunError, prepareStoredRun, runPrepared, StoredRunError, tradedSummary } from '../backtest/stored-run';
+import { storedVersion } from '../backtest/algorithm-version';
+import { EngineRunError, prepareStoredRun, runPrepared, StoredRunError } from '../backtest/stored-run';
 import type { PreparedRun } from '../backtest/stored-run';
+import { threadable } from './backtest-threads';
+import type { BacktestThreads } from './backtest-threads';
 import { storedInstrumentOf } from '../backtest/trade-plan';
+import { BacktestRunFailure, engineFailure, outputsOf, runOutputs } from './backtest-outputs';
+import type { RunOutputs } from './backtest-outputs';
 import { readBacktestRunParams, BacktestParamsError } from './backtest-params';
 import type { BacktestRunParams } from './backtest-params';
 import { failBacktestRun, writeBacktestResults } from './backtest-results';
-import { backtestRows, resultDocument } from './backtest-rows';
 import { RunNoLongerInProgress, RunProgress } from './run-progress';
-import { compiledVersion } from '../backtest/algorithm-version';
 
-/** A problem with the run's own inputs: the run ends in ERROR with this message, no retry. */
-export class BacktestRunFailure extends Error {
-  override readonly name = 'BacktestRunFailure';
-}
+export { BacktestRunFailure } from './backtest-outputs';
 
 export type RunDisposition = 'complete' | 'error' | 'skipped';
 
@@ -39,6 +40,8 @@ export interface ExecuteRunOptions {
   readonly onProgress?: (percent: number) => void;
   /** Progress throttle (tests lower it). */
   readonly progressIntervalMs?: number;
+  /** Worker threads to compute on (runs without option legs); undefined: this thread. */
+  readonly threads?: BacktestThreads;
 }
 
 interface RunRow {
@@ -48,11 +51,19 @@ interface RunRow {
   params: unknown;
 }
 
-async function compiledAlgorithmOf(pool: pg.Pool, params: BacktestRunParams): Promise<CompiledAlgorithm> {
+/** The run's algorithm version: as saved (for a thread to compile again) and compiled. */
+interface StoredProgram {
+  readonly graph: unknown;
+  /** The algorithm's name and version, as the run's errors name them. */
+  readonly algorithm: { readonly label: string; readonly version: number };
+  readonly compiled: CompiledAlgorithm;
+}
+
+async function programOf(pool: pg.Pool, params: BacktestRunParams): Promise<StoredProgram> {
   const { algorithmId, version, name } = params.algorithm;
-  const compiled = await compiledVersion(pool, { id: algorithmId, version, label: name });
-  if (!compiled.ok) throw new BacktestRunFailure(compiled.error);
-  return compiled.value;
+  const stored = await storedVersion(pool, { id: algorithmId, version, label: name });
+  if (!stored.ok) throw new BacktestRunFailure(stored.error);
+  return { graph: stored.value.graph, algorithm: { label: name, version }, compiled: stored.value.compiled };
 }
 
 async function prepare(pool: pg.Pool, params: BacktestRunParams, progress: RunProgress): Promise<PreparedRun> {
@@ -77,30 +88,26 @@ function parseLegs(config: unknown): ReturnType<typeof parseOptionsLegsConfig> {
   }
 }
 
-/** Runs the engine (option legs: until every stored option candle it asked for was loaded). */
-async function runEngine(pool: pg.Pool, request: { params: BacktestRunParams; prepared: PreparedRun; program: CompiledAlgorithm }): Promise<BacktestResult> {
-  const { params } = request;
+/**
+ * The run's outputs: on a worker thread when given one and the run reads nothing more as it goes;
+ * option legs here, the engine run again until every stored option candle it asked for was loaded.
+ */
+async function computeOutputs(pool: pg.Pool, request: { params: BacktestRunParams; prepared: PreparedRun; program: StoredProgram; runId: string; threads: BacktestThreads | undefined }): Promise<RunOutputs> {
+  const { params, prepared, program, runId, threads } = request;
+  if (prepared.legCandles === undefined) {
+    return threads !== undefined && threadable(prepared)
+      ? threads.run({ graph: program.graph, algorithm: program.algorithm, prepared, runId })
+      : runOutputs({ prepared, program: program.compiled, runId });
+  }
+  let result: BacktestResult;
   try {
-    return await runPrepared(pool, { prepared: request.prepared, program: request.program, dateRange: params.dateRange, intervalMinutes: params.interval });
+    result = await runPrepared(pool, { prepared, program: program.compiled, dateRange: params.dateRange, intervalMinutes: params.interval });
   } catch (error) {
     // The engine is pure: whatever it throws, it would throw again on a retry.
     if (!(error instanceof EngineRunError)) throw error;
-    throw new BacktestRunFailure(error.cause instanceof BacktestConfigError ? `impossible config: ${error.message}` : `the engine stopped: ${error.message}`);
+    throw engineFailure(error);
   }
-}
-
-/** Rows, metrics and the result document: pure computations, so a failure is the run's own. */
-function summarise(request: { result: BacktestResult; prepared: PreparedRun; runId: string }): { rows: ReturnType<typeof backtestRows>; metrics: unknown; result: unknown } {
-  const { result, prepared } = request;
-  try {
-    return {
-      rows: backtestRows(result, request.runId),
-      metrics: metricsOf(result, prepared.series) ?? null,
-      result: { ...resultDocument(result, prepared.series), traded: tradedSummary(prepared, result) },
-    };
-  } catch (error) {
-    throw new BacktestRunFailure(`the results could not be computed: ${(error as Error).message}`);
-  }
+  return outputsOf({ result, prepared, runId });
 }
 
 async function loadRun(pool: pg.Pool, runId: string): Promise<RunRow | undefined> {
@@ -124,16 +131,15 @@ export async function executeBacktestRun(options: ExecuteRunOptions): Promise<Ru
   try {
     await progress.restart();
     const params = readBacktestRunParams(run.params);
-    const program = await compiledAlgorithmOf(pool, params);
+    const program = await programOf(pool, params);
     const prepared = await prepare(pool, params, progress);
     await progress.report(60);
-    const result = await runEngine(pool, { params, prepared, program });
+    const { candlesProcessed, ...outputs } = await computeOutputs(pool, { params, prepared, program, runId, threads: options.threads });
     await progress.report(85);
-    const outputs = summarise({ result, prepared, runId });
     await progress.checkpoint();
     await writeBacktestResults(pool, {
       runId, strategyId: run.strategy_id, userId: run.user_id, product: params.strategyType === 'intraday' ? 'MIS' : 'NRML',
-      instrument: params.instrument, ...outputs, candles: Math.min(result.candlesProcessed, params.estimatedCandles),
+      instrument: params.instrument, ...outputs, candles: Math.min(candlesProcessed, params.estimatedCandles),
     });
     options.onProgress?.(100);
     return 'complete';

@@ -1,0 +1,66 @@
+// A backtest's inputs once loaded (PreparedRun) and what is computed from them without the
+// database: one pass of the engine, and the summary of what the run traded. Kept apart from
+// stored-run.ts (which loads them) so that a worker thread computing a run (jobs/backtest-thread.ts)
+// loads the engine and these, not the database client.
+import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, runBacktest } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChain, ProgramSource, TraderFactory } from '@vyuha/engine';
+import type { StoredLegCandles } from './stored-candles';
+import type { TradePlan } from './trade-plan';
+
+/** A swing future is rolled on its expiry day at the strategy's square-off time (the config's default). */
+export const ROLL_TIME = DEFAULT_BACKTEST_CONFIG.squareOff;
+
+/** The engine refused the run's config or stopped: pure code, so it would do the same again. `cause` is what it threw. */
+export class EngineRunError extends Error {
+  override readonly name = 'EngineRunError';
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** Everything the engine needs for the run. */
+export interface PreparedRun {
+  readonly plan: TradePlan;
+  readonly series: BarSeries;
+  readonly config: BacktestConfigInput;
+  readonly trader?: TraderFactory;
+  readonly contracts?: FuturesChain;
+  readonly legCandles?: StoredLegCandles;
+}
+
+/**
+ * One pass of the engine over a prepared run; what it throws comes back as EngineRunError. For a
+ * run without option legs this is the whole run (runPrepared's loop ends after one pass).
+ */
+export function runPreparedOnce(prepared: PreparedRun, program: ProgramSource): BacktestResult {
+  try {
+    return runBacktest({
+      series: prepared.series, program, config: prepared.config,
+      ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
+      ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
+    });
+  } catch (error) {
+    throw new EngineRunError(error);
+  }
+}
+
+/**
+ * What a finished run traded, for its result document and the results screen: the plan's kind and
+ * charges, and for futures each contract traded with how it was priced ("model" where the
+ * cost-of-carry model priced any of its bars).
+ * @example tradedSummary(prepared, result) // { kind: 'index-futures', underlying: 'NIFTY', contracts: [{ tradingSymbol: 'NIFTY24DECFUT', prices: 'model', ... }], ... }
+ */
+export function tradedSummary(prepared: PreparedRun, result: BacktestResult): Record<string, unknown> {
+  const { plan } = prepared;
+  const charges = plan.charges.kind === 'schedule' ? { exchange: plan.charges.exchange, instrument: plan.charges.instrument } : null;
+  if (plan.kind !== 'index-futures' || prepared.contracts === undefined) return { kind: plan.kind, charges };
+  const traded = new Set(result.fills.map((fill) => fill.instrument));
+  const contracts = prepared.contracts.runs.filter((run) => traded.has(run.tradingSymbol)).map((run) => ({
+    tradingSymbol: run.tradingSymbol, expiry: run.expiry,
+    prices: run.modelBars === 0 ? 'candles' : run.candleBars === 0 ? 'model' : 'candles and model',
+  }));
+  return {
+    kind: plan.kind, underlying: plan.underlying, charges, rollTime: ROLL_TIME, modelRate: FUTURES_MODEL_RATE, contracts,
+    modelPrices: contracts.some((contract) => contract.prices !== 'candles'),
+  };
+}

@@ -1,0 +1,141 @@
+// Backtest runs computed on worker threads (issue 20, "Both cores"): a worker process takes as
+// many backtest jobs at once as it has threads (backtest-workers.ts); each job loads its inputs
+// on the event loop's thread, then hands the computation (backtest-outputs.ts: the engine's run,
+// rows, metrics, result document) to a free thread, so one process uses every core and its event
+// loop stays free for the API, polling and progress.
+//
+// - Only a run that reads nothing more from the database as it goes, and whose inputs are plain
+//   data, goes to a thread (`threadable`): a stock or an equity's own series. An index's futures
+//   chain and option legs are objects of this process (the legs even load candles as the engine
+//   asks), so those runs are computed on the job's own thread, as before.
+// - A thread computes exactly what the job's thread would: the same functions over a copy of the
+//   same series, config and plan, the algorithm version compiled again from the graph as saved.
+// - Threads start on first use, one task each at a time; a thread that dies fails its task
+//   (pg-boss retries the job) and is replaced on the next task. `close` ends them all.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { BacktestConfigInput, BarSeries } from '@vyuha/engine';
+import type { PreparedRun } from '../backtest/prepared-run';
+import type { TradePlan } from '../backtest/trade-plan';
+import { threadEntry } from '../threads/thread-entry';
+import { BacktestRunFailure } from './backtest-outputs';
+import type { RunOutputs } from './backtest-outputs';
+
+/** One run for a thread: everything it reads, as plain data. */
+export interface BacktestTask {
+  readonly id: number;
+  readonly graph: unknown;
+  readonly algorithm: { readonly label: string; readonly version: number };
+  readonly plan: TradePlan;
+  readonly series: BarSeries;
+  readonly config: BacktestConfigInput;
+  readonly runId: string;
+}
+
+export type BacktestTaskAnswer =
+  | { readonly id: number; readonly outputs: RunOutputs }
+  | { readonly id: number; readonly failure: string }
+  | { readonly id: number; readonly error: { readonly message: string; readonly stack: string } };
+
+/** Whether a prepared run can be computed on a thread (see the header). */
+export function threadable(prepared: PreparedRun): boolean {
+  return prepared.trader === undefined && prepared.contracts === undefined && prepared.legCandles === undefined;
+}
+
+const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
+
+/** A copy of the series whose columns can be moved to a thread (the caller's stay usable). */
+function seriesCopy(series: BarSeries): { series: BarSeries; buffers: ArrayBuffer[] } {
+  const copy = Object.fromEntries(COLUMNS.map((name) => [name, series[name].slice(0, series.length)])) as Record<(typeof COLUMNS)[number], Float64Array>;
+  return { series: { length: series.length, ...copy }, buffers: COLUMNS.map((name) => copy[name].buffer as ArrayBuffer) };
+}
+
+interface Pending {
+  readonly task: BacktestTask;
+  readonly buffers: ArrayBuffer[];
+  readonly resolve: (outputs: RunOutputs) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Slot {
+  readonly thread: Worker;
+  busy: Pending | undefined;
+}
+
+export class BacktestThreads {
+  readonly size: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  /** `threads`: default one per available core. */
+  constructor(options: { threads?: number } = {}) {
+    const threads = options.threads ?? availableParallelism();
+    if (!Number.isSafeInteger(threads) || threads < 1 || threads > 256) throw new RangeError(`threads must be a whole number from 1 to 256, got ${threads}`);
+    this.size = threads;
+  }
+
+  /**
+   * The run's outputs computed on a thread; rejects with BacktestRunFailure for the run's own
+   * failure (as runOutputs throws), an Error when the thread died or the pool closed.
+   * @example await threads.run({ graph, algorithm: { label: 'EMA cross', version: 3 }, prepared, runId })
+   */
+  run(request: { graph: unknown; algorithm: { label: string; version: number }; prepared: PreparedRun; runId: string }): Promise<RunOutputs> {
+    if (this.closed) return Promise.reject(new Error('the backtest threads are closed'));
+    if (!threadable(request.prepared)) return Promise.reject(new Error('this run reads objects of this process (a futures chain or option legs): compute it here'));
+    const { series, buffers } = seriesCopy(request.prepared.series);
+    const task: BacktestTask = {
+      id: this.nextId, graph: request.graph, algorithm: request.algorithm, plan: request.prepared.plan, series, config: request.prepared.config, runId: request.runId,
+    };
+    this.nextId += 1;
+    return new Promise<RunOutputs>((resolve, reject) => {
+      this.queue.push({ task, buffers, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every thread; queued runs are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new Error('the backtest threads are closed'));
+    await Promise.all(this.slots.splice(0).map((slot) => slot.thread.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((candidate) => candidate.busy === undefined);
+      if (slot === undefined && this.slots.length < this.size) slot = this.startThread();
+      if (slot === undefined) return;
+      const pending = this.queue.shift() as Pending;
+      slot.busy = pending;
+      slot.thread.postMessage(pending.task, pending.buffers);
+    }
+  }
+
+  private startThread(): Slot {
+    const thread = new Worker(threadEntry({ source: new URL('./backtest-thread.ts', import.meta.url), bundledEnv: 'VYUHA_BACKTEST_THREAD' }));
+    const slot: Slot = { thread, busy: undefined };
+    thread.on('message', (answer: BacktestTaskAnswer) => {
+      const pending = slot.busy;
+      if (pending === undefined || pending.task.id !== answer.id) return;
+      slot.busy = undefined;
+      if ('outputs' in answer) pending.resolve(answer.outputs);
+      else if ('failure' in answer) pending.reject(new BacktestRunFailure(answer.failure));
+      else pending.reject(Object.assign(new Error(answer.error.message), { stack: answer.error.stack }));
+      this.dispatch();
+    });
+    const lost = (reason: string): void => {
+      const index = this.slots.indexOf(slot);
+      if (index === -1) return;
+      this.slots.splice(index, 1);
+      slot.busy?.reject(new Error(`a backtest thread stopped (${reason})`));
+      slot.busy = undefined;
+      if (!this.closed) this.dispatch();
+    };
+    thread.on('error', (error) => lost(error.message));
+    thread.on('exit', (code) => lost(`exit code ${code}`));
+    this.slots.push(slot);
+    return slot;
+  }
+}
