@@ -1,7 +1,7 @@
 // Backtest runs computed on worker threads: the same outputs as the job's own thread (rows,
-// metrics, result document) for stock runs of a grid, several at once; the run's own failure with
-// the same reason; a thread killed mid-run fails its run and is replaced; runs that read objects
-// of this process (an index's futures chain) are refused by the threads and computed by the job;
+// metrics, result document) for stock runs of a grid, several at once, and for an index traded as
+// its futures; the run's own failure with the same reason; a thread killed mid-run fails its run
+// and is replaced;
 // and a job executed with threads writes the rows a job without them writes.
 import type { Worker } from 'node:worker_threads';
 import type { IsoDate, Paise } from '@vyuha/core';
@@ -120,12 +120,18 @@ describe('backtest threads', () => {
     }
   });
 
-  it('refuse a run that reads a futures chain; the job computes it itself', async () => {
+  it('compute an index traded as its futures, the chain built again on the thread, exactly as the job thread does; refuse a chain without its recipe', async () => {
     const index = await prepared({ symbol: 'NIFTY 50', interval: 15, capital: 1_00_00_000_00 });
     expect(index.contracts).toBeDefined();
-    expect(threadable(index)).toBe(false);
-    await expect(threads.run({ graph: GRAPH, algorithm: { label: 'ema cross', version: 1 }, prepared: index, runId: '00000000-0000-4000-8000-000000000008' }))
-      .rejects.toThrow(/futures chain or option legs/);
+    expect(threadable(index)).toBe(true);
+    const runId = '00000000-0000-4000-8000-000000000008';
+    const here = runOutputs({ prepared: index, program: compiled().value, runId });
+    expect(here.rows.fills.length).toBeGreaterThan(0);
+    expect((here.result as { traded: { kind: string } }).traded.kind).toBe('index-futures');
+    expect(await threads.run({ graph: GRAPH, algorithm: { label: 'ema cross', version: 1 }, prepared: index, runId })).toStrictEqual(here);
+    const { futures: _recipe, ...withoutRecipe } = index;
+    expect(threadable(withoutRecipe)).toBe(false);
+    await expect(threads.run({ graph: GRAPH, algorithm: { label: 'ema cross', version: 1 }, prepared: withoutRecipe, runId })).rejects.toThrow(/compute it here/);
   });
 
   it('write the same rows through a job with threads as through one without', async () => {

@@ -2,8 +2,8 @@
 // database: one pass of the engine, and the summary of what the run traded. Kept apart from
 // stored-run.ts (which loads them) so that a worker thread computing a run (jobs/backtest-thread.ts)
 // loads the engine and these, not the database client.
-import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, runBacktest } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChain, ProgramSource, TraderFactory } from '@vyuha/engine';
+import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, FuturesChain, runBacktest } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, OptionCandle, OptionCandleSource, ProgramSource, TraderFactory } from '@vyuha/engine';
 import type { StoredLegCandles } from './stored-candles';
 import type { TradePlan } from './trade-plan';
 
@@ -18,6 +18,42 @@ export class EngineRunError extends Error {
   }
 }
 
+/**
+ * An index's futures contracts' imported candles by trading symbol and bar time (read up front:
+ * which contracts a run trades is known before it runs). Plain maps, so a copy can go to a thread.
+ */
+export class ContractCandles implements OptionCandleSource {
+  constructor(readonly loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>>) {}
+
+  /** Trading symbols with stored candles. */
+  get symbols(): readonly string[] {
+    return [...this.loaded.keys()];
+  }
+
+  hasContract(tradingSymbol: string): boolean {
+    return this.loaded.has(tradingSymbol);
+  }
+
+  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
+    return this.loaded.get(tradingSymbol)?.get(time);
+  }
+}
+
+/** How a run's futures chain was built, so that the same chain can be built again over a copy of the series. */
+export interface FuturesRecipe {
+  readonly schedule: Pick<FuturesChainOptions, 'underlying' | 'type' | 'rollTime'>;
+  readonly sizing?: FuturesChainOptions['sizing'];
+  readonly candles: ContractCandles;
+}
+
+/**
+ * The chain `recipe` builds over `series`: the same chain as the one built from the same recipe over
+ * the same bars.
+ */
+export function futuresChainOf(recipe: FuturesRecipe, series: BarSeries): FuturesChain {
+  return new FuturesChain({ ...recipe.schedule, index: series, candles: recipe.candles, ...(recipe.sizing === undefined ? {} : { sizing: recipe.sizing }) });
+}
+
 /** Everything the engine needs for the run. */
 export interface PreparedRun {
   readonly plan: TradePlan;
@@ -25,6 +61,8 @@ export interface PreparedRun {
   readonly config: BacktestConfigInput;
   readonly trader?: TraderFactory;
   readonly contracts?: FuturesChain;
+  /** How `contracts` was built (set with it). */
+  readonly futures?: FuturesRecipe;
   readonly legCandles?: StoredLegCandles;
 }
 

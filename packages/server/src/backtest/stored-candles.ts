@@ -15,6 +15,7 @@ import type { BarSeries, OptionCandle, OptionCandleSource } from '@vyuha/engine'
 import type { CandleColumns } from '@vyuha/market';
 import type pg from 'pg';
 import { readCandles } from '../market-data/candle-store';
+import { ContractCandles } from './prepared-run';
 
 /** Calendar days per COPY; a year is ~37 progress steps. */
 const CHUNK_DAYS = 10;
@@ -97,9 +98,7 @@ async function candlesByTime(pool: pg.Pool, request: { instrumentId: number; dat
  * known before it runs (the near month of each day), so the ones with stored candles are read up
  * front, by trading symbol.
  */
-export class StoredContractCandles implements OptionCandleSource {
-  constructor(private readonly loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>>) {}
-
+export class StoredContractCandles extends ContractCandles {
   /** The stored candles of `symbols` (futures of `underlyingId`) over the run's range and interval; contracts without any are left out. */
   static async load(pool: pg.Pool, request: { underlyingId: number; symbols: readonly string[]; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<StoredContractCandles> {
     const { rows } = await pool.query<{ instrument_id: number; trading_symbol: string }>(
@@ -114,19 +113,6 @@ export class StoredContractCandles implements OptionCandleSource {
       loaded.set(row.trading_symbol, await candlesByTime(pool, { instrumentId: row.instrument_id, dateRange: request.dateRange, intervalMinutes: request.intervalMinutes }));
     }
     return new StoredContractCandles(loaded);
-  }
-
-  /** Trading symbols with stored candles. */
-  get symbols(): readonly string[] {
-    return [...this.loaded.keys()];
-  }
-
-  hasContract(tradingSymbol: string): boolean {
-    return this.loaded.has(tradingSymbol);
-  }
-
-  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
-    return this.loaded.get(tradingSymbol)?.get(time);
   }
 }
 

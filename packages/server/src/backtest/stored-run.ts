@@ -13,7 +13,7 @@
 import { addDays, formatRupees, istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import {
-  chargeModelOf, dailyLimitsOf, FuturesChain, futuresContractRuns, FuturesPlanError, optionsLegsTraderFactory,
+  chargeModelOf, dailyLimitsOf, futuresContractRuns, FuturesPlanError, optionsLegsTraderFactory,
 } from '@vyuha/engine';
 import type {
   BacktestConfigInput, BacktestResult, BarSeries, ChargesConfig, FillModel, FuturesSizing, OptionsLegsConfig, ProgramSource, Sizing,
@@ -21,7 +21,7 @@ import type {
 import type pg from 'pg';
 import { seriesOf } from './series';
 import { loadRunCandles, StoredContractCandles, StoredLegCandles, vixAtBars } from './stored-candles';
-import { ROLL_TIME, runPreparedOnce } from './prepared-run';
+import { futuresChainOf, ROLL_TIME, runPreparedOnce } from './prepared-run';
 import type { PreparedRun } from './prepared-run';
 import { tradePlanOf } from './trade-plan';
 import type { StoredInstrument, TradePlan } from './trade-plan';
@@ -110,7 +110,8 @@ async function prepareFutures(request: StoredRunRequest, context: { plan: Extrac
     underlyingId: request.instrument.instrumentId, symbols: runs.map((run) => run.tradingSymbol), dateRange: request.dateRange, intervalMinutes: request.intervalMinutes,
   });
   await request.onProgress?.(60);
-  const contracts = planned(() => new FuturesChain({ ...schedule, index: series, sizing: request.futuresSizing, candles }));
+  const futures = { schedule, candles, ...(request.futuresSizing === undefined ? {} : { sizing: request.futuresSizing }) };
+  const contracts = planned(() => futuresChainOf(futures, series));
   if (request.futuresSizing === undefined || request.futuresSizing.kind === 'margin') {
     const cost = contracts.oneLotCost(0, chargeModelOf(plan.charges));
     if (request.capital < cost.margin + cost.charges) {
@@ -118,7 +119,7 @@ async function prepareFutures(request: StoredRunRequest, context: { plan: Extrac
         + `a lot of ${cost.lotSize} at ${formatRupees(cost.price)} needs an estimated margin of ${formatRupees(cost.margin)} plus ${formatRupees(cost.charges)} of charges`);
     }
   }
-  return { plan, series, contracts, config: baseConfig(request, plan.charges) };
+  return { plan, series, contracts, futures, config: baseConfig(request, plan.charges) };
 }
 
 /**

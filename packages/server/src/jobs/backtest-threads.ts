@@ -4,18 +4,19 @@
 // rows, metrics, result document) to a free thread, so one process uses every core and its event
 // loop stays free for the API, polling and progress.
 //
-// - Only a run that reads nothing more from the database as it goes, and whose inputs are plain
-//   data, goes to a thread (`threadable`): a stock or an equity's own series. An index's futures
-//   chain and option legs are objects of this process (the legs even load candles as the engine
-//   asks), so those runs are computed on the job's own thread, as before.
+// - Only a run that reads nothing more from the database as it goes goes to a thread
+//   (`threadable`): a stock's own series, or an index traded as its futures (the chain is built
+//   again on the thread from its recipe: the schedule, the sizing and the contracts' candles).
+//   Option legs load candles as the engine asks, so those runs are computed on the job's thread.
 // - A thread computes exactly what the job's thread would: the same functions over a copy of the
-//   same series, config and plan, the algorithm version compiled again from the graph as saved.
+//   same series, config, plan and futures recipe, the algorithm version compiled again from the
+//   graph as saved.
 // - Threads start on first use, one task each at a time; a thread that dies fails its task
 //   (pg-boss retries the job) and is replaced on the next task. `close` ends them all.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BacktestConfigInput, BarSeries } from '@vyuha/engine';
-import type { PreparedRun } from '../backtest/prepared-run';
+import type { ContractCandles, FuturesRecipe, PreparedRun } from '../backtest/prepared-run';
 import type { TradePlan } from '../backtest/trade-plan';
 import { threadEntry } from '../threads/thread-entry';
 import { BacktestRunFailure } from './backtest-outputs';
@@ -29,6 +30,8 @@ export interface BacktestTask {
   readonly plan: TradePlan;
   readonly series: BarSeries;
   readonly config: BacktestConfigInput;
+  /** An index's futures: the chain's recipe, its candles as plain maps. */
+  readonly futures?: { readonly schedule: FuturesRecipe['schedule']; readonly sizing?: FuturesRecipe['sizing']; readonly loaded: ContractCandles['loaded'] };
   readonly runId: string;
 }
 
@@ -39,7 +42,7 @@ export type BacktestTaskAnswer =
 
 /** Whether a prepared run can be computed on a thread (see the header). */
 export function threadable(prepared: PreparedRun): boolean {
-  return prepared.trader === undefined && prepared.contracts === undefined && prepared.legCandles === undefined;
+  return prepared.trader === undefined && prepared.legCandles === undefined && (prepared.contracts === undefined || prepared.futures !== undefined);
 }
 
 const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
@@ -83,10 +86,15 @@ export class BacktestThreads {
    */
   run(request: { graph: unknown; algorithm: { label: string; version: number }; prepared: PreparedRun; runId: string }): Promise<RunOutputs> {
     if (this.closed) return Promise.reject(new Error('the backtest threads are closed'));
-    if (!threadable(request.prepared)) return Promise.reject(new Error('this run reads objects of this process (a futures chain or option legs): compute it here'));
-    const { series, buffers } = seriesCopy(request.prepared.series);
+    const { prepared } = request;
+    if (!threadable(prepared)) return Promise.reject(new Error('this run reads objects of this process (option legs, or a chain without its recipe): compute it here'));
+    const { series, buffers } = seriesCopy(prepared.series);
+    const futures = prepared.futures === undefined ? undefined : {
+      schedule: prepared.futures.schedule, loaded: prepared.futures.candles.loaded, ...(prepared.futures.sizing === undefined ? {} : { sizing: prepared.futures.sizing }),
+    };
     const task: BacktestTask = {
-      id: this.nextId, graph: request.graph, algorithm: request.algorithm, plan: request.prepared.plan, series, config: request.prepared.config, runId: request.runId,
+      id: this.nextId, graph: request.graph, algorithm: request.algorithm, plan: prepared.plan, series, config: prepared.config, runId: request.runId,
+      ...(futures === undefined ? {} : { futures }),
     };
     this.nextId += 1;
     return new Promise<RunOutputs>((resolve, reject) => {
