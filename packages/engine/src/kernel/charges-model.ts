@@ -8,7 +8,7 @@
 // contract can differ from the contract note by at most Rs 1 of STT per fill.
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { chargesFor, equityDeliveryChargesFor, equityIntradayChargesFor } from '@vyuha/market';
+import { chargesFor, DEFAULT_BROKERAGE_PLAN, equityDeliveryChargesFor, equityIntradayChargesFor } from '@vyuha/market';
 import type { BrokeragePlan, ChargeComponents, ChargeEvent, TradeSide } from '@vyuha/market';
 
 /** What is being charged: an index option, an index/stock future, or an intraday (MIS) or delivery (CNC) equity trade on NSE. */
@@ -53,17 +53,24 @@ const NO_CHARGES: FillCharges = {
 export function chargeModelOf(config: ChargesConfig): ChargeModel {
   if (config.kind === 'none') return () => NO_CHARGES;
   const brokerage = config.brokerage === undefined ? {} : { brokerage: config.brokerage };
+  // chargesFor's own default, named here so the per-fill input is one plain object (no spreads).
+  const plan = config.brokerage ?? DEFAULT_BROKERAGE_PLAN;
   return (request) => {
     const instrument = request.instrument ?? config.instrument;
-    const order = { date: request.date, side: request.side, price: request.price, quantity: request.quantity, ...brokerage };
     const event = request.event ?? 'trade';
     if (instrument === 'equity-intraday' || instrument === 'equity-delivery') {
       if (event !== 'trade') throw new RangeError(`event: ${event} applies to options only, not to an equity trade`);
-      const charges = instrument === 'equity-intraday' ? equityIntradayChargesFor({ ...order, exchange: 'NSE' }) : equityDeliveryChargesFor({ ...order, exchange: 'NSE' });
+      const order = { date: request.date, side: request.side, price: request.price, quantity: request.quantity, exchange: 'NSE' as const, ...brokerage };
+      const charges = instrument === 'equity-intraday' ? equityIntradayChargesFor(order) : equityDeliveryChargesFor(order);
       return { components: charges.components, total: charges.total };
     }
-    const settlement = event === 'trade' ? {} : { event, ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }) };
-    const charges = chargesFor({ ...order, exchange: config.exchange, instrument, ...settlement });
+    const { date, side, price, quantity } = request;
+    const charges = event === 'trade'
+      ? chargesFor({ date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan })
+      : chargesFor({
+        date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan, event,
+        ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }),
+      });
     return { components: charges.components, total: charges.total };
   };
 }

@@ -49,6 +49,8 @@ export interface NormalizedCharges {
 }
 
 const EXCHANGE_OF: Readonly<Record<ChargeExchangeInput, ChargeExchange>> = { NSE: 'NSE', NFO: 'NSE', BSE: 'BSE', BFO: 'BSE' };
+const EXCHANGE_INPUTS = Object.keys(EXCHANGE_OF) as ChargeExchangeInput[];
+const MAX_EXACT_VALUE = BigInt(Number.MAX_SAFE_INTEGER);
 const INSTRUMENTS: readonly ChargeInstrument[] = ['option', 'future'];
 const SIDES: readonly TradeSide[] = ['buy', 'sell'];
 const EVENTS: readonly ChargeEvent[] = ['trade', 'exercise', 'expire-worthless'];
@@ -58,13 +60,18 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: s
   throw new InvalidChargesInputError(field, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
+/** The last date that passed `checkDate`: orders come in runs of one date, and the check reads the text each time. */
+let lastCheckedDate: IsoDate | undefined;
+
 function checkDate(value: unknown, field: string): IsoDate {
+  if (value === lastCheckedDate && lastCheckedDate !== undefined) return lastCheckedDate;
   if (typeof value !== 'string' || !isIsoDate(value)) {
     throw new InvalidChargesInputError(field, `must be a calendar date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
   }
   if (value < CHARGE_SCHEDULE_START) {
     throw new InvalidChargesInputError(field, `must be on or after ${CHARGE_SCHEDULE_START}, when the charges schedule starts; got ${value}`);
   }
+  lastCheckedDate = value;
   return value;
 }
 
@@ -92,19 +99,16 @@ function eventValue(input: ChargesInput, event: ChargeEvent, field: (name: strin
  */
 export function normalizeChargesInput(input: ChargesInput, path = ''): NormalizedCharges {
   const field = (name: string): string => `${path}${name}`;
-  const exchangeText = oneOf(input.exchange, Object.keys(EXCHANGE_OF) as ChargeExchangeInput[], field('exchange'));
+  // Checked in this order: the first bad field is the one reported.
+  const exchangeText = oneOf(input.exchange, EXCHANGE_INPUTS, field('exchange'));
   const instrument = oneOf(input.instrument, INSTRUMENTS, field('instrument'));
-  const normalized = {
-    date: checkDate(input.date, field('date')),
-    exchange: EXCHANGE_OF[exchangeText],
-    instrument,
-    side: oneOf(input.side, SIDES, field('side')),
-    event: oneOf(input.event ?? 'trade', EVENTS, field('event')),
-    brokerage: input.brokerage ?? DEFAULT_BROKERAGE_PLAN,
-  };
-  const value = eventValue({ ...input, instrument }, normalized.event, field);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+  const date = checkDate(input.date, field('date'));
+  const side = oneOf(input.side, SIDES, field('side'));
+  const event = oneOf(input.event ?? 'trade', EVENTS, field('event'));
+  // input.instrument passed the check above (oneOf returns it unchanged).
+  const value = eventValue(input, event, field);
+  if (value > MAX_EXACT_VALUE) {
     throw new InvalidChargesInputError(field('quantity'), `price x quantity (${value} paise) is beyond exact integer range`);
   }
-  return { ...normalized, value };
+  return { date, exchange: EXCHANGE_OF[exchangeText], instrument, side, event, brokerage: input.brokerage ?? DEFAULT_BROKERAGE_PLAN, value };
 }

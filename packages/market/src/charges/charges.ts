@@ -1,7 +1,8 @@
+import { paise } from '@vyuha/core';
 import type { Paise } from '@vyuha/core';
 import { CHARGE_SCHEDULE, chargeRatesOn } from './charge-schedule';
 import type { ChargeExchange, ChargeInstrument, ChargeScheduleRow, ScheduledChargeComponent } from './charge-schedule';
-import { exactAmount, roundToPaisa, roundToRupee, toPaise } from './charge-math';
+import { exactAmount, roundToPaisa, roundToPaisaNumber, roundToRupee, roundToRupeeNumber, toPaise } from './charge-math';
 import { brokerageFor } from './brokerage';
 import { normalizeChargesInput } from './charges-input';
 import type { ChargesInput, NormalizedCharges } from './charges-input';
@@ -64,44 +65,115 @@ const FIELD_OF: Readonly<Record<Exclude<ScheduledChargeComponent, 'gst'>, Statut
   'stamp-duty': 'stampDuty',
 };
 
-function exactCharges(trade: NormalizedCharges): ExactCharges {
-  const amounts: Record<StatutoryField, bigint> = { stt: 0n, exchangeTransaction: 0n, investorProtection: 0n, sebiFee: 0n, stampDuty: 0n };
-  const base = { exchange: trade.exchange, instrument: trade.instrument, turnover: trade.value };
-  // A worthless expiry is no trade: no order, no tax, no fee.
-  if (trade.event === 'expire-worthless') return { ...base, ...amounts, brokerage: 0n, gstRate: 0, rates: [] };
+/**
+ * What one kind of order pays: the schedule rows for its date, exchange, instrument, side and
+ * event. They depend on the date only through the rows in force, so they are looked up once per
+ * kind and period of the schedule (`orderRates`), not per order: a backtest charges thousands of
+ * fills, and the lookup and its arrays cost more than the arithmetic.
+ */
+interface OrderRates {
+  /** The non-GST rows on the order's basis and side, each with the component it adds to. */
+  readonly statutory: ReadonlyArray<{ readonly field: StatutoryField; readonly rate: number }>;
+  /** The GST rate (parts per 10^8) in force. */
+  readonly gstRate: number;
+  /** The rows applied, then the GST row. */
+  readonly rates: readonly ChargeScheduleRow[];
+  /** The same rows in schedule order: what one order's breakdown shows. */
+  readonly shown: readonly ChargeScheduleRow[];
+}
+
+// A worthless expiry is no trade: no order, no tax, no fee.
+const NO_RATES: OrderRates = Object.freeze({ statutory: Object.freeze([]), gstRate: 0, rates: Object.freeze([]), shown: Object.freeze([]) });
+
+function appliedRates(rates: readonly ChargeScheduleRow[]): readonly ChargeScheduleRow[] {
+  const used = new Set(rates);
+  return CHARGE_SCHEDULE.filter((row) => used.has(row));
+}
+
+function ratesOf(trade: NormalizedCharges): OrderRates {
+  if (trade.event === 'expire-worthless') return NO_RATES;
   const basis = trade.event === 'exercise' ? 'exercise-value' : 'traded-value';
   const inForce = chargeRatesOn(trade);
   const applied = inForce.filter((row) => row.basis === basis && (row.side === 'both' || row.side === trade.side));
-  for (const row of applied) {
-    if (row.component === 'gst') continue;
-    amounts[FIELD_OF[row.component]] += exactAmount(trade.value, row.rate);
-  }
+  const statutory = applied.flatMap((row) => (row.component === 'gst' ? [] : [Object.freeze({ field: FIELD_OF[row.component], rate: row.rate })]));
   const gstRow = inForce.find((row) => row.basis === 'taxable-charges');
+  const rates = gstRow === undefined ? applied : [...applied, gstRow];
+  // Shared by every order of the kind: frozen, so no caller can change another's.
+  return Object.freeze({ statutory: Object.freeze(statutory), gstRate: gstRow?.rate ?? 0, rates: Object.freeze(rates), shown: Object.freeze(appliedRates(rates)) });
+}
+
+/** Where any row starts or stops applying, ascending: between two of these dates the rows in force do not change. */
+const CHANGE_DATES: readonly string[] = [...new Set(CHARGE_SCHEDULE.flatMap((row) => (row.to === undefined ? [row.from] : [row.from, row.to])))].sort();
+
+/** Period p is the dates from CHANGE_DATES[p - 1] (inclusive) to CHANGE_DATES[p] (exclusive). */
+function periodOf(date: string): number {
+  let period = 0;
+  while (period < CHANGE_DATES.length && (CHANGE_DATES[period] as string) <= date) period += 1;
+  return period;
+}
+
+const EVENT_SLOT: Readonly<Record<NormalizedCharges['event'], number>> = { 'trade': 0, 'exercise': 1, 'expire-worthless': 2 };
+/** Kinds per period: 2 exchanges x 2 instruments x 2 sides x 3 events. */
+const KINDS = 24;
+/** Order rates by period and kind, filled as first asked; bounded by the schedule, not by the dates asked. */
+const RATES_BY_PERIOD: Array<Array<OrderRates | undefined>> = Array.from({ length: CHANGE_DATES.length + 1 }, () => new Array<OrderRates | undefined>(KINDS).fill(undefined));
+
+function orderRates(trade: NormalizedCharges): OrderRates {
+  const kinds = RATES_BY_PERIOD[periodOf(trade.date)] as Array<OrderRates | undefined>;
+  const kind = ((trade.exchange === 'NSE' ? 0 : 4) + (trade.instrument === 'option' ? 0 : 2) + (trade.side === 'buy' ? 0 : 1)) * 3 + EVENT_SLOT[trade.event];
+  return (kinds[kind] ??= ratesOf(trade));
+}
+
+function exactCharges(trade: NormalizedCharges, rates: OrderRates = orderRates(trade)): ExactCharges {
+  const amounts: Record<StatutoryField, bigint> = { stt: 0n, exchangeTransaction: 0n, investorProtection: 0n, sebiFee: 0n, stampDuty: 0n };
+  const { statutory } = rates;
+  for (let index = 0; index < statutory.length; index += 1) {
+    const row = statutory[index] as OrderRates['statutory'][number];
+    amounts[row.field] += exactAmount(trade.value, row.rate);
+  }
   return {
-    ...base,
-    ...amounts,
-    brokerage: brokerageFor(trade.brokerage, trade.value),
-    gstRate: gstRow?.rate ?? 0,
-    rates: gstRow === undefined ? applied : [...applied, gstRow],
+    exchange: trade.exchange,
+    instrument: trade.instrument,
+    turnover: trade.value,
+    stt: amounts.stt,
+    exchangeTransaction: amounts.exchangeTransaction,
+    investorProtection: amounts.investorProtection,
+    sebiFee: amounts.sebiFee,
+    stampDuty: amounts.stampDuty,
+    brokerage: trade.event === 'expire-worthless' ? 0n : brokerageFor(trade.brokerage, trade.value),
+    gstRate: rates.gstRate,
+    rates: rates.rates,
   };
 }
 
-/** Rounds a group's exact non-STT statutory charges once and adds GST on the rounded taxable ones. */
-function roundGroup(group: readonly ExactCharges[]): Omit<Record<keyof ChargeComponents, bigint>, 'stt'> {
-  const sum = (pick: (charges: ExactCharges) => bigint): bigint => group.reduce((total, charges) => total + pick(charges), 0n);
-  const brokerage = sum((c) => c.brokerage);
-  const exchangeTransaction = roundToPaisa(sum((c) => c.exchangeTransaction));
-  const sebiFee = roundToPaisa(sum((c) => c.sebiFee));
-  // One group shares date, exchange and instrument, hence one GST rate.
-  const gstRate = group.reduce((rate, charges) => Math.max(rate, charges.gstRate), 0);
+type RoundedCharges = Omit<Record<keyof ChargeComponents, bigint>, 'stt'>;
+
+/** Rounds exact non-STT statutory charges (one order's, or a group's sums) once and adds GST on the rounded taxable ones. */
+function rounded(exact: Omit<ExactCharges, 'exchange' | 'instrument' | 'stt' | 'turnover' | 'rates'>): RoundedCharges {
+  const exchangeTransaction = roundToPaisa(exact.exchangeTransaction);
+  const sebiFee = roundToPaisa(exact.sebiFee);
   return {
-    brokerage,
+    brokerage: exact.brokerage,
     exchangeTransaction,
-    investorProtection: roundToPaisa(sum((c) => c.investorProtection)),
+    investorProtection: roundToPaisa(exact.investorProtection),
     sebiFee,
-    stampDuty: roundToPaisa(sum((c) => c.stampDuty)),
-    gst: roundToPaisa(exactAmount(brokerage + exchangeTransaction + sebiFee, gstRate)),
+    stampDuty: roundToPaisa(exact.stampDuty),
+    gst: roundToPaisa(exactAmount(exact.brokerage + exchangeTransaction + sebiFee, exact.gstRate)),
   };
+}
+
+/** A group's exact charges summed, rounded once (`rounded`). */
+function roundGroup(group: readonly ExactCharges[]): RoundedCharges {
+  const sum = (pick: (charges: ExactCharges) => bigint): bigint => group.reduce((total, charges) => total + pick(charges), 0n);
+  return rounded({
+    brokerage: sum((c) => c.brokerage),
+    exchangeTransaction: sum((c) => c.exchangeTransaction),
+    investorProtection: sum((c) => c.investorProtection),
+    sebiFee: sum((c) => c.sebiFee),
+    stampDuty: sum((c) => c.stampDuty),
+    // One group shares date, exchange and instrument, hence one GST rate.
+    gstRate: group.reduce((rate, charges) => Math.max(rate, charges.gstRate), 0),
+  });
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): ReadonlyMap<string, T[]> {
@@ -115,29 +187,20 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): ReadonlyMap<
   return groups;
 }
 
-function appliedRates(all: readonly ExactCharges[]): readonly ChargeScheduleRow[] {
-  const used = new Set(all.flatMap((charges) => charges.rates));
-  return CHARGE_SCHEDULE.filter((row) => used.has(row));
-}
-
-function breakdown(options: { parts: readonly ExactCharges[]; stt: bigint; others: ReturnType<typeof roundGroup>[] }): ChargeBreakdown {
-  const total = (field: keyof ReturnType<typeof roundGroup>): bigint => options.others.reduce((sum, group) => sum + group[field], 0n);
+function breakdown(options: { stt: bigint; others: RoundedCharges; turnover: bigint; rates: readonly ChargeScheduleRow[] }): ChargeBreakdown {
+  const { others } = options;
   const components: ChargeComponents = {
-    brokerage: toPaise(total('brokerage')),
+    brokerage: toPaise(others.brokerage),
     stt: toPaise(options.stt),
-    exchangeTransaction: toPaise(total('exchangeTransaction')),
-    investorProtection: toPaise(total('investorProtection')),
-    sebiFee: toPaise(total('sebiFee')),
-    stampDuty: toPaise(total('stampDuty')),
-    gst: toPaise(total('gst')),
+    exchangeTransaction: toPaise(others.exchangeTransaction),
+    investorProtection: toPaise(others.investorProtection),
+    sebiFee: toPaise(others.sebiFee),
+    stampDuty: toPaise(others.stampDuty),
+    gst: toPaise(others.gst),
   };
-  const sum = Object.values(components).reduce((acc: number, value: Paise) => acc + value, 0);
-  return {
-    components,
-    total: toPaise(BigInt(sum)),
-    turnover: toPaise(options.parts.reduce((acc, charges) => acc + charges.turnover, 0n)),
-    rates: appliedRates(options.parts),
-  };
+  // Summed in component order.
+  const sum = components.brokerage + components.stt + components.exchangeTransaction + components.investorProtection + components.sebiFee + components.stampDuty + components.gst;
+  return { components, total: toPaise(BigInt(sum)), turnover: toPaise(options.turnover), rates: options.rates };
 }
 
 /**
@@ -145,12 +208,72 @@ function breakdown(options: { parts: readonly ExactCharges[]; stt: bigint; other
  * Each component is computed exactly and rounded once to the paisa, half up; GST is 18% of the
  * rounded brokerage + exchange transaction charge + SEBI fee. STT is rounded to the rupee: a
  * contract note rounds STT once on the day's total per contract (scrip), so rounding it per order
- * is this function's approximation; `chargesForDay` does it the contract note's way.
+ * is this function's approximation; `chargesForDay` does it the contract note's way. The result's
+ * `rates` array is shared by every order of the same kind and period, and frozen.
  * @example chargesFor({ date: '2024-10-15', exchange: 'NSE', instrument: 'option', side: 'sell', price: paise(12_050), quantity: 75 }).total // 3640 (Rs 36.40)
  */
 export function chargesFor(input: ChargesInput): ChargeBreakdown {
-  const exact = exactCharges(normalizeChargesInput(input));
-  return breakdown({ parts: [exact], stt: roundToRupee(exact.stt), others: [roundGroup([exact])] });
+  const trade = normalizeChargesInput(input);
+  const rates = orderRates(trade);
+  const inDoubles = chargesInDoubles(trade, rates);
+  if (inDoubles !== undefined) return inDoubles;
+  const exact = exactCharges(trade, rates);
+  return breakdown({ stt: roundToRupee(exact.stt), others: rounded(exact), turnover: exact.turnover, rates: rates.shown });
+}
+
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * One order's charges as `chargesFor`'s bigint arithmetic gives them, computed in doubles: a
+ * backtest charges every fill, and each bigint step allocates. Doubles hold every whole number up
+ * to Number.MAX_SAFE_INTEGER exactly, so while each product, sum and rounding stays within that
+ * (checked at every step) the result is the same to the paisa; otherwise undefined, and the
+ * caller computes in bigint (an order of about Rs 90 crore x an STT rate and beyond).
+ * `charges-doubles.test.ts` compares the two on random and boundary orders.
+ */
+function chargesInDoubles(trade: NormalizedCharges, rates: OrderRates): ChargeBreakdown | undefined {
+  const value = Number(trade.value);
+  let stt = 0;
+  let exchangeTransaction = 0;
+  let investorProtection = 0;
+  let sebiFee = 0;
+  let stampDuty = 0;
+  const { statutory } = rates;
+  for (let index = 0; index < statutory.length; index += 1) {
+    const row = statutory[index] as OrderRates['statutory'][number];
+    const amount = value * row.rate;
+    if (amount > MAX_EXACT) return undefined;
+    if (row.field === 'stt') stt += amount;
+    else if (row.field === 'exchangeTransaction') exchangeTransaction += amount;
+    else if (row.field === 'investorProtection') investorProtection += amount;
+    else if (row.field === 'sebiFee') sebiFee += amount;
+    else stampDuty += amount;
+  }
+  if (stt > MAX_EXACT || exchangeTransaction > MAX_EXACT || investorProtection > MAX_EXACT || sebiFee > MAX_EXACT || stampDuty > MAX_EXACT) return undefined;
+  const brokerage = trade.event === 'expire-worthless' ? 0 : Number(brokerageFor(trade.brokerage, trade.value));
+  const exchangeRounded = roundToPaisaNumber(exchangeTransaction);
+  const sebiRounded = roundToPaisaNumber(sebiFee);
+  const protection = roundToPaisaNumber(investorProtection);
+  const stamp = roundToPaisaNumber(stampDuty);
+  const sttRounded = roundToRupeeNumber(stt);
+  if (exchangeRounded === undefined || sebiRounded === undefined || protection === undefined || stamp === undefined || sttRounded === undefined) return undefined;
+  const taxable = brokerage + exchangeRounded + sebiRounded;
+  const gstAmount = taxable * rates.gstRate;
+  if (taxable > MAX_EXACT || gstAmount > MAX_EXACT) return undefined;
+  const gst = roundToPaisaNumber(gstAmount);
+  if (gst === undefined) return undefined;
+  const components: ChargeComponents = {
+    brokerage: paise(brokerage),
+    stt: paise(sttRounded),
+    exchangeTransaction: paise(exchangeRounded),
+    investorProtection: paise(protection),
+    sebiFee: paise(sebiRounded),
+    stampDuty: paise(stamp),
+    gst: paise(gst),
+  };
+  // Summed in component order, as breakdown().
+  const sum = components.brokerage + components.stt + components.exchangeTransaction + components.investorProtection + components.sebiFee + components.stampDuty + components.gst;
+  return { components, total: paise(sum), turnover: paise(value), rates: rates.shown };
 }
 
 /**
@@ -176,5 +299,9 @@ export function chargesForDay(trades: readonly DayTrade[]): DayChargeBreakdown {
   const parts = exact.map((item) => item.charges);
   const bySegment = groupBy(parts, (charges) => `${charges.exchange}|${charges.instrument}`);
   const stt = sttByContract.reduce((sum, item) => sum + BigInt(item.stt), 0n);
-  return { ...breakdown({ parts, stt, others: [...bySegment.values()].map(roundGroup) }), sttByContract };
+  const groups = [...bySegment.values()].map(roundGroup);
+  const total = (field: keyof RoundedCharges): bigint => groups.reduce((sum, group) => sum + group[field], 0n);
+  const others = { brokerage: total('brokerage'), exchangeTransaction: total('exchangeTransaction'), investorProtection: total('investorProtection'), sebiFee: total('sebiFee'), stampDuty: total('stampDuty'), gst: total('gst') };
+  const turnover = parts.reduce((sum, charges) => sum + charges.turnover, 0n);
+  return { ...breakdown({ stt, others, turnover, rates: appliedRates(parts.flatMap((charges) => charges.rates)) }), sttByContract };
 }
