@@ -1,4 +1,5 @@
-// Backtest workers on the pg-boss queue, the dead-letter worker, and the recovery loop.
+// Backtest workers on the pg-boss queue, the dead-letter worker, and the recovery loop (the
+// queue machinery and the lock are job-runner.ts's, shared with the sweep workers).
 //
 // One run is executed at most once at a time, whoever holds its job: a worker takes a
 // session-level advisory lock on the run (on a connection it keeps for the run) before
@@ -13,17 +14,16 @@
 // naming the reason. A run IN PROGRESS with no live job at all (e.g. its job was deleted) is
 // ended in ERROR by recovery too.
 import type PgBoss from 'pg-boss';
-import pg from 'pg';
+import type pg from 'pg';
 import { executeBacktestRun } from './backtest-run';
 import type { RunDisposition } from './backtest-run';
 import { failBacktestRun } from './backtest-results';
 import { BACKTEST_DEAD_LETTER_QUEUE, BACKTEST_QUEUE, BACKTEST_QUEUE_POLICY } from './job-queue';
 import type { JobLog, JobQueue } from './job-queue';
+import { advisoryLockIsFree, startQueueWorkers, UUID, withAdvisoryLock } from './job-runner';
 
 /** First attempt plus the policy's retries. */
 const BACKTEST_ATTEMPTS = BACKTEST_QUEUE_POLICY.retryLimit + 1;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface BacktestWorkersOptions {
   readonly pool: pg.Pool;
@@ -51,43 +51,12 @@ export interface BacktestWorkers {
   stop(): Promise<void>;
 }
 
-/** The advisory lock key of a run (64-bit hash of a namespaced text). */
-const LOCK_KEY = `hashtextextended('vyuha.backtest-run:' || $1, 0)`;
-
-/**
- * Runs `work` holding the run's advisory lock on a connection of its own, outside the pool: a run
- * holds its lock for its whole duration while its queries use the pool, so with the lock taken
- * from the pool, `concurrency` runs could starve the pool and wait on each other forever.
- */
-async function withRunLock<T>(pool: pg.Pool, runId: string, work: () => Promise<T>): Promise<T | 'locked-elsewhere'> {
-  const client = new pg.Client(pool.options);
-  // A dropped lock connection must not crash the process; the run's final write still guards results.
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [runId]);
-    if (rows[0]?.locked !== true) return 'locked-elsewhere';
-    return await work();
-  } finally {
-    // Ending the session releases the lock.
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** True when nobody holds the run's lock (checked by taking and releasing it). */
-async function runLockIsFree(pool: pg.Pool, runId: string): Promise<boolean> {
-  return (await withRunLock(pool, runId, async () => true)) === true;
-}
+/** The advisory lock of a run (job-runner.ts): held by whoever executes it. */
+const runLock = (runId: string): { namespace: string; id: string } => ({ namespace: 'vyuha.backtest-run:', id: runId });
 
 function runIdOf(job: PgBoss.Job<unknown>): string | undefined {
   const data = job.data as { runId?: unknown } | null;
   return typeof data?.runId === 'string' && UUID.test(data.runId) ? data.runId : undefined;
-}
-
-function failureMessage(output: unknown): string {
-  const record = (output ?? {}) as { message?: unknown; value?: { message?: unknown } };
-  const message = typeof record.message === 'string' ? record.message : typeof record.value?.message === 'string' ? record.value.message : undefined;
-  return message ?? 'the job failed without a message';
 }
 
 async function abandonedJobs(options: BacktestWorkersOptions): Promise<number> {
@@ -98,7 +67,7 @@ async function abandonedJobs(options: BacktestWorkersOptions): Promise<number> {
     [BACKTEST_QUEUE, options.recoveryGraceSeconds ?? 30]);
   let failed = 0;
   for (const row of rows) {
-    if (row.run_id !== null && UUID.test(row.run_id) && !(await runLockIsFree(pool, row.run_id))) continue;
+    if (row.run_id !== null && UUID.test(row.run_id) && !(await advisoryLockIsFree(pool, runLock(row.run_id)))) continue;
     await queue.boss.fail(BACKTEST_QUEUE, row.id, { message: 'the worker running this backtest stopped (process restart or crash)' });
     failed += 1;
   }
@@ -115,63 +84,41 @@ async function orphanedRuns(options: BacktestWorkersOptions): Promise<number> {
     [options.recoveryGraceSeconds ?? 30, BACKTEST_QUEUE, BACKTEST_DEAD_LETTER_QUEUE]);
   let ended = 0;
   for (const row of rows) {
-    if (!(await runLockIsFree(options.pool, row.run_id))) continue;
+    if (!(await advisoryLockIsFree(options.pool, runLock(row.run_id)))) continue;
     if (await failBacktestRun(pool, { runId: row.run_id, reason: 'the backtest job was lost (no queued or running job for this run)' })) ended += 1;
   }
   return ended;
 }
 
 /**
- * Starts `concurrency` backtest workers, the dead-letter worker and the recovery loop.
+ * Starts `concurrency` backtest workers, the dead-letter worker and the recovery loop (job-runner.ts).
  * @example const workers = await startBacktestWorkers({ pool, queue, log, concurrency: 2 }); ... await workers.stop();
  */
 export async function startBacktestWorkers(options: BacktestWorkersOptions): Promise<BacktestWorkers> {
   const { pool, queue, log } = options;
-  const boss = queue.boss;
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
-  const handle = async (runId: string): Promise<void> => {
-    const disposition = await withRunLock(pool, runId, () => executeBacktestRun({
-      pool, runId, ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.onProgress === undefined ? {} : { onProgress: (percent: number) => options.onProgress?.(runId, percent) }),
-      ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
-    }));
-    log('backtest run handled', { runId, disposition });
-    options.onRunHandled?.(runId, disposition);
-  };
-  const workerIds: string[] = [];
-  for (let worker = 0; worker < Math.max(1, options.concurrency ?? 1); worker += 1) {
-    workerIds.push(await boss.work<unknown>(BACKTEST_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) {
-        const runId = runIdOf(job);
-        if (runId === undefined) {
-          log('backtest job without a run id', { jobId: job.id });
-          continue;
-        }
-        await handle(runId);
-      }
-    }));
-  }
-  workerIds.push(await boss.work<unknown>(BACKTEST_DEAD_LETTER_QUEUE, { pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
-    for (const job of jobs) {
-      const runId = runIdOf(job);
-      if (runId === undefined) continue;
-      const reason = `the backtest failed after ${BACKTEST_ATTEMPTS} attempts: ${failureMessage(job.output)}`;
-      if (await failBacktestRun(pool, { runId, reason })) log('backtest run dead-lettered', { runId, reason });
-    }
-  }));
-  const recover = async (): Promise<{ failedJobs: number; endedRuns: number }> => ({ failedJobs: await abandonedJobs(options), endedRuns: await orphanedRuns(options) });
-  const safeRecover = (): void => {
-    recover().catch((error: unknown) => log('backtest recovery failed', { error: (error as Error).message }));
-  };
-  safeRecover();
-  const interval = options.recoveryIntervalMs ?? 30_000;
-  const timer = interval > 0 ? setInterval(safeRecover, interval) : undefined;
-  timer?.unref();
-  return {
-    recover,
-    async stop() {
-      if (timer !== undefined) clearInterval(timer);
-      for (const id of workerIds) await boss.offWork({ id });
+  return startQueueWorkers({
+    boss: queue.boss,
+    queue: BACKTEST_QUEUE,
+    deadLetterQueue: BACKTEST_DEAD_LETTER_QUEUE,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds: options.pollingIntervalSeconds }),
+    ...(options.recoveryIntervalMs === undefined ? {} : { recoveryIntervalMs: options.recoveryIntervalMs }),
+    read: runIdOf,
+    unreadable: (job) => log('backtest job without a run id', { jobId: job.id }),
+    handle: async (runId) => {
+      const disposition = await withAdvisoryLock(pool, runLock(runId), () => executeBacktestRun({
+        pool, runId, ...(options.now === undefined ? {} : { now: options.now }),
+        ...(options.onProgress === undefined ? {} : { onProgress: (percent: number) => options.onProgress?.(runId, percent) }),
+        ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+      }));
+      log('backtest run handled', { runId, disposition });
+      options.onRunHandled?.(runId, disposition);
     },
-  };
+    deadLettered: async (runId, failure) => {
+      const reason = `the backtest failed after ${BACKTEST_ATTEMPTS} attempts: ${failure}`;
+      if (await failBacktestRun(pool, { runId, reason })) log('backtest run dead-lettered', { runId, reason });
+    },
+    recover: async () => ({ failedJobs: await abandonedJobs(options), endedRuns: await orphanedRuns(options) }),
+    recoveryFailed: (error) => log('backtest recovery failed', { error: error.message }),
+  });
 }

@@ -11,26 +11,20 @@
 //   c x chunkSize .. min((c + 1) x chunkSize, combinations) - 1, whoever runs it.
 // - The estimate never reads the database: candles come from the session calendar, as a
 //   backtest's do (estimateCandles); walk-forward windows are counted on the calendar's trading days.
-import { addDays, isIsoDate } from '@vyuha/core';
+import { addDays } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { estimateCandles, isSweepMetric, parameterGrid } from '@vyuha/engine';
 import type { AlgorithmError, AlgorithmParameter, ParameterBindings, SweepMetric, WalkForwardSpec } from '@vyuha/engine';
+import { checkStoredRunFields, fieldCheck, isRecord } from './stored-run-fields';
+import type { StoredRunFields } from './stored-run-fields';
 
 export const SWEEP_REQUEST_FORMAT = 'vyuha.sweep';
 
 export type SweepKind = 'sweep' | 'walkforward';
 
-export interface SweepJobRequest {
+export interface SweepJobRequest extends StoredRunFields {
   readonly format: typeof SWEEP_REQUEST_FORMAT;
   readonly kind: SweepKind;
-  readonly algorithm: { readonly algorithmId: string; readonly version: number; readonly name: string };
-  readonly instrument: { readonly instrumentId: number; readonly exchange: string; readonly tradingSymbol: string; readonly name: string };
-  readonly strategyType: 'intraday' | 'swing';
-  /** IST dates, both included. */
-  readonly dateRange: { readonly from: IsoDate; readonly to: IsoDate };
-  /** Bar width, minutes. */
-  readonly interval: number;
-  readonly investmentPaise: number;
   /** The run's option legs (its tradeInstrumentsConfig, as stored); absent or null: the instrument (or an index's futures) is traded. */
   readonly tradeInstrumentsConfig?: unknown;
   /** Every declared parameter with the range the sweep walks (declaration order). */
@@ -45,10 +39,6 @@ export interface SweepJobRequest {
   readonly chunkSize: number;
   /** Candles one run over the whole range reads (calendar estimate). */
   readonly candlesPerRun: number;
-  /** Credits reserved at start. */
-  readonly estimatedCandles: number;
-  /** The signed-in user who started it. */
-  readonly actorId: string;
 }
 
 /** A sweep whose request cannot be read: the worker ends it in ERROR with this message. */
@@ -63,13 +53,7 @@ export const MAX_CHUNKS = 200;
 /** Rows are written (and cancellation checked) after about this many candles of runs. */
 export const SLICE_CANDLES = 2_000_000;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function need(condition: boolean, field: string): void {
-  if (!condition) throw new SweepRequestError(`sweeps.request.${field} is missing or malformed`);
-}
+const need = fieldCheck('sweeps.request', (message) => new SweepRequestError(message));
 
 /**
  * Reads a sweep's request back, checking each field the worker relies on.
@@ -79,15 +63,7 @@ export function readSweepRequest(value: unknown): SweepJobRequest {
   need(isRecord(value) && value.format === SWEEP_REQUEST_FORMAT, 'format');
   const request = value as Record<string, unknown>;
   need(request.kind === 'sweep' || request.kind === 'walkforward', 'kind');
-  const instrument = request.instrument;
-  need(isRecord(instrument) && Number.isSafeInteger(instrument.instrumentId) && typeof instrument.tradingSymbol === 'string', 'instrument');
-  const algorithm = request.algorithm;
-  need(isRecord(algorithm) && typeof algorithm.algorithmId === 'string' && Number.isSafeInteger(algorithm.version), 'algorithm');
-  const range = request.dateRange;
-  need(isRecord(range) && typeof range.from === 'string' && isIsoDate(range.from) && typeof range.to === 'string' && isIsoDate(range.to), 'dateRange');
-  need(Number.isSafeInteger(request.interval) && (request.interval as number) >= 1, 'interval');
-  need(Number.isSafeInteger(request.investmentPaise) && (request.investmentPaise as number) > 0, 'investmentPaise');
-  need(request.strategyType === 'intraday' || request.strategyType === 'swing', 'strategyType');
+  checkStoredRunFields(request, need);
   need(Array.isArray(request.parameters) && Array.isArray(request.constraints), 'parameters');
   need(typeof request.metric === 'string' && isSweepMetric(request.metric), 'metric');
   need(request.kind === 'sweep' || isRecord(request.walkForward), 'walkForward');

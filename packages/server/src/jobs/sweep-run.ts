@@ -32,6 +32,7 @@ import type pg from 'pg';
 import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
 import { storedInstrumentOf } from '../backtest/trade-plan';
+import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
 import type { SweepThreads } from './sweep-threads';
 import type { SweepJobRequest } from './sweep-request';
@@ -189,21 +190,6 @@ interface LockedSweep {
   readonly rows_done: number;
   readonly estimated_candles: string;
   readonly request: unknown;
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const value = await work(client);
-    await client.query('COMMIT');
-    return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 async function lockRunning(client: pg.PoolClient, sweepId: string): Promise<LockedSweep> {

@@ -15,16 +15,15 @@
 // dead-letter worker ends the sweep in ERROR naming the chunk and the reason. A sweep still
 // QUEUED or IN PROGRESS with no live job at all is ended in ERROR by recovery too.
 import type PgBoss from 'pg-boss';
-import pg from 'pg';
+import type pg from 'pg';
 import { SWEEP_CHUNK_DEAD_LETTER_QUEUE, SWEEP_CHUNK_QUEUE, SWEEP_CHUNK_QUEUE_POLICY, transactionalDb } from './job-queue';
 import type { JobLog, JobQueue } from './job-queue';
 import { executeSweepJob, failSweep } from './sweep-run';
 import { SweepThreads } from './sweep-threads';
+import { advisoryLockIsFree, startQueueWorkers, UUID, withAdvisoryLock } from './job-runner';
 import type { SweepDisposition, SweepJob } from './sweep-run';
 
 const SWEEP_ATTEMPTS = SWEEP_CHUNK_QUEUE_POLICY.retryLimit + 1;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Enqueues a sweep's jobs inside the caller's transaction (so a refused or rolled-back start
@@ -71,36 +70,19 @@ export interface SweepWorkers {
   stop(): Promise<void>;
 }
 
-const LOCK_KEY = `hashtextextended('vyuha.sweep-job:' || $1, 0)`;
+/** The advisory lock of a chunk job (job-runner.ts), by job id: a sweep's chunks run at once, each under its own. */
+const jobLock = (jobId: string): { namespace: string; id: string } => ({ namespace: 'vyuha.sweep-job:', id: jobId });
 
-/** Runs `work` holding the job's advisory lock on a connection outside the pool (as backtest-workers.ts). */
-async function withJobLock<T>(pool: pg.Pool, jobId: string, work: () => Promise<T>): Promise<T | 'locked-elsewhere'> {
-  const client = new pg.Client(pool.options);
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [jobId]);
-    if (rows[0]?.locked !== true) return 'locked-elsewhere';
-    return await work();
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+/** A chunk job: its pg-boss id (its lock) and the sweep range it runs. */
+interface ChunkJob {
+  readonly jobId: string;
+  readonly sweep: SweepJob;
 }
 
-async function jobLockIsFree(pool: pg.Pool, jobId: string): Promise<boolean> {
-  return (await withJobLock(pool, jobId, async () => true)) === true;
-}
-
-function jobOf(job: PgBoss.Job<unknown>): SweepJob | undefined {
+function jobOf(job: PgBoss.Job<unknown>): ChunkJob | undefined {
   const data = job.data as { sweepId?: unknown; from?: unknown; to?: unknown } | null;
   if (typeof data?.sweepId !== 'string' || !UUID.test(data.sweepId) || !Number.isSafeInteger(data.from) || !Number.isSafeInteger(data.to)) return undefined;
-  return { sweepId: data.sweepId, from: data.from as number, to: data.to as number };
-}
-
-function failureMessage(output: unknown): string {
-  const record = (output ?? {}) as { message?: unknown; value?: { message?: unknown } };
-  const message = typeof record.message === 'string' ? record.message : typeof record.value?.message === 'string' ? record.value.message : undefined;
-  return message ?? 'the job failed without a message';
+  return { jobId: job.id, sweep: { sweepId: data.sweepId, from: data.from as number, to: data.to as number } };
 }
 
 async function abandonedJobs(options: SweepWorkersOptions): Promise<number> {
@@ -110,7 +92,7 @@ async function abandonedJobs(options: SweepWorkersOptions): Promise<number> {
     [SWEEP_CHUNK_QUEUE, options.recoveryGraceSeconds ?? 30]);
   let failed = 0;
   for (const row of rows) {
-    if (!(await jobLockIsFree(pool, row.id))) continue;
+    if (!(await advisoryLockIsFree(pool, jobLock(row.id)))) continue;
     await queue.boss.fail(SWEEP_CHUNK_QUEUE, row.id, { message: 'the worker running this sweep chunk stopped (process restart or crash)' });
     failed += 1;
   }
@@ -133,50 +115,37 @@ async function orphanedSweeps(options: SweepWorkersOptions): Promise<number> {
 }
 
 /**
- * Starts `concurrency` chunk workers, the dead-letter worker and the recovery loop.
+ * Starts `concurrency` chunk workers, the dead-letter worker and the recovery loop (job-runner.ts).
  * @example const workers = await startSweepWorkers({ pool, queue, log }); ... await workers.stop();
  */
 export async function startSweepWorkers(options: SweepWorkersOptions): Promise<SweepWorkers> {
   const { pool, queue, log } = options;
-  const boss = queue.boss;
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 1;
-  const workerIds: string[] = [];
   const threads = options.threads === 0 ? undefined : new SweepThreads(options.threads === undefined ? {} : { threads: options.threads });
-  for (let worker = 0; worker < Math.max(1, options.concurrency ?? 1); worker += 1) {
-    workerIds.push(await boss.work<unknown>(SWEEP_CHUNK_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) {
-        const sweepJob = jobOf(job);
-        if (sweepJob === undefined) {
-          log('sweep job without a sweep id and range', { jobId: job.id });
-          continue;
-        }
-        const disposition = await withJobLock(pool, job.id, () => executeSweepJob(pool, sweepJob, threads === undefined ? {} : { threads }));
-        log('sweep job handled', { ...sweepJob, disposition });
-        options.onJobHandled?.(sweepJob, disposition);
-      }
-    }));
-  }
-  workerIds.push(await boss.work<unknown>(SWEEP_CHUNK_DEAD_LETTER_QUEUE, { pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
-    for (const job of jobs) {
-      const sweepJob = jobOf(job);
-      if (sweepJob === undefined) continue;
-      const reason = `combinations ${sweepJob.from}..${sweepJob.to - 1} failed after ${SWEEP_ATTEMPTS} attempts: ${failureMessage(job.output)}`;
+  const workers = await startQueueWorkers({
+    boss: queue.boss,
+    queue: SWEEP_CHUNK_QUEUE,
+    deadLetterQueue: SWEEP_CHUNK_DEAD_LETTER_QUEUE,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds: options.pollingIntervalSeconds }),
+    ...(options.recoveryIntervalMs === undefined ? {} : { recoveryIntervalMs: options.recoveryIntervalMs }),
+    read: jobOf,
+    unreadable: (job) => log('sweep job without a sweep id and range', { jobId: job.id }),
+    handle: async ({ jobId, sweep: sweepJob }) => {
+      const disposition = await withAdvisoryLock(pool, jobLock(jobId), () => executeSweepJob(pool, sweepJob, threads === undefined ? {} : { threads }));
+      log('sweep job handled', { ...sweepJob, disposition });
+      options.onJobHandled?.(sweepJob, disposition);
+    },
+    deadLettered: async ({ sweep: sweepJob }, failure) => {
+      const reason = `combinations ${sweepJob.from}..${sweepJob.to - 1} failed after ${SWEEP_ATTEMPTS} attempts: ${failure}`;
       if (await failSweep(pool, { sweepId: sweepJob.sweepId, reason })) log('sweep dead-lettered', { sweepId: sweepJob.sweepId, reason });
-    }
-  }));
-  const recover = async (): Promise<{ failedJobs: number; endedSweeps: number }> => ({ failedJobs: await abandonedJobs(options), endedSweeps: await orphanedSweeps(options) });
-  const safeRecover = (): void => {
-    recover().catch((error: unknown) => log('sweep recovery failed', { error: (error as Error).message }));
-  };
-  safeRecover();
-  const interval = options.recoveryIntervalMs ?? 30_000;
-  const timer = interval > 0 ? setInterval(safeRecover, interval) : undefined;
-  timer?.unref();
+    },
+    recover: async () => ({ failedJobs: await abandonedJobs(options), endedSweeps: await orphanedSweeps(options) }),
+    recoveryFailed: (error) => log('sweep recovery failed', { error: error.message }),
+  });
   return {
-    recover,
+    recover: workers.recover,
     async stop() {
-      if (timer !== undefined) clearInterval(timer);
-      for (const id of workerIds) await boss.offWork({ id });
+      await workers.stop();
       await threads?.close();
     },
   };

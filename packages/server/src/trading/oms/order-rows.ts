@@ -6,6 +6,10 @@ import type { OmsOrder, OrderRow, OmsFill } from '@vyuha/engine';
 import { orderRowOf, restoreOrder } from '@vyuha/engine';
 import pg from 'pg';
 import { batchPerKey, StatementBatch } from '../../db/statement-batch';
+import { inTransaction } from '../../db/transaction';
+
+// Callers of the OMS take the transaction helper from here (it lives in db/transaction.ts).
+export { inTransaction };
 
 /** An order row with what the OMS needs besides the state machine's fields. */
 export interface StoredOrder {
@@ -229,21 +233,6 @@ export function auditView(order: OmsOrder): OrderRow {
   return orderRowOf(order);
 }
 
-/** Runs `work` in a transaction on a client of its own. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const value = await work(client);
-    await client.query('COMMIT');
-    return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 /**
  * Runs `work` in a transaction whose `vyuha.actor_id` is `actor` (the user the audit triggers of
