@@ -20,7 +20,8 @@ import type { RunDisposition } from './backtest-run';
 import { failBacktestRun } from './backtest-results';
 import { BACKTEST_DEAD_LETTER_QUEUE, BACKTEST_QUEUE, BACKTEST_QUEUE_POLICY } from './job-queue';
 import type { JobLog, JobQueue } from './job-queue';
-import { advisoryLockIsFree, startQueueWorkers, UUID, withAdvisoryLock } from './job-runner';
+import { BacktestThreads } from './backtest-threads';
+import { advisoryLockIsFree, JobsInFlight, startQueueWorkers, UUID, withAdvisoryLock } from './job-runner';
 
 /** First attempt plus the policy's retries. */
 const BACKTEST_ATTEMPTS = BACKTEST_QUEUE_POLICY.retryLimit + 1;
@@ -29,8 +30,16 @@ export interface BacktestWorkersOptions {
   readonly pool: pg.Pool;
   readonly queue: JobQueue;
   readonly log: JobLog;
-  /** Runs executed at once by this process (default 1). */
+  /** Runs executed at once by this process (default: one per thread, else 1). */
   readonly concurrency?: number;
+  /**
+   * Worker threads runs are computed on (default: one per available core; 0: none, each run is
+   * computed on the event loop's thread). Option-legs runs are always computed there
+   * (backtest-threads.ts).
+   */
+  readonly threads?: number;
+  /** On stop, how long running jobs may keep the threads before they are closed (default 10 s, as the queue waits). */
+  readonly stopWaitMs?: number;
   /** How often workers poll for jobs, seconds (pg-boss minimum 0.5; default 1). */
   readonly pollingIntervalSeconds?: number;
   /** How often the recovery loop runs, ms (default 30 s; 0 = only once at start). */
@@ -96,21 +105,24 @@ async function orphanedRuns(options: BacktestWorkersOptions): Promise<number> {
  */
 export async function startBacktestWorkers(options: BacktestWorkersOptions): Promise<BacktestWorkers> {
   const { pool, queue, log } = options;
-  return startQueueWorkers({
+  const threads = options.threads === 0 ? undefined : new BacktestThreads(options.threads === undefined ? {} : { threads: options.threads });
+  const inFlight = new JobsInFlight();
+  const workers = await startQueueWorkers({
     boss: queue.boss,
     queue: BACKTEST_QUEUE,
     deadLetterQueue: BACKTEST_DEAD_LETTER_QUEUE,
-    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    concurrency: options.concurrency ?? threads?.size ?? 1,
     ...(options.pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds: options.pollingIntervalSeconds }),
     ...(options.recoveryIntervalMs === undefined ? {} : { recoveryIntervalMs: options.recoveryIntervalMs }),
     read: runIdOf,
     unreadable: (job) => log('backtest job without a run id', { jobId: job.id }),
     handle: async (runId) => {
-      const disposition = await withAdvisoryLock(pool, runLock(runId), () => executeBacktestRun({
+      const disposition = await inFlight.track(() => withAdvisoryLock(pool, runLock(runId), () => executeBacktestRun({
         pool, runId, ...(options.now === undefined ? {} : { now: options.now }),
         ...(options.onProgress === undefined ? {} : { onProgress: (percent: number) => options.onProgress?.(runId, percent) }),
         ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
-      }));
+        ...(threads === undefined ? {} : { threads }),
+      })));
       log('backtest run handled', { runId, disposition });
       options.onRunHandled?.(runId, disposition);
     },
@@ -121,4 +133,13 @@ export async function startBacktestWorkers(options: BacktestWorkersOptions): Pro
     recover: async () => ({ failedJobs: await abandonedJobs(options), endedRuns: await orphanedRuns(options) }),
     recoveryFailed: (error) => log('backtest recovery failed', { error: error.message }),
   });
+  return {
+    recover: workers.recover,
+    async stop() {
+      await workers.stop();
+      // A run still computing when the wait ends fails; pg-boss runs it again (runs are deterministic).
+      await inFlight.settled(options.stopWaitMs ?? 10_000);
+      await threads?.close();
+    },
+  };
 }

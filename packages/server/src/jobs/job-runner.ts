@@ -117,3 +117,31 @@ export async function startQueueWorkers<J, R>(options: QueueWorkersOptions<J, R>
     },
   };
 }
+
+/**
+ * The jobs a worker process is running, so that what they use (worker threads) is closed only
+ * after them, or after a time limit on shutdown.
+ */
+export class JobsInFlight {
+  private readonly running = new Set<Promise<unknown>>();
+
+  /** Runs `work`, counted until it settles. */
+  async track<T>(work: () => Promise<T>): Promise<T> {
+    const promise = work();
+    this.running.add(promise);
+    try {
+      return await promise;
+    } finally {
+      this.running.delete(promise);
+    }
+  }
+
+  /** Resolves when every job running now has settled, or after `timeoutMs`. */
+  async settled(timeoutMs: number): Promise<void> {
+    if (this.running.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
+    await Promise.race([Promise.allSettled([...this.running]), limit]);
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

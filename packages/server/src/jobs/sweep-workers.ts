@@ -20,7 +20,7 @@ import { SWEEP_CHUNK_DEAD_LETTER_QUEUE, SWEEP_CHUNK_QUEUE, SWEEP_CHUNK_QUEUE_POL
 import type { JobLog, JobQueue } from './job-queue';
 import { executeSweepJob, failSweep } from './sweep-run';
 import { SweepThreads } from './sweep-threads';
-import { advisoryLockIsFree, startQueueWorkers, UUID, withAdvisoryLock } from './job-runner';
+import { advisoryLockIsFree, JobsInFlight, startQueueWorkers, UUID, withAdvisoryLock } from './job-runner';
 import type { SweepDisposition, SweepJob } from './sweep-run';
 
 const SWEEP_ATTEMPTS = SWEEP_CHUNK_QUEUE_POLICY.retryLimit + 1;
@@ -54,6 +54,8 @@ export interface SweepWorkersOptions {
    * chain or option legs always run on the event loop's thread (sweep-run.ts).
    */
   readonly threads?: number;
+  /** On stop, how long running chunks may keep the threads before they are closed (default 10 s, as the queue waits). */
+  readonly stopWaitMs?: number;
   /** How often workers poll, seconds (pg-boss minimum 0.5; default 1). */
   readonly pollingIntervalSeconds?: number;
   /** How often recovery runs, ms (default 30 s; 0 = only once at start). */
@@ -121,6 +123,7 @@ async function orphanedSweeps(options: SweepWorkersOptions): Promise<number> {
 export async function startSweepWorkers(options: SweepWorkersOptions): Promise<SweepWorkers> {
   const { pool, queue, log } = options;
   const threads = options.threads === 0 ? undefined : new SweepThreads(options.threads === undefined ? {} : { threads: options.threads });
+  const inFlight = new JobsInFlight();
   const workers = await startQueueWorkers({
     boss: queue.boss,
     queue: SWEEP_CHUNK_QUEUE,
@@ -131,7 +134,7 @@ export async function startSweepWorkers(options: SweepWorkersOptions): Promise<S
     read: jobOf,
     unreadable: (job) => log('sweep job without a sweep id and range', { jobId: job.id }),
     handle: async ({ jobId, sweep: sweepJob }) => {
-      const disposition = await withAdvisoryLock(pool, jobLock(jobId), () => executeSweepJob(pool, sweepJob, threads === undefined ? {} : { threads }));
+      const disposition = await inFlight.track(() => withAdvisoryLock(pool, jobLock(jobId), () => executeSweepJob(pool, sweepJob, threads === undefined ? {} : { threads })));
       log('sweep job handled', { ...sweepJob, disposition });
       options.onJobHandled?.(sweepJob, disposition);
     },
@@ -146,6 +149,8 @@ export async function startSweepWorkers(options: SweepWorkersOptions): Promise<S
     recover: workers.recover,
     async stop() {
       await workers.stop();
+      // A chunk still running when the wait ends fails; pg-boss runs it again (rows already written are kept).
+      await inFlight.settled(options.stopWaitMs ?? 10_000);
       await threads?.close();
     },
   };
