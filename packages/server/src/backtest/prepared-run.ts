@@ -3,9 +3,12 @@
 // stored-run.ts (which loads them) so that a worker thread computing a run (jobs/backtest-thread.ts)
 // loads the engine and these, not the database client.
 import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, FuturesChain, runBacktest } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, OptionCandle, OptionCandleSource, ProgramSource, TraderFactory } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, ProgramSource, TraderFactory } from '@vyuha/engine';
+import { ContractCandles } from './contract-candles';
 import type { StoredLegCandles } from './stored-candles';
 import type { TradePlan } from './trade-plan';
+
+export { ContractCandles } from './contract-candles';
 
 /** A swing future is rolled on its expiry day at the strategy's square-off time (the config's default). */
 export const ROLL_TIME = DEFAULT_BACKTEST_CONFIG.squareOff;
@@ -18,32 +21,26 @@ export class EngineRunError extends Error {
   }
 }
 
-/**
- * An index's futures contracts' imported candles by trading symbol and bar time (read up front:
- * which contracts a run trades is known before it runs). Plain maps, so a copy can go to a thread.
- */
-export class ContractCandles implements OptionCandleSource {
-  constructor(readonly loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>>) {}
-
-  /** Trading symbols with stored candles. */
-  get symbols(): readonly string[] {
-    return [...this.loaded.keys()];
-  }
-
-  hasContract(tradingSymbol: string): boolean {
-    return this.loaded.has(tradingSymbol);
-  }
-
-  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
-    return this.loaded.get(tradingSymbol)?.get(time);
-  }
-}
-
 /** How a run's futures chain was built, so that the same chain can be built again over a copy of the series. */
 export interface FuturesRecipe {
   readonly schedule: Pick<FuturesChainOptions, 'underlying' | 'type' | 'rollTime'>;
   readonly sizing?: FuturesChainOptions['sizing'];
   readonly candles: ContractCandles;
+}
+
+/** A recipe as plain data (its candles as maps), to post to a worker thread. */
+export interface FuturesRecipeData {
+  readonly schedule: FuturesRecipe['schedule'];
+  readonly sizing?: FuturesRecipe['sizing'];
+  readonly loaded: ContractCandles['loaded'];
+}
+
+export function recipeData(recipe: FuturesRecipe): FuturesRecipeData {
+  return { schedule: recipe.schedule, loaded: recipe.candles.loaded, ...(recipe.sizing === undefined ? {} : { sizing: recipe.sizing }) };
+}
+
+export function recipeOfData(data: FuturesRecipeData): FuturesRecipe {
+  return { schedule: data.schedule, candles: new ContractCandles(data.loaded), ...(data.sizing === undefined ? {} : { sizing: data.sizing }) };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { BarSeries, OptionCandle, OptionCandleSource } from '@vyuha/engine'
 import type { CandleColumns } from '@vyuha/market';
 import type pg from 'pg';
 import { readCandles } from '../market-data/candle-store';
-import { ContractCandles } from './prepared-run';
+import { ContractCandles } from './contract-candles';
 
 /** Calendar days per COPY; a year is ~37 progress steps. */
 const CHUNK_DAYS = 10;

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { compileAlgorithm } from '@vyuha/engine';
 import { versionCompileError } from '../backtest/algorithm-version';
-import { ContractCandles, futuresChainOf } from '../backtest/prepared-run';
+import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { PreparedRun } from '../backtest/prepared-run';
 import { BacktestRunFailure, runOutputs } from './backtest-outputs';
 import type { BacktestTask, BacktestTaskAnswer } from './backtest-threads';
@@ -19,7 +19,7 @@ if (port === null) throw new Error('backtest-thread.ts runs only as a worker thr
 function preparedOf(task: BacktestTask): PreparedRun {
   const { plan, series, config } = task;
   if (task.futures === undefined) return { plan, series, config };
-  const futures = { schedule: task.futures.schedule, candles: new ContractCandles(task.futures.loaded), ...(task.futures.sizing === undefined ? {} : { sizing: task.futures.sizing }) };
+  const futures = recipeOfData(task.futures);
   return { plan, series, config, futures, contracts: futuresChainOf(futures, series) };
 }
 

@@ -16,7 +16,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BacktestConfigInput, BarSeries } from '@vyuha/engine';
-import type { ContractCandles, FuturesRecipe, PreparedRun } from '../backtest/prepared-run';
+import { recipeData } from '../backtest/prepared-run';
+import type { FuturesRecipeData, PreparedRun } from '../backtest/prepared-run';
 import type { TradePlan } from '../backtest/trade-plan';
 import { threadEntry } from '../threads/thread-entry';
 import { BacktestRunFailure } from './backtest-outputs';
@@ -31,7 +32,7 @@ export interface BacktestTask {
   readonly series: BarSeries;
   readonly config: BacktestConfigInput;
   /** An index's futures: the chain's recipe, its candles as plain maps. */
-  readonly futures?: { readonly schedule: FuturesRecipe['schedule']; readonly sizing?: FuturesRecipe['sizing']; readonly loaded: ContractCandles['loaded'] };
+  readonly futures?: FuturesRecipeData;
   readonly runId: string;
 }
 
@@ -89,9 +90,7 @@ export class BacktestThreads {
     const { prepared } = request;
     if (!threadable(prepared)) return Promise.reject(new Error('this run reads objects of this process (option legs, or a chain without its recipe): compute it here'));
     const { series, buffers } = seriesCopy(prepared.series);
-    const futures = prepared.futures === undefined ? undefined : {
-      schedule: prepared.futures.schedule, loaded: prepared.futures.candles.loaded, ...(prepared.futures.sizing === undefined ? {} : { sizing: prepared.futures.sizing }),
-    };
+    const futures = prepared.futures === undefined ? undefined : recipeData(prepared.futures);
     const task: BacktestTask = {
       id: this.nextId, graph: request.graph, algorithm: request.algorithm, plan: prepared.plan, series, config: prepared.config, runId: request.runId,
       ...(futures === undefined ? {} : { futures }),

@@ -31,6 +31,8 @@ import type { BacktestConfigInput, BarSeries, ContractChain, OptionsLegsConfig, 
 import type pg from 'pg';
 import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
+import { recipeData } from '../backtest/prepared-run';
+import type { FuturesRecipe, FuturesRecipeData } from '../backtest/prepared-run';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
@@ -70,6 +72,8 @@ interface SweepInputs {
   readonly combinations: readonly ParameterBindings[];
   /** An index's futures, as its backtest trades them. */
   readonly contracts?: ContractChain;
+  /** How `contracts` was built: worker threads build the same chain from it. */
+  readonly futures?: FuturesRecipe;
   /** Option legs: the trader factory and the stored leg candles it reads (loaded as runs ask). */
   readonly trader?: TraderFactory;
   readonly legCandles?: StoredLegCandles;
@@ -119,6 +123,7 @@ async function loadInputs(pool: pg.Pool, request: SweepJobRequest): Promise<Swee
   return {
     series: prepared.series, config: prepared.config, document: sweepDocument(rows[0].graph, request), combinations: combinations.value,
     ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
+    ...(prepared.futures === undefined ? {} : { futures: prepared.futures }),
     ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
     ...(prepared.legCandles === undefined ? {} : { legCandles: prepared.legCandles }),
   };
@@ -262,12 +267,17 @@ function engineRequest(inputs: SweepInputs, request: Pick<SweepJobRequest, 'metr
 }
 
 /**
- * Whether the sweep's runs can go to worker threads: everything they read is in the request. A
- * futures chain or option legs read this process's objects (and the legs load candles as runs ask),
- * so those run here, on the event loop's thread.
+ * Whether the sweep's runs can go to worker threads: everything they read can be sent (a futures
+ * chain as its recipe). Option legs load candles as runs ask, so those run here, on the event
+ * loop's thread.
  */
 function threadable(inputs: SweepInputs): boolean {
-  return inputs.contracts === undefined && inputs.trader === undefined && inputs.legCandles === undefined;
+  return inputs.trader === undefined && inputs.legCandles === undefined && (inputs.contracts === undefined || inputs.futures !== undefined);
+}
+
+/** The recipe a thread builds the sweep's futures chain from, as plain data; none for a stock. */
+function futuresOf(inputs: SweepInputs): { futures?: FuturesRecipeData } {
+  return inputs.futures === undefined ? {} : { futures: recipeData(inputs.futures) };
 }
 
 /** Rows of combinations from .. to - 1 (on `threads` when given and the runs allow); with option legs, run again until every option candle the runs asked for was loaded. */
@@ -278,7 +288,9 @@ async function chunkRows(pool: pg.Pool, job: { sweepId: string; inputs: SweepInp
     let rows: SweepRow[];
     try {
       rows = threads !== undefined && threadable(inputs)
-        ? await threads.rows(job.sweepId, { series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric }, from, to })
+        ? await threads.rows(job.sweepId, {
+          series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, ...futuresOf(inputs) }, from, to,
+        })
         : runSweepChunk({ ...engineRequest(inputs, request), from, to });
     } catch (error) {
       engineFailure(error);
@@ -367,7 +379,7 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Pro
   let result: WalkForwardResult;
   try {
     result = threads !== undefined && threadable(inputs)
-      ? await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value })
+      ? await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value }, futuresOf(inputs))
       : runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
   } catch (error) {
     engineFailure(error);

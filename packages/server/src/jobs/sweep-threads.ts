@@ -14,6 +14,7 @@ import type { BarSeries, SweepRow, WalkForwardRequest, WalkForwardResult } from 
 import { SweepPool } from '../sweep/run-pool';
 import type { SweepJob as PoolJob } from '../sweep/run-pool';
 import { walkForwardInPool } from '../sweep/walk-forward-pool';
+import type { FuturesRecipeData } from '../backtest/prepared-run';
 
 /** A pool without a job for this long is closed (its threads hold the engine and a copy of the series). */
 const IDLE_MS = 60_000;
@@ -51,9 +52,9 @@ export class SweepThreads {
     });
   }
 
-  /** `runWalkForward(request)` with its in-sample sweeps on the sweep's pool. */
-  async walkForward(key: string, request: WalkForwardRequest): Promise<WalkForwardResult> {
-    return this.inTurn(key, request.series, (pool) => walkForwardInPool(pool, request));
+  /** `runWalkForward(request)` with its in-sample sweeps on the sweep's pool (an index's futures: `futures`, the chain's recipe). */
+  async walkForward(key: string, request: WalkForwardRequest, options: { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
+    return this.inTurn(key, request.series, (pool) => walkForwardInPool(pool, request, options));
   }
 
   /** Closes the sweep's pool (after the job using it, if any). */

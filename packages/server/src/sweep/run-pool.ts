@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { mergeSweepChunks, sweepResult } from '@vyuha/engine';
 import type { BarSeries, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
+import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, TaskMessage } from './sweep-protocol';
 import { receivedError, shareSeries } from './sweep-protocol';
 
@@ -37,8 +38,12 @@ export interface ChunkOptions {
   readonly chunkSize?: number;
 }
 
-/** A sweep's inputs other than the series (the pool holds that). */
-export type SweepJob = Omit<SweepRequest, 'series'>;
+/**
+ * A sweep's inputs other than the series (the pool holds that). A chain of contracts or a trader
+ * factory are objects of this process and cannot be posted to a thread: an index traded as its
+ * futures comes as the chain's recipe (`futures`), built again over the series in each thread.
+ */
+export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader'> & { readonly futures?: FuturesRecipeData };
 
 /** Bars `fromBar` .. `toBar` - 1 of the pool's series. */
 export interface BarRange {
@@ -225,10 +230,16 @@ export class SweepPool {
     if (this.broken !== undefined) return Promise.reject(this.broken);
     if (this.closing) return Promise.reject(new Error('the sweep pool is closed'));
     if (this.running) return Promise.reject(new Error('the sweep pool runs one sweep at a time'));
+    const objects = job as { contracts?: unknown; trader?: unknown };
+    if (objects.contracts !== undefined || objects.trader !== undefined) {
+      return Promise.reject(new RangeError('a sweep pool cannot run a contract chain or a trader factory on its threads: send a futures recipe, or run the sweep serially'));
+    }
     this.running = true;
     const id = this.nextJob;
     this.nextJob += 1;
-    const jobMessage: JobMessage = { type: 'job', job: id, document: job.document, config: job.config, combinations: job.combinations, metric: job.metric };
+    const jobMessage: JobMessage = {
+      type: 'job', job: id, document: job.document, config: job.config, combinations: job.combinations, metric: job.metric, ...(job.futures === undefined ? {} : { futures: job.futures }),
+    };
     return new Promise<Outcome[]>((resolve, reject) => {
       const outcomes: Outcome[] = new Array<Outcome>(tasks.length).fill(undefined);
       let next = 0;

@@ -9,6 +9,7 @@
 //   so a pooled run fails exactly as the serial one does.
 import { BacktestConfigError, SweepError } from '@vyuha/engine';
 import type { AlgorithmError, BacktestConfigInput, BarSeries, ConfigIssue, ParameterBindings, SweepMetric, SweepRow } from '@vyuha/engine';
+import type { FuturesRecipeData } from '../backtest/prepared-run';
 
 const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
 
@@ -47,6 +48,8 @@ export interface JobMessage {
   readonly config: BacktestConfigInput | undefined;
   readonly combinations: readonly ParameterBindings[];
   readonly metric: SweepMetric;
+  /** An index traded as its futures: the chain's recipe, built again over the shared series in each thread. */
+  readonly futures?: FuturesRecipeData;
 }
 
 /** Combinations `from` .. `to` - 1 over bars `fromBar` .. `toBar` - 1 of the series (a copy of them, as `sliceSeries`). */

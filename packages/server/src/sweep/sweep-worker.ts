@@ -8,8 +8,9 @@
 //   serial run, so the same rows.
 // - The shared columns are only read.
 import { parentPort, workerData } from 'node:worker_threads';
-import { runSweepChunk, sliceSeries } from '@vyuha/engine';
-import type { BarSeries } from '@vyuha/engine';
+import { runSweepChunk, sliceContractChain, sliceSeries } from '@vyuha/engine';
+import type { BarSeries, ContractChain } from '@vyuha/engine';
+import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
 import { seriesOfShared, sendableError } from './sweep-protocol';
 
@@ -18,23 +19,40 @@ if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread
 
 const series = seriesOfShared(workerData as SharedSeries);
 const jobs = new Map<number, JobMessage>();
-let sliced: { fromBar: number; toBar: number; series: BarSeries } | undefined;
+/** Each futures job's chain over the whole shared series, built from its recipe on first use. */
+const chains = new Map<number, ContractChain>();
+let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined } | undefined;
 
-function barsOf(task: TaskMessage): BarSeries {
-  if (task.fromBar === 0 && task.toBar === series.length) return series;
-  if (sliced === undefined || sliced.fromBar !== task.fromBar || sliced.toBar !== task.toBar) {
-    sliced = { fromBar: task.fromBar, toBar: task.toBar, series: sliceSeries(series, task.fromBar, task.toBar) };
+function chainOf(job: JobMessage): ContractChain | undefined {
+  if (job.futures === undefined) return undefined;
+  let chain = chains.get(job.job);
+  if (chain === undefined) {
+    chain = futuresChainOf(recipeOfData(job.futures), series);
+    chains.set(job.job, chain);
   }
-  return sliced.series;
+  return chain;
+}
+
+/** The task's bars (a copy of a range, as `sliceSeries`) and, for futures, the chain cut to them (as the engine's walk-forward cuts it). */
+function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; contracts: ContractChain | undefined } {
+  const chain = chainOf(job);
+  if (task.fromBar === 0 && task.toBar === series.length) return { series, contracts: chain };
+  if (sliced === undefined || sliced.job !== task.job || sliced.fromBar !== task.fromBar || sliced.toBar !== task.toBar) {
+    const bars = sliceSeries(series, task.fromBar, task.toBar);
+    sliced = { job: task.job, fromBar: task.fromBar, toBar: task.toBar, series: bars, contracts: chain === undefined ? undefined : sliceContractChain(chain, bars, task.fromBar) };
+  }
+  return { series: sliced.series, contracts: sliced.contracts };
 }
 
 function runTask(task: TaskMessage): FromWorker {
   const job = jobs.get(task.job);
   if (job === undefined) return { type: 'failed', task: task.task, error: { name: 'Error', message: `sweep worker: job ${task.job} was never sent` } };
   try {
+    const { series: bars, contracts } = inputsOf(task, job);
     const rows = runSweepChunk({
-      series: barsOf(task), document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to,
+      series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to,
       ...(job.config === undefined ? {} : { config: job.config }),
+      ...(contracts === undefined ? {} : { contracts }),
     });
     return { type: 'rows', task: task.task, rows };
   } catch (error) {
@@ -44,7 +62,11 @@ function runTask(task: TaskMessage): FromWorker {
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'job') jobs.set(message.job, message);
-  else if (message.type === 'forget') jobs.delete(message.job);
+  else if (message.type === 'forget') {
+    jobs.delete(message.job);
+    chains.delete(message.job);
+    if (sliced?.job === message.job) sliced = undefined;
+  }
   else port.postMessage(runTask(message));
 });
 port.postMessage({ type: 'ready' } satisfies FromWorker);

@@ -9,6 +9,7 @@
 //   after the previous window's out-of-sample run, and a window whose sweep failed throws then.
 import { walkForwardFromSweeps } from '@vyuha/engine';
 import type { WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
+import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { ChunkOptions, SweepPool } from './run-pool';
 
 /**
@@ -16,9 +17,11 @@ import type { ChunkOptions, SweepPool } from './run-pool';
  * `request.series`. Throws SweepError, BacktestConfigError, RangeError as the serial run does.
  * @example (await walkForwardInPool(pool, request)).overfitting.gapPercent // as runWalkForward(request).overfitting.gapPercent
  */
-export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions = {}): Promise<WalkForwardResult> {
+export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions & { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
   if (pool.series !== request.series) throw new RangeError('series: the pool was started on another series');
-  const { series: _series, windows, ...job } = request;
+  if (request.contracts !== undefined && options.futures === undefined) throw new RangeError('contracts: the threads build the chain from its recipe; pass options.futures');
+  const { series: _series, windows, contracts: _contracts, ...rest } = request;
+  const job = { ...rest, ...(options.futures === undefined ? {} : { futures: options.futures }) };
   const sweeps = await pool.sweepRanges(job, windows.map((window) => window.inSample), options);
   return walkForwardFromSweeps(request, (_window, index) => {
     const rows = sweeps[index];
