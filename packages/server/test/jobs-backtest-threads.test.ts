@@ -16,9 +16,7 @@ import { executeBacktestRun } from '../src/jobs/backtest-run';
 import { BacktestThreads, threadable } from '../src/jobs/backtest-threads';
 import { createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
-import { loadRunCandles } from '../src/backtest/stored-candles';
-import { writeCandles } from '../src/market-data/candle-store';
-import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeSyntheticHistory } from './graphql/actions-support';
+import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeScaledStock, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
 
@@ -52,15 +50,7 @@ beforeAll(async () => {
   await queue.start();
   userId = await demoUserId(db.pool, 'advanced');
   await writeSyntheticHistory(db.pool, RANGE, ['NIFTY 50']);
-  const { rows } = await db.pool.query<{ instrument_id: number }>(
-    `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name) VALUES ('NSE', 'EQ', 'equity', 'ACME', 'ACME LTD') RETURNING instrument_id`);
-  const nifty = (await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE name = 'NIFTY 50'`)).rows[0]?.instrument_id as number;
-  const index = await loadRunCandles({ pool: db.pool, instrumentId: nifty, dateRange: RANGE, intervalMinutes: 1 });
-  const scaled = (column: Int32Array): Int32Array => column.map((value) => Math.round(value / 10));
-  await writeCandles(db.pool, {
-    instrumentId: rows[0]?.instrument_id as number, source: 'import',
-    candles: { length: index.length, time: index.time, open: scaled(index.open), high: scaled(index.high), low: scaled(index.low), close: scaled(index.close), volume: index.volume },
-  });
+  await writeScaledStock(db.pool, { symbol: 'ACME', name: 'ACME LTD', range: RANGE });
   algorithmId = await saveAlgorithm(db.pool, { userId, name: 'ema cross', graph: GRAPH });
 });
 

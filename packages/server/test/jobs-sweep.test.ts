@@ -7,7 +7,6 @@ import type { IsoDate, Paise } from '@vyuha/core';
 import { algorithmFromExpressions, estimateCandles, parameterGrid, runSweep, runWalkForward, stability, walkForwardWindows } from '@vyuha/engine';
 import type { AlgorithmParameter, SweepRow } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRunCandles } from '../src/backtest/stored-candles';
 import { prepareStoredRun } from '../src/backtest/stored-run';
 import { storedInstrumentOf } from '../src/backtest/trade-plan';
 import { backtestActions } from '../src/graphql/actions/backtest-actions';
@@ -20,8 +19,7 @@ import { sweepDocument } from '../src/jobs/sweep-request';
 import { executeSweepJob, walkForwardRecords } from '../src/jobs/sweep-run';
 import { SweepThreads } from '../src/jobs/sweep-threads';
 import { startSweepWorkers } from '../src/jobs/sweep-workers';
-import { writeCandles } from '../src/market-data/candle-store';
-import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, waitFor, writeSyntheticHistory } from './graphql/actions-support';
+import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, waitFor, writeScaledStock, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
 
@@ -97,15 +95,7 @@ describe('sweep jobs', () => {
     session = graphqlSession({ tier: 'advanced', userId });
     // A stock: NIFTY's synthetic minutes scaled down (sweeps trade stocks).
     await writeSyntheticHistory(db.pool, RANGE, ['NIFTY 50']);
-    const { rows } = await db.pool.query<{ instrument_id: number }>(
-      `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name) VALUES ('NSE', 'EQ', 'equity', 'ACME', 'ACME LTD') RETURNING instrument_id`);
-    const nifty = (await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE name = 'NIFTY 50'`)).rows[0]?.instrument_id as number;
-    const index = await loadRunCandles({ pool: db.pool, instrumentId: nifty, dateRange: RANGE, intervalMinutes: 1 });
-    const scaled = (column: Int32Array): Int32Array => column.map((value) => Math.round(value / 10));
-    await writeCandles(db.pool, {
-      instrumentId: rows[0]?.instrument_id as number, source: 'import',
-      candles: { length: index.length, time: index.time, open: scaled(index.open), high: scaled(index.high), low: scaled(index.low), close: scaled(index.close), volume: index.volume },
-    });
+    await writeScaledStock(db.pool, { symbol: 'ACME', name: 'ACME LTD', range: RANGE });
     const algorithmId = await saveAlgorithm(db.pool, { userId, name: 'sma cross', graph: GRAPH });
     const [runBacktest] = backtestActions({ pool: db.pool, queue, now: () => NOW });
     const output = await runBacktest?.handler({

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { AuthConfig } from './config';
 import type { CreateUserOptions, User, UserStore } from './context';
 import { AuthError } from './errors';
+import { inTransaction } from '../db/transaction';
 
 /** The nine product tiers (docs/PRODUCT.md section 6); a profile's `tier` must be one of them. */
 export const TIERS = ['trial', 'basic', 'advanced', 'demo', 'backtest', 'manager', 'administrator', 'superadmin', 'support'] as const;
@@ -139,18 +140,5 @@ function profileName(options: CreateUserOptions): string {
   return options.phoneNumber ?? 'User';
 }
 
-/** Runs `work` in a transaction on a pooled client. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+/** Runs `work` in a transaction on a pooled client (the server's one helper, re-exported for the auth modules). */
+export { inTransaction };

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { postgresArrayLiteral } from '../../src/auth/claims';
 import { windowClaims } from '../../src/auth/tier-windows';
 import type { GraphqlSession } from '../../src/graphql/types';
+import { loadRunCandles } from '../../src/backtest/stored-candles';
 import { writeCandles } from '../../src/market-data/candle-store';
 
 export const HISTORY_FROM = '2024-05-02' as IsoDate;
@@ -98,4 +99,23 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
     if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A stock (NSE equity `symbol`) whose 1-minute candles are NIFTY 50's stored synthetic minutes
+ * over `range` scaled down ten times (NIFTY's history must be written first); its instrument id.
+ * @example await writeScaledStock(pool, { symbol: 'ACME', name: 'ACME LTD', range })
+ */
+export async function writeScaledStock(pool: pg.Pool, request: { symbol: string; name: string; range: { from: IsoDate; to: IsoDate } }): Promise<number> {
+  const { rows } = await pool.query<{ instrument_id: number }>(
+    `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name) VALUES ('NSE', 'EQ', 'equity', $1, $2) RETURNING instrument_id`, [request.symbol, request.name]);
+  const nifty = (await pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE name = 'NIFTY 50'`)).rows[0]?.instrument_id as number;
+  const index = await loadRunCandles({ pool, instrumentId: nifty, dateRange: request.range, intervalMinutes: 1 });
+  const scaled = (column: Int32Array): Int32Array => column.map((value) => Math.round(value / 10));
+  const instrumentId = rows[0]?.instrument_id as number;
+  await writeCandles(pool, {
+    instrumentId, source: 'import',
+    candles: { length: index.length, time: index.time, open: scaled(index.open), high: scaled(index.high), low: scaled(index.low), close: scaled(index.close), volume: index.volume },
+  });
+  return instrumentId;
 }

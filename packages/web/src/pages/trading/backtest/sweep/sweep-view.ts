@@ -4,7 +4,7 @@
 // metric's better direction first, ties in grid order, no value last: the engine's bestCell
 // order, so the top row is the best cell), the heatmap's colours, and the summary's best cell and
 // stability (packages/server/src/jobs/sweep-run.ts) in words.
-import type { SweepMetric, SweepMetrics } from '@vyuha/engine';
+import type { Stability, SweepMetric, SweepMetrics } from '@vyuha/engine';
 import { rankValue, SWEEP_METRICS } from '@vyuha/engine';
 import { formatRupees, MISSING_VALUE, percent } from '../../../../format/format';
 import { ratioText } from '../../research/display';
@@ -146,14 +146,8 @@ export function cellRange(cells: ReadonlyArray<ReadonlyArray<number | 'infinite'
   return { min: Math.min(...values), max: Math.max(...values) };
 }
 
-export interface StabilityFigures {
-  readonly neighbours: number;
-  readonly count: number;
-  readonly mean: number | null;
-  readonly min: number | null;
-  readonly max: number | null;
-  readonly meanOverBest: number | null;
-}
+/** The stability around the best cell as a sweep's summary stores it (the engine's own figures). */
+export type StabilityFigures = Stability;
 
 export interface SweepSummary {
   readonly metric: SweepMetric;
