@@ -234,7 +234,8 @@ function blockRangeEvaluator(program: BlockProgram, actions: GraphPlan['actions'
 /**
  * Sets `bit` in `fired[i]` for the bars live .. end - 1 of a block whose action column is non-zero
  * (column index i - start); a negative bit is the block's first action: it writes -bit or 0.
- * Module level, not a closure, so its loop stays optimised from one program to the next.
+ * Module level, not a closure, so its loop stays optimised from one program to the next. No
+ * branch on the column (a flag times the bit): action columns of market data are unpredictable.
  */
 function markFired(
   fired: Uint8Array,
@@ -246,10 +247,10 @@ function markFired(
   const shift = start - firedFrom;
   if (bit < 0) {
     const set = -bit;
-    for (let k = live - start; k < end - start; k += 1) fired[k + shift] = values[k] !== 0 ? set : 0;
+    for (let k = live - start; k < end - start; k += 1) fired[k + shift] = +(values[k] !== 0) * set;
     return;
   }
-  for (let k = live - start; k < end - start; k += 1) if (values[k] !== 0) fired[k + shift] = (fired[k + shift] as number) | bit;
+  for (let k = live - start; k < end - start; k += 1) fired[k + shift] = (fired[k + shift] as number) | (+(values[k] !== 0) * bit);
 }
 
 function runSteps(steps: readonly Step[], index: number, position: PositionContext): void {

@@ -14,12 +14,41 @@ export interface IndicatorBar {
   readonly volume: number;
 }
 
+/** The bar columns a block of bars is read from (a BarSeries has them), indexed by bar. */
+export interface IndicatorColumns {
+  readonly time: Float64Array;
+  readonly open: Float64Array;
+  readonly high: Float64Array;
+  readonly low: Float64Array;
+  readonly close: Float64Array;
+  readonly volume: Float64Array;
+}
+
+/** Where `Indicator.updateBlock` reads its bars and writes one output. */
+export interface IndicatorBlock {
+  readonly bars: IndicatorColumns;
+  /** A series indicator's input: bar i's is `values[i - valuesOffset]` (bar indicators read `bars`). */
+  readonly values: Float64Array;
+  readonly valuesOffset: number;
+  /** `output(output)` after bar i is written at `out[i - outOffset]`. */
+  readonly out: Float64Array;
+  readonly outOffset: number;
+  readonly output: number;
+}
+
 export interface Indicator {
   /**
    * Feeds the next bar. `input` is the value of the series argument for series indicators
    * (`sma(close - open, 10)` passes close - open); bar indicators ignore it and read `bar`.
    */
   update(input: number, bar: IndicatorBar): void;
+  /**
+   * Optional: `update` then `output(block.output)` for bars start .. end - 1 in one loop, the same
+   * operations in the same order (same outputs, same state after), without a bar object or a
+   * call per bar. A series indicator skips a NaN input (its output NaN, its state unchanged), as
+   * the per-bar feed does.
+   */
+  updateBlock?(block: IndicatorBlock, start: number, end: number): void;
   /** True once every output is defined. */
   readonly ready: boolean;
   /** Output `index` (0 is the main one) after the last update; NaN while warming up. */

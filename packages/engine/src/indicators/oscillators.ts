@@ -1,4 +1,4 @@
-import type { Indicator, IndicatorBar } from './indicator';
+import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { requirePeriod } from './moving-averages';
 import { RollingExtreme } from './rolling-extreme';
 import { RollingSum } from './rolling-sum';
@@ -29,14 +29,21 @@ export class StochasticOscillator implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    this.highs.push(bar.high);
-    this.lows.push(bar.low);
-    if (!this.highs.full) return;
-    const highest = this.highs.value;
-    const lowest = this.lows.value;
-    const range = highest - lowest;
-    this.smoothK.push(range === 0 ? 50 : (100 * (bar.close - lowest)) / range);
-    if (this.smoothK.full && this.smoothD !== undefined) this.smoothD.push(this.smoothK.mean());
+    this.add(bar);
+  }
+
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { high, low, close } = block.bars;
+    const { out, outOffset, output } = block;
+    // One object, refilled: no double crosses a call boundary, so nothing is boxed per bar.
+    const bar = { high: Number.NaN, low: Number.NaN, close: Number.NaN };
+    for (let index = start; index < end; index += 1) {
+      bar.high = high[index] as number;
+      bar.low = low[index] as number;
+      bar.close = close[index] as number;
+      this.add(bar);
+      out[index - outOffset] = this.output(output);
+    }
   }
 
   output(index: number): number {
@@ -44,6 +51,18 @@ export class StochasticOscillator implements Indicator {
     if (index === 0) return this.smoothK.mean();
     if (index === 1 && this.smoothD !== undefined) return this.smoothD.mean();
     return Number.NaN;
+  }
+
+  private add(bar: Pick<IndicatorBar, 'high' | 'low' | 'close'>): void {
+    const { high, low, close } = bar;
+    this.highs.push(high);
+    this.lows.push(low);
+    if (!this.highs.full) return;
+    const highest = this.highs.value;
+    const lowest = this.lows.value;
+    const range = highest - lowest;
+    this.smoothK.push(range === 0 ? 50 : (100 * (close - lowest)) / range);
+    if (this.smoothK.full && this.smoothD !== undefined) this.smoothD.push(this.smoothK.mean());
   }
 }
 

@@ -1,5 +1,5 @@
 import { istEpochDay } from '@vyuha/core';
-import type { Indicator, IndicatorBar } from './indicator';
+import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { requirePeriod } from './moving-averages';
 
 const MS_PER_MINUTE = 60_000;
@@ -22,7 +22,30 @@ export class VolumeWeightedAveragePrice implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    const day = istEpochDay(bar.time);
+    this.add(bar.time, bar, bar.volume);
+  }
+
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { time, high, low, close, volume } = block.bars;
+    const { out, outOffset, output } = block;
+    // One object, refilled: no double crosses a call boundary, so nothing is boxed per bar.
+    const prices = { high: Number.NaN, low: Number.NaN, close: Number.NaN };
+    for (let index = start; index < end; index += 1) {
+      prices.high = high[index] as number;
+      prices.low = low[index] as number;
+      prices.close = close[index] as number;
+      this.add(time[index] as number, prices, volume[index] as number);
+      out[index - outOffset] = this.output(output);
+    }
+  }
+
+  output(index: number): number {
+    if (index !== 0 || this.bars === 0) return Number.NaN;
+    return this.volumeSum > 0 ? this.weightedSum / this.volumeSum : this.typicalSum / this.bars;
+  }
+
+  private add(time: number, prices: Pick<IndicatorBar, 'high' | 'low' | 'close'>, volume: number): void {
+    const day = istEpochDay(time);
     if (day !== this.day) {
       this.day = day;
       this.weightedSum = 0;
@@ -30,16 +53,11 @@ export class VolumeWeightedAveragePrice implements Indicator {
       this.typicalSum = 0;
       this.bars = 0;
     }
-    const typical = (bar.high + bar.low + bar.close) / 3;
-    this.weightedSum += typical * bar.volume;
-    this.volumeSum += bar.volume;
+    const typical = (prices.high + prices.low + prices.close) / 3;
+    this.weightedSum += typical * volume;
+    this.volumeSum += volume;
     this.typicalSum += typical;
     this.bars += 1;
-  }
-
-  output(index: number): number {
-    if (index !== 0 || this.bars === 0) return Number.NaN;
-    return this.volumeSum > 0 ? this.weightedSum / this.volumeSum : this.typicalSum / this.bars;
   }
 }
 

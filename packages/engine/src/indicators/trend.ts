@@ -1,11 +1,16 @@
-import type { Indicator, IndicatorBar } from './indicator';
+import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { WilderAverage, requirePeriod } from './moving-averages';
 
 /** True range of a bar: high - low on the first bar, then the largest of that and the gaps from the previous close. */
 export function trueRange(bar: IndicatorBar, previousClose: number): number {
-  const range = bar.high - bar.low;
+  return trueRangeOf(bar.high, bar.low, previousClose);
+}
+
+/** trueRange from the bar's high and low. */
+function trueRangeOf(high: number, low: number, previousClose: number): number {
+  const range = high - low;
   if (previousClose !== previousClose) return range;
-  return Math.max(range, Math.abs(bar.high - previousClose), Math.abs(bar.low - previousClose));
+  return Math.max(range, Math.abs(high - previousClose), Math.abs(low - previousClose));
 }
 
 /**
@@ -31,6 +36,17 @@ export class AverageTrueRange implements Indicator {
   update(_input: number, bar: IndicatorBar): void {
     this.average.update(trueRange(bar, this.previousClose));
     this.previousClose = bar.close;
+  }
+
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { high, low, close } = block.bars;
+    const { out, outOffset, output } = block;
+    const average = this.average;
+    for (let index = start; index < end; index += 1) {
+      average.update(trueRangeOf(high[index] as number, low[index] as number, this.previousClose));
+      this.previousClose = close[index] as number;
+      out[index - outOffset] = output === 0 ? average.value : Number.NaN;
+    }
   }
 
   output(index: number): number {
@@ -123,12 +139,21 @@ export class AverageDirectionalIndex implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    this.seen += 1;
-    if (this.seen > 1) this.addMove(bar);
-    // Mutated in place: no allocation per bar.
-    this.previous.high = bar.high;
-    this.previous.low = bar.low;
-    this.previous.close = bar.close;
+    this.add(bar);
+  }
+
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { high, low, close } = block.bars;
+    const { out, outOffset, output } = block;
+    // One object, refilled: no double crosses a call boundary, so nothing is boxed per bar.
+    const bar = { high: Number.NaN, low: Number.NaN, close: Number.NaN };
+    for (let index = start; index < end; index += 1) {
+      bar.high = high[index] as number;
+      bar.low = low[index] as number;
+      bar.close = close[index] as number;
+      this.add(bar);
+      out[index - outOffset] = this.output(output);
+    }
   }
 
   output(index: number): number {
@@ -139,12 +164,21 @@ export class AverageDirectionalIndex implements Indicator {
     return Number.NaN;
   }
 
-  private addMove(bar: IndicatorBar): void {
+  private add(bar: Pick<IndicatorBar, 'high' | 'low' | 'close'>): void {
+    this.seen += 1;
+    if (this.seen > 1) this.addMove(bar);
+    // Mutated in place: no allocation per bar.
+    this.previous.high = bar.high;
+    this.previous.low = bar.low;
+    this.previous.close = bar.close;
+  }
+
+  private addMove(bar: Pick<IndicatorBar, 'high' | 'low' | 'close'>): void {
     const up = bar.high - this.previous.high;
     const down = this.previous.low - bar.low;
     this.plusMoves.update(up > down && up > 0 ? up : 0);
     this.minusMoves.update(down > up && down > 0 ? down : 0);
-    this.trueRanges.update(trueRange(bar, this.previous.close));
+    this.trueRanges.update(trueRangeOf(bar.high, bar.low, this.previous.close));
     if (!this.trueRanges.ready) return;
     const range = this.trueRanges.value;
     this.plusIndicator = range === 0 ? 0 : (100 * this.plusMoves.value) / range;

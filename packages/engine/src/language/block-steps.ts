@@ -92,7 +92,7 @@ export function notBlock(target: BlockTarget, operand: number): BlockStep {
   const out = column(target);
   const input = column(target, operand);
   return (start, end, base) => {
-    for (let k = start - base; k < end - base; k += 1) out[k] = input[k] === 0 ? 1 : 0;
+    for (let k = start - base; k < end - base; k += 1) out[k] = +(input[k] === 0);
   };
 }
 
@@ -140,7 +140,11 @@ export function arithmeticBlock(target: BlockTarget, operator: ArithmeticOperato
   }
 }
 
-/** Comparisons as 1/0; anything compared with NaN is 0 (as comparisonStep). */
+/**
+ * Comparisons as 1/0; anything compared with NaN is 0 (as comparisonStep). The 1/0 is the
+ * boolean as a number (`+(a > b)`), not `? 1 : 0`: the JIT compiles that to a flag, not a branch,
+ * and a branch on market data is mispredicted about as often as it is taken (same values).
+ */
 export function comparisonBlock(target: BlockTarget, operator: ComparisonOperator, operands: readonly [number, number]): BlockStep {
   const out = column(target);
   const left = column(target, operands[0]);
@@ -148,56 +152,163 @@ export function comparisonBlock(target: BlockTarget, operator: ComparisonOperato
   switch (operator) {
     case '>':
       return (start, end, base) => {
-        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) > (right[k] as number) ? 1 : 0;
+        for (let k = start - base; k < end - base; k += 1) out[k] = +((left[k] as number) > (right[k] as number));
       };
     case '>=':
       return (start, end, base) => {
-        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) >= (right[k] as number) ? 1 : 0;
+        for (let k = start - base; k < end - base; k += 1) out[k] = +((left[k] as number) >= (right[k] as number));
       };
     case '<':
       return (start, end, base) => {
-        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) < (right[k] as number) ? 1 : 0;
+        for (let k = start - base; k < end - base; k += 1) out[k] = +((left[k] as number) < (right[k] as number));
       };
     case '<=':
       return (start, end, base) => {
-        for (let k = start - base; k < end - base; k += 1) out[k] = (left[k] as number) <= (right[k] as number) ? 1 : 0;
+        for (let k = start - base; k < end - base; k += 1) out[k] = +((left[k] as number) <= (right[k] as number));
       };
     case '==':
       return (start, end, base) => {
-        for (let k = start - base; k < end - base; k += 1) out[k] = left[k] === right[k] ? 1 : 0;
+        for (let k = start - base; k < end - base; k += 1) out[k] = +(left[k] === right[k]);
       };
     case '!=':
       return (start, end, base) => {
         for (let k = start - base; k < end - base; k += 1) {
           const a = left[k] as number;
           const b = right[k] as number;
-          out[k] = a === a && b === b && a !== b ? 1 : 0;
+          out[k] = +(a === a) & +(b === b) & +(a !== b);
         }
       };
   }
 }
 
-/** `and` / `or` over 1/0 columns, any number of inputs (as logicalStep). */
+/**
+ * `and` / `or` over 1/0 columns, any number of inputs (as logicalStep): one pass over up to four
+ * inputs, then one per three more (a chain `a and b and c ...` is one step, see ExpressionPlan).
+ */
 export function logicalBlock(target: BlockTarget, operator: 'and' | 'or', operands: readonly number[]): BlockStep {
   const out = column(target);
-  if (operands.length === 2) {
-    const first = column(target, operands[0] as number);
-    const second = column(target, operands[1] as number);
+  const inputs = operands.map((operand) => column(target, operand));
+  if (inputs.length === 2) {
+    const first = inputs[0] as Float64Array;
+    const second = inputs[1] as Float64Array;
     return operator === 'and'
       ? (start, end, base) => {
-          for (let k = start - base; k < end - base; k += 1) out[k] = first[k] !== 0 && second[k] !== 0 ? 1 : 0;
+          for (let k = start - base; k < end - base; k += 1) out[k] = +(first[k] !== 0) & +(second[k] !== 0);
         }
       : (start, end, base) => {
-          for (let k = start - base; k < end - base; k += 1) out[k] = first[k] !== 0 || second[k] !== 0 ? 1 : 0;
+          for (let k = start - base; k < end - base; k += 1) out[k] = +(first[k] !== 0) | +(second[k] !== 0);
         };
   }
-  const inputs = operands.map((operand) => column(target, operand));
-  const wanted = operator === 'and' ? 0 : 1;
+  // Inputs padded to 4 + 3m with a column of the identity (1 for `and`, 0 for `or`).
+  const identity = new Float64Array(out.length).fill(operator === 'and' ? 1 : 0);
+  const padded = [...inputs];
+  while (padded.length < 4 || (padded.length - 4) % 3 !== 0) padded.push(identity);
+  const combine = operator === 'and' ? andColumns : orColumns;
   return (start, end, base) => {
-    // Start from the identity, then one pass per input: `and` clears, `or` sets.
-    for (let k = start - base; k < end - base; k += 1) out[k] = 1 - wanted;
-    for (const input of inputs) {
-      for (let k = start - base; k < end - base; k += 1) if ((input[k] !== 0 ? 1 : 0) === wanted) out[k] = wanted;
+    const range = { from: start - base, to: end - base };
+    combine(out, [padded[0] as Float64Array, padded[1] as Float64Array, padded[2] as Float64Array, padded[3] as Float64Array], range);
+    for (let next = 4; next < padded.length; next += 3) combine(out, [out, padded[next] as Float64Array, padded[next + 1] as Float64Array, padded[next + 2] as Float64Array], range);
+  };
+}
+
+/** out[k] = 1 when no input is 0 at k, else 0, for k in from .. to - 1 (module level: one optimised loop for every program). */
+function andColumns(out: Float64Array, inputs: readonly [Float64Array, Float64Array, Float64Array, Float64Array], range: { readonly from: number; readonly to: number }): void {
+  const [a, b, c, d] = inputs;
+  for (let k = range.from; k < range.to; k += 1) out[k] = +(a[k] !== 0) & +(b[k] !== 0) & +(c[k] !== 0) & +(d[k] !== 0);
+}
+
+/** out[k] = 1 when some input is not 0 at k, else 0. */
+function orColumns(out: Float64Array, inputs: readonly [Float64Array, Float64Array, Float64Array, Float64Array], range: { readonly from: number; readonly to: number }): void {
+  const [a, b, c, d] = inputs;
+  for (let k = range.from; k < range.to; k += 1) out[k] = +(a[k] !== 0) | +(b[k] !== 0) | +(c[k] !== 0) | +(d[k] !== 0);
+}
+
+/** A comparison an `and` / `or` chain computes inline: no column of its own in blocks. */
+export interface ComparisonTerm {
+  readonly operator: ComparisonOperator;
+  readonly operands: readonly [number, number];
+}
+
+/** One operand of a fused chain: a slot read as true when not 0, or a comparison of two slots. */
+export type LogicalTerm = number | ComparisonTerm;
+
+/** Each comparison's source text over columns `l` and `r` at `k`: the same 1/0 as comparisonBlock. */
+const COMPARISON_SOURCE: Readonly<Record<ComparisonOperator, (l: string, r: string) => string>> = {
+  '>': (l, r) => `+(${l}[k] > ${r}[k])`,
+  '>=': (l, r) => `+(${l}[k] >= ${r}[k])`,
+  '<': (l, r) => `+(${l}[k] < ${r}[k])`,
+  '<=': (l, r) => `+(${l}[k] <= ${r}[k])`,
+  '==': (l, r) => `+(${l}[k] === ${r}[k])`,
+  '!=': (l, r) => `(+(${l}[k] === ${l}[k]) & +(${r}[k] === ${r}[k]) & +(${l}[k] !== ${r}[k]))`,
+};
+
+type FusedBuilder = (columns: readonly Float64Array[]) => BlockStep;
+
+/** Generated chain loops by shape (operator, term kinds), made once per process so programs share their optimised code. */
+const fusedBuilders = new Map<string, FusedBuilder | null>();
+
+function fusedBuilder(operator: 'and' | 'or', terms: readonly LogicalTerm[]): FusedBuilder | undefined {
+  const shape = `${operator}|${terms.map((term) => (typeof term === 'number' ? 's' : term.operator)).join(',')}`;
+  const known = fusedBuilders.get(shape);
+  if (known !== undefined) return known ?? undefined;
+  // Column 0 is the output; each term reads the next one or two columns, in order.
+  let next = 1;
+  const parts = terms.map((term) => {
+    if (typeof term === 'number') {
+      const name = `c${next}`;
+      next += 1;
+      return `+(${name}[k] !== 0)`;
+    }
+    const left = `c${next}`;
+    const right = `c${next + 1}`;
+    next += 2;
+    return COMPARISON_SOURCE[term.operator](left, right);
+  });
+  const body = [
+    '"use strict";',
+    'const out = columns[0];',
+    ...Array.from({ length: next - 1 }, (_unused, k) => `const c${k + 1} = columns[${k + 1}];`),
+    'return function fusedChain(start, end, base) {',
+    `  for (let k = start - base; k < end - base; k += 1) out[k] = ${parts.join(operator === 'and' ? ' & ' : ' | ')};`,
+    '};',
+  ].join('\n');
+  let built: FusedBuilder | null = null;
+  try {
+    // Code generation from fixed text, operators of the closed ComparisonOperator set and small integers only (no user text).
+    built = new Function('columns', body) as FusedBuilder;
+  } catch {
+    built = null;
+  }
+  fusedBuilders.set(shape, built);
+  return built ?? undefined;
+}
+
+/**
+ * An `and` / `or` chain whose comparisons are computed inline (ExpressionPlan gives such a
+ * comparison a slot for the per-bar steps, but no block work): one pass over the block, the same
+ * 1/0 as comparisonBlock then logicalBlock. Without code generation: one pass per term, each
+ * comparison into a scratch column first.
+ */
+export function fusedLogicalBlock(target: BlockTarget, options: { readonly operator: 'and' | 'or'; readonly terms: readonly LogicalTerm[]; readonly generateCode: boolean }): BlockStep {
+  const out = column(target);
+  const { operator, terms } = options;
+  const termColumns = terms.flatMap((term) => (typeof term === 'number' ? [column(target, term)] : term.operands.map((operand) => column(target, operand))));
+  const builder = options.generateCode ? fusedBuilder(operator, terms) : undefined;
+  if (builder !== undefined) return builder([out, ...termColumns]);
+  const scratch = new Float64Array(out.length);
+  const parts = terms.map((term) => {
+    if (typeof term === 'number') return { values: column(target, term), compare: undefined };
+    const columns = [scratch, column(target, term.operands[0]), column(target, term.operands[1])];
+    return { values: scratch, compare: comparisonBlock({ columns, slot: 0 }, term.operator, [1, 2]) };
+  });
+  const identity = operator === 'and' ? 1 : 0;
+  return (start, end, base) => {
+    for (let k = start - base; k < end - base; k += 1) out[k] = identity;
+    for (const part of parts) {
+      part.compare?.(start, end, base);
+      const values = part.values;
+      if (operator === 'and') for (let k = start - base; k < end - base; k += 1) out[k] = +(out[k] !== 0) & +(values[k] !== 0);
+      else for (let k = start - base; k < end - base; k += 1) out[k] = +(out[k] !== 0) | +(values[k] !== 0);
     }
   };
 }
@@ -360,8 +471,9 @@ function generatedFeed(indicator: Indicator, shape: { readonly source: Indicator
 /**
  * The loop that feeds one indicator a block. A series indicator skips a NaN input (its outputs are
  * NaN that bar, its state unchanged); a bar indicator is fed every bar (a fresh bar object per
- * block, filled from the series). A generated loop per class (generatedFeed) where code
- * generation is allowed; the same loop as a plain closure otherwise.
+ * block, filled from the series). The indicator's own loop when it has one (Indicator.updateBlock)
+ * and one output is read; otherwise a generated loop per class (generatedFeed) where code
+ * generation is allowed, the same loop as a plain closure where it is not.
  */
 function indicatorLoop(indicator: Indicator, options: IndicatorBlockOptions, columns: readonly Float64Array[]): IndicatorLoop {
   const { source, outputs, series } = options;
@@ -369,6 +481,15 @@ function indicatorLoop(indicator: Indicator, options: IndicatorBlockOptions, col
   const outputIndex = outputs.map(([output]) => Math.trunc(output));
   const values = source.kind === 'column' ? source.values : source.kind === 'slot' ? (columns[source.slot] as Float64Array) : new Float64Array(0);
   const isBar = source.kind === 'bar';
+  if (outs.length === 1 && indicator.updateBlock !== undefined) {
+    const block = { bars: series, values, valuesOffset: 0, out: outs[0] as Float64Array, outOffset: 0, output: outputIndex[0] as number };
+    const fromSlot = source.kind === 'slot';
+    return (start, end, base) => {
+      block.valuesOffset = fromSlot ? base : 0;
+      block.outOffset = base;
+      indicator.updateBlock?.(block, start, end);
+    };
+  }
   const generated = options.generateCode ? generatedFeed(indicator, { source: source.kind, outputIndex }) : undefined;
   if (generated !== undefined) {
     const range = { start: 0, end: 0, base: 0 };

@@ -10,13 +10,16 @@ import {
   notStep, positionStep, ringLookbackStep, timeStep,
 } from './steps';
 import { barIndicatorStep, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
-import type { BlockStep } from './block-steps';
 import {
-  arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, crossBlock, extremeBlock, fieldBlock, indicatorBlock,
-  logicalBlock, mathBlock, negateBlock, notBlock, ringLookbackBlock, timeBlock,
+  arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, crossBlock, extremeBlock, fieldBlock, fusedLogicalBlock, indicatorBlock,
+  mathBlock, negateBlock, notBlock, ringLookbackBlock, timeBlock,
 } from './block-steps';
+import type { BlockStep, LogicalTerm } from './block-steps';
 
 const MS_PER_MINUTE = 60_000;
+
+/** The block form of a step whose work another step does inline (a chain's comparison). */
+const NO_BLOCK_WORK: BlockStep = () => undefined;
 
 /** What a step factory gets when a program is created: fresh slots, the series, the shared bar. */
 export interface Runtime {
@@ -208,6 +211,7 @@ export class ExpressionPlan {
   }
 
   private addBinary(node: Extract<CheckedNode, { kind: 'arithmetic' | 'comparison' | 'logical' }>): number {
+    if (node.kind === 'logical') return this.addLogical(node);
     const operands = [this.add(node.left), this.add(node.right)] as const;
     const warmup = Math.max(this.warmupOf(operands[0]), this.warmupOf(operands[1]));
     return this.addStep(
@@ -215,15 +219,54 @@ export class ExpressionPlan {
       (runtime, slot) => {
         const target = { slots: runtime.slots, slot };
         if (node.kind === 'arithmetic') return arithmeticStep(target, node.operator, operands);
-        if (node.kind === 'comparison') return comparisonStep(target, node.operator, operands);
-        return logicalStep(target, node.operator, operands);
+        return comparisonStep(target, node.operator, operands);
       },
       (runtime, slot) => {
         const target = { columns: runtime.columns, slot };
         if (node.kind === 'arithmetic') return arithmeticBlock(target, node.operator, operands);
-        if (node.kind === 'comparison') return comparisonBlock(target, node.operator, operands);
-        return logicalBlock(target, node.operator, operands);
+        return comparisonBlock(target, node.operator, operands);
       },
+    );
+  }
+
+  /**
+   * A chain of one logical operator (`a and b and c`, however nested) as one step over its
+   * operands: the same 1/0 as the nested steps (`and` is 1 when no operand is 0, `or` when one is
+   * not), one column per chain rather than one per operator.
+   */
+  private addLogical(node: Extract<CheckedNode, { kind: 'logical' }>): number {
+    const leaves: CheckedNode[] = [];
+    const collect = (part: CheckedNode): void => {
+      if (part.kind === 'logical' && part.operator === node.operator) {
+        collect(part.left);
+        collect(part.right);
+      } else {
+        leaves.push(part);
+      }
+    };
+    collect(node);
+    const terms: LogicalTerm[] = [];
+    const operands = leaves.map((leaf) => {
+      if (leaf.kind !== 'comparison') {
+        const slot = this.add(leaf);
+        terms.push(slot);
+        return slot;
+      }
+      // A comparison of this chain: a slot and step of its own for the per-bar steps (not shared
+      // by key, so no other step reads it), no block work (the chain's block compares inline).
+      const pair = [this.add(leaf.left), this.add(leaf.right)] as const;
+      terms.push({ operator: leaf.operator, operands: pair });
+      return this.addStep(
+        Math.max(this.warmupOf(pair[0]), this.warmupOf(pair[1])),
+        (runtime, slot) => comparisonStep({ slots: runtime.slots, slot }, leaf.operator, pair),
+        () => NO_BLOCK_WORK,
+      );
+    });
+    const warmup = Math.max(...operands.map((operand) => this.warmupOf(operand)));
+    return this.addStep(
+      warmup,
+      (runtime, slot) => logicalStep({ slots: runtime.slots, slot }, node.operator, operands),
+      (runtime, slot) => fusedLogicalBlock({ columns: runtime.columns, slot }, { operator: node.operator, terms, generateCode: runtime.generateCode }),
     );
   }
 

@@ -1,0 +1,127 @@
+// Block evaluation against the per-bar steps, bit for bit: `and` / `or` chains with their
+// comparisons computed inline (generated or interpreted), and indicators fed a block at a time
+// through their own loop (Indicator.updateBlock).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { BarSeries } from '../algorithm/program';
+import { createIndicator } from '../indicators/factory';
+import { randomBars } from '../indicators/indicator-test-support';
+import { checkExpression } from './checker';
+import { ExpressionPlan } from './expression-plan';
+
+const NO_POSITION = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
+
+function seriesOfBars(bars: ReturnType<typeof randomBars>): BarSeries {
+  const column = (read: (bar: (typeof bars)[number]) => number): Float64Array => Float64Array.from(bars, read);
+  return {
+    length: bars.length, time: column((bar) => bar.time), open: column((bar) => bar.open), high: column((bar) => bar.high),
+    low: column((bar) => bar.low), close: column((bar) => bar.close), volume: column((bar) => bar.volume), oi: column(() => Number.NaN),
+  };
+}
+
+/** NaN as one value, so two arrays compare equal when every bar is the same double (signed zeros apart). */
+function comparable(values: Float64Array): number[] {
+  return Array.from(values, (value) => (value !== value ? Number.NaN : value));
+}
+
+/** The expression's value at every bar: per-bar steps, or blocks of the given sizes in turn. */
+function evaluate(source: string, series: BarSeries, mode: { blocks?: readonly number[]; generateCode?: boolean }): Float64Array {
+  const checked = checkExpression(source);
+  if (!checked.ok) throw new Error(checked.error.map((error) => error.message).join('; '));
+  const plan = new ExpressionPlan();
+  const root = plan.add(checked.value.root);
+  const values = new Float64Array(series.length);
+  if (mode.blocks === undefined) {
+    const { slots, expressionSteps } = plan.instantiate(series, { intervalMinutes: 1 });
+    for (let index = 0; index < series.length; index += 1) {
+      for (const step of expressionSteps) step(index, NO_POSITION);
+      values[index] = slots[root] as number;
+    }
+    return values;
+  }
+  const program = plan.instantiateBlocks(series, { intervalMinutes: 1, generateCode: mode.generateCode ?? true });
+  if (program === undefined) throw new Error(`${source}: no block form`);
+  const sizes = mode.blocks;
+  let start = 0;
+  for (let block = 0; start < series.length; block += 1) {
+    const end = Math.min(series.length, start + (sizes[block % sizes.length] as number));
+    for (const step of program.expressionSteps) step(start, end, start);
+    for (let index = start; index < end; index += 1) values[index] = (program.columns[root] as Float64Array)[index - start] as number;
+    start = end;
+  }
+  return values;
+}
+
+const CHAINS = [
+  'close > open and high >= low and close < high and low <= open and close == close and close != open',
+  'close > open and close < open[1] or high == high[1] or (close - open) / (close - open) != 1 or close >= high[1] or close <= low[1]',
+  'close[3] > open and (close - open) / (close - open) != 0 and close > open[2]',
+  '(high - high) / (high - high) == 0 or close > open or (close - close) / (close - close) != 0',
+  'close[2] != close or (close - open) / (high - high) > 0 or not (close > open) or close < 0',
+  'close > open and (high > high[1] or low < low[1]) and not (close[1] > open[1] and close > close[1])',
+  'rsi(close, 3) > 50 and stoch_k(4, 2) < 80 and cci(3) != 0 and adx(2) >= 10 and close > vwap()',
+];
+
+describe('and / or chains over blocks', () => {
+  it('give the per-bar 1/0 at every bar, generated or interpreted, for any block sizes', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 1_000_000 }),
+      fc.constantFrom(...CHAINS),
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }),
+      (seed, source, blocks) => {
+        const series = seriesOfBars(randomBars({ count: 120, seed: String(seed) }));
+        const reference = comparable(evaluate(source, series, {}));
+        expect(comparable(evaluate(source, series, { blocks, generateCode: true }))).toEqual(reference);
+        expect(comparable(evaluate(source, series, { blocks, generateCode: false }))).toEqual(reference);
+      },
+    ), { numRuns: 60 });
+  });
+
+  it('are each 1 on some bars and 0 on others (the property above is not vacuous)', () => {
+    const series = seriesOfBars(randomBars({ count: 600, seed: 'chains' }));
+    for (const source of CHAINS) {
+      const values = comparable(evaluate(source, series, { blocks: [50] }));
+      expect([source, values.includes(1), values.includes(0)]).toEqual([source, true, true]);
+    }
+  });
+
+  it('keep a comparison of a chain that is also used alone', () => {
+    const series = seriesOfBars(randomBars({ count: 200, seed: 'shared comparison' }));
+    const source = '(close > open and high > high[1]) == (close > open)';
+    expect(comparable(evaluate(source, series, { blocks: [64] }))).toEqual(comparable(evaluate(source, series, {})));
+  });
+});
+
+describe('Indicator.updateBlock', () => {
+  const cases: ReadonlyArray<readonly [string, readonly number[], number]> = [
+    ['stoch_k', [14, 3], 1], ['stoch_k', [1, 1], 1], ['stoch', [5, 3, 3], 2], ['adx', [14], 3], ['adx', [1], 3],
+    ['atr', [14], 1], ['atr', [1], 1], ['vwap', [], 1],
+  ];
+  for (const [name, parameters, outputs] of cases) {
+    it(`${name}(${parameters.join(', ')}) writes what update and output give, bar by bar`, () => {
+      for (const paise of [true, false]) {
+        const bars = randomBars({ count: 900, seed: `${name} ${paise}`, paise });
+        const series = seriesOfBars(bars);
+        for (let output = 0; output < outputs; output += 1) {
+          const streamed = createIndicator(name, parameters);
+          const expected = bars.map((bar) => {
+            streamed.update(Number.NaN, bar);
+            return streamed.output(output);
+          });
+          const blocked = createIndicator(name, parameters);
+          expect(blocked.updateBlock).toBeDefined();
+          const out = new Float64Array(bars.length);
+          // Uneven blocks, written at an offset (as block steps write a block's column).
+          for (let start = 0, size = 1; start < bars.length; start += size, size = (size * 7) % 61 + 1) {
+            const end = Math.min(bars.length, start + size);
+            const column = new Float64Array(end - start);
+            blocked.updateBlock?.({ bars: series, values: new Float64Array(0), valuesOffset: 0, out: column, outOffset: start, output }, start, end);
+            out.set(column, start);
+          }
+          expect(comparable(out)).toEqual(comparable(Float64Array.from(expected)));
+          expect(blocked.ready).toBe(streamed.ready);
+        }
+      }
+    });
+  }
+});
