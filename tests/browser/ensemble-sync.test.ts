@@ -144,8 +144,10 @@ describe('ensemble sync', () => {
     expect(await history.count()).toBe(1);
     expect(await history.first().innerText()).toContain('COMPLETE');
     await history.first().getByRole('button').first().click();
+    // The placed orders show once the row has opened.
+    await history.first().getByText(`${clients[0]!} (PAPER)`).first().waitFor(WAIT);
     const placed = await history.first().innerText();
-    expect(placed).toContain(`${clients[0]!} (PAPER)`);
+    expect(placed).toContain(`${clients[1]!} (PAPER)`);
     expect(placed).toContain('FILLED');
 
     // The orders the sync placed are the previewed ones, each in the holder's own PAPER run.

@@ -56,6 +56,16 @@ async function publicLayoutProblems(page: Page, name: string, shown: Locator): P
   return problems;
 }
 
+// The "Show all users" switch is a stored setting that other tabs and the stored state can change
+// under a click, so it is set by clicking until it reads as wanted rather than by one check().
+async function showAllUsers(page: Page, on: boolean): Promise<void> {
+  const toggle = page.getByLabel('Show all users (including those without an active broker account)');
+  await expect.poll(async () => {
+    if ((await toggle.isChecked()) !== on) await toggle.click({ force: true });
+    return toggle.isChecked();
+  }, { timeout: 10_000 }).toBe(on);
+}
+
 async function manageReady(page: Page): Promise<void> {
   await page.getByTestId('managed-users').waitFor();
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -110,10 +120,9 @@ describe('manage accounts', () => {
       // The manager: the new user has no active broker account, so only "Show all users" lists them.
       await page.reload();
       await page.getByTestId('managed-users').waitFor();
-      const switchAll = page.getByLabel('Show all users (including those without an active broker account)');
-      if (await switchAll.isChecked()) await switchAll.uncheck({ force: true });
+      await showAllUsers(page, false);
       await expect.poll(async () => page.getByTestId('managed-users').getByText(NAME).count()).toBe(0);
-      await switchAll.check({ force: true });
+      await showAllUsers(page, true);
       const row = page.getByRole('row').filter({ hasText: NAME });
       await row.waitFor();
       await row.getByRole('button', { name: 'Act for this user' }).click();
@@ -153,8 +162,8 @@ describe('manage accounts', () => {
     const { page } = session();
     await signIn(page, 'manager');
     await page.goto(url('/manageAccounts'));
-    const switchAll = page.getByLabel('Show all users (including those without an active broker account)');
-    if (!(await switchAll.isChecked())) await switchAll.check({ force: true });
+    await page.getByTestId('managed-users').waitFor();
+    await showAllUsers(page, true);
     const row = page.getByRole('row').filter({ hasText: RENAMED });
     await row.getByRole('button', { name: 'Act for this user' }).click();
     await page.waitForURL((address) => address.pathname === '/dashboard');
