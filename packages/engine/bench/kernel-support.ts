@@ -1,0 +1,48 @@
+// What the kernel benchmark's main thread and its worker threads share: the bars, the two
+// compiled rule sets and the run's config, built the same way on every thread.
+import { algorithmFromExpressions, compileAlgorithm } from '@vyuha/engine';
+import type { BarSeries, SignalProgram } from '@vyuha/engine';
+
+export const BARS = 1_000_000;
+const SESSION_MINUTES = 375;
+const FIRST_SESSION_MS = Date.UTC(2020, 0, 1, 3, 45); // 09:15 IST
+
+/** A seeded random walk of 1-minute bars, 375 per session, sessions one day apart. */
+export function syntheticSeries(length: number): BarSeries {
+  let state = 20_260_127;
+  const uniform = (): number => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 4_294_967_296;
+  };
+  const columns = { time: new Float64Array(length), open: new Float64Array(length), high: new Float64Array(length), low: new Float64Array(length), close: new Float64Array(length) };
+  let price = 22_000;
+  for (let index = 0; index < length; index += 1) {
+    const session = Math.floor(index / SESSION_MINUTES);
+    columns.time[index] = FIRST_SESSION_MS + session * 86_400_000 + (index % SESSION_MINUTES) * 60_000;
+    const open = price;
+    price = Math.round((price + (uniform() - 0.5) * 10) * 100) / 100;
+    columns.open[index] = open;
+    columns.close[index] = price;
+    columns.high[index] = Math.round((Math.max(open, price) + uniform() * 3) * 100) / 100;
+    columns.low[index] = Math.round((Math.min(open, price) - uniform() * 3) * 100) / 100;
+  }
+  return { length, ...columns, volume: new Float64Array(length).fill(1_000), oi: new Float64Array(length).fill(Number.NaN) };
+}
+
+function compiled(entry: string, exit: string): (series: BarSeries) => SignalProgram {
+  const algorithm = compileAlgorithm(algorithmFromExpressions({ entry, exit }));
+  if (!algorithm.ok) throw new Error(algorithm.error.map((error) => error.message).join('; '));
+  return (series) => algorithm.value.createProgram(series);
+}
+
+export const RULE_SETS = {
+  crossover: compiled('crossover(sma(close, 10), sma(close, 20))', 'crossunder(sma(close, 10), sma(close, 20))'),
+  tenIndicators: compiled(
+    'ema(close, 9) > ema(close, 21) and rsi(close, 14) > 50 and macd(close, 12, 26, 9) > 0 and close > bb_lower(close, 20, 2)'
+      + ' and atr(14) > 0 and adx(14) > 10 and cci(20) > -100 and stoch_k(14, 3) > 20 and close > wma(close, 30) and close > vwap()',
+    'crossunder(ema(close, 9), ema(close, 21)) or rsi(close, 14) < 40',
+  ),
+} as const;
+export type RuleSetName = keyof typeof RULE_SETS;
+
+export const CONFIG = { type: 'swing', sizing: { kind: 'quantity', quantity: 1 } } as const;
