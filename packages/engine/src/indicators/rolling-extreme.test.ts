@@ -21,6 +21,15 @@ describe('RollingExtreme', () => {
     );
   });
 
+  it('keeps a NaN until it ages out, the extreme only while it is the oldest value left', () => {
+    const maximum = new RollingExtreme({ capacity: 3, kind: 'maximum' });
+    const seen = [1, Number.NaN, 0, 0, 2, 1].map((value) => {
+      maximum.push(value);
+      return maximum.value;
+    });
+    expect(seen).toEqual([1, 1, 1, Number.NaN, 2, 2]);
+  });
+
   it('is NaN before the first push', () => {
     expect(new RollingExtreme({ capacity: 3, kind: 'maximum' }).value).toBeNaN();
   });

@@ -36,23 +36,34 @@ export class RollingExtreme {
 
   push(value: number): void {
     const signed = this.sign * value;
+    // The ring's fields in locals, written back once: the pop loop below is most of the cost of
+    // a push, and it should neither re-read them nor recompute a slot per step.
+    const capacity = this.capacity;
+    const positions = this.positions;
+    const values = this.values;
     const position = this.pushed;
-    this.pushed += 1;
+    this.pushed = position + 1;
+    let front = this.front;
+    let size = this.size;
     // Drop first the position that slides out of the window, so the ring never overflows.
-    if (this.size > 0 && (this.positions[this.front] as number) <= position - this.capacity) {
-      this.front = this.front + 1 === this.capacity ? 0 : this.front + 1;
-      this.size -= 1;
+    if (size > 0 && (positions[front] as number) <= position - capacity) {
+      front = front + 1 === capacity ? 0 : front + 1;
+      size -= 1;
     }
     // Drop from the back every value that the new one dominates (ties: the newer one lives longer).
-    while (this.size > 0 && (this.values[this.slot(this.size - 1)] as number) <= signed) this.size -= 1;
-    const back = this.slot(this.size);
-    this.positions[back] = position;
-    this.values[back] = signed;
-    this.size += 1;
-  }
-
-  private slot(offset: number): number {
-    const index = this.front + offset;
-    return index >= this.capacity ? index - this.capacity : index;
+    // `back` starts at the free slot after the last entry and steps backwards over each one dropped.
+    // A NaN on either side fails `<=`: it drops nothing and is dropped only by age.
+    let back = front + size;
+    if (back >= capacity) back -= capacity;
+    while (size > 0) {
+      const last = back === 0 ? capacity - 1 : back - 1;
+      if (!((values[last] as number) <= signed)) break;
+      back = last;
+      size -= 1;
+    }
+    positions[back] = position;
+    values[back] = signed;
+    this.front = front;
+    this.size = size + 1;
   }
 }

@@ -245,6 +245,11 @@ export class Kernel {
     const equityColumn = this.equity;
     const cash = ledger.cash;
     const inMarket = trader.position.position !== 0;
+    // Held, the equity of the whole range in one call (nothing trades, so no bar's mark depends on a day's rules).
+    if (inMarket) {
+      if (trader.markRange !== undefined) trader.markRange(from, to, equityColumn);
+      else for (let bar = from; bar < to; bar += 1) equityColumn[bar] = cash + trader.markToMarket(bar);
+    }
     // Hot loop state in locals, written back once at the end.
     let peak = this.peakEquity;
     let deepest = this.deepestDrawdown;
@@ -252,21 +257,16 @@ export class Kernel {
     // One day's bars at a time: [index, dayEnd) share a day, so its rules are read once.
     while (index < to) {
       const barTime = time[index] as number;
-      if (barTime >= this.nextDayStart) {
-        this.peakEquity = peak;
-        this.startDay(index, barTime);
-      }
+      if (barTime >= this.nextDayStart) this.startDay(index, barTime);
       const dayEnd = this.dayEndIn(index + 1, to);
       // Times increase, so the day's last skipped bar is at or after the square-off when any is.
       if (this.intraday && !this.squaredOff && ((time[dayEnd - 1] as number) - this.dayStart) / MINUTE_MS >= this.squareOffMinute) this.squaredOff = true;
       if (!inMarket) {
-        // A loop, not TypedArray fill: over a few hundred values the builtin's call costs more.
+        // A loop, not TypedArray fill: over a few dozen values the builtin's call costs more.
         for (let bar = index; bar < dayEnd; bar += 1) equityColumn[bar] = cash;
         if (cash > peak) peak = cash;
         if (cash - peak < deepest) deepest = cash - peak;
       } else {
-        if (trader.markRange !== undefined) trader.markRange(index, dayEnd, equityColumn);
-        else for (let bar = index; bar < dayEnd; bar += 1) equityColumn[bar] = cash + trader.markToMarket(bar);
         for (let bar = index; bar < dayEnd; bar += 1) {
           const equity = equityColumn[bar] as number;
           if (equity > peak) peak = equity;
@@ -287,6 +287,8 @@ export class Kernel {
   private dayEndIn(from: number, to: number): number {
     const time = this.time;
     const target = this.nextDayStart;
+    // Most skips end inside the day they start in: one comparison instead of a search.
+    if ((time[to - 1] as number) < target) return to;
     let low = from;
     let high = to;
     while (low < high) {

@@ -120,12 +120,12 @@ const WORKING = 0;
 const FILLED = 1;
 const CANCELLED = 2;
 const REASONS: readonly FillReason[] = ['entry', 'signal', 'stop', 'target', 'trailing', 'square-off', 'end-of-data', 'daily-limit', 'expiry', 'roll'];
-const REASON_CODES: ReadonlyMap<FillReason, number> = new Map(REASONS.map((reason, code) => [reason, code]));
 const COMPONENTS = ['brokerage', 'stt', 'exchangeTransaction', 'investorProtection', 'sebiFee', 'stampDuty', 'gst'] as const;
 
+/** A reason's index in REASONS: the list is short and the common reasons come first, so a scan beats a Map's hash lookup. */
 function reasonCode(reason: FillReason): number {
-  const code = REASON_CODES.get(reason);
-  if (code === undefined) throw new RangeError(`reason: unknown fill reason ${JSON.stringify(reason)}`);
+  const code = REASONS.indexOf(reason);
+  if (code < 0) throw new RangeError(`reason: unknown fill reason ${JSON.stringify(reason)}`);
   return code;
 }
 

@@ -21,12 +21,24 @@ export function inferBarMilliseconds(series: BarSeries): number {
 }
 
 /**
+ * scanBarTimes' answers by time column and length: runs over one series (an optimiser's grid, a
+ * benchmark) scan its times once. A column whose first `length` times were scanned and found
+ * increasing is assumed not to be rewritten in place (series are built, then only read; a growing
+ * series appends, which changes the length). Only successful scans are kept.
+ */
+const scannedTimes = new WeakMap<Float64Array, { readonly length: number; readonly barMilliseconds: number }>();
+
+/**
  * inferBarMilliseconds and the check that times increase strictly, in one pass over the times (a
  * backtest reads them once before its run). Throws a RangeError naming the first bar out of order.
  * @example scanBarTimes(oneMinuteSeries) // 60000
  */
 export function scanBarTimes(series: BarSeries): number {
-  return smallestInDayGap(series, true);
+  const known = scannedTimes.get(series.time);
+  if (known !== undefined && known.length === series.length) return known.barMilliseconds;
+  const barMilliseconds = smallestInDayGap(series, true);
+  scannedTimes.set(series.time, { length: series.length, barMilliseconds });
+  return barMilliseconds;
 }
 
 /** The smallest gap between two bars of one IST day; `strict`: throw at the first time not after the one before it. */

@@ -389,8 +389,8 @@ export class UnderlyingTrader implements Trader {
       point.time = at.time;
       point.price = paise(at.price);
       const fill = this.fill(order, index, point);
-      if (entries.length === 1) this.ledger.recordTrade(entries[0] as FillId, fill);
-      entries.length = 0;
+      // pop, not `length = 0`: setting an array's length is a call into the runtime.
+      if (entries.length === 1) this.ledger.recordTrade(entries.pop() as FillId, fill);
       return;
     }
     const slices = entries.map((entry) => this.ledger.fillQuantity(entry));
@@ -398,7 +398,8 @@ export class UnderlyingTrader implements Trader {
   }
 
   private flatten(): void {
-    this.entryFills.length = 0;
+    // Usually emptied already by exitAt.
+    if (this.entryFills.length !== 0) this.entryFills.length = 0;
     this.quantity = 0;
     this.heldUntil = Number.POSITIVE_INFINITY;
     this.position.position = 0;
