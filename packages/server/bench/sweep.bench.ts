@@ -1,10 +1,22 @@
 // `npm run bench sweep` (in packages/server): a 1,000-combination sweep of the SMA crossover on a
-// year of seeded 1-minute bars (250 sessions x 375 bars), on the sweep pool with 1 thread and with
-// 2, measured in the same run: wall time (threads loaded beforehand, and with their start), the
-// 1 -> 2 thread speed-up against issue 20's 1.8x, the cores the process got (CPU time over wall
-// time: on a machine shared with other work, below the thread count), and checks that both results are identical and
-// that their first rows equal a serial runSweep. Prints figures; it times nothing as a test.
+// year of seeded 1-minute bars (250 sessions x 375 bars) on the sweep pool, measured in the same
+// run on one core and on two:
+// - 1 core: the pool with 1 thread in a child process pinned to one CPU (`taskset`), so that
+//   everything the process does (the thread's runs, V8's garbage collector and compiler threads,
+//   the main thread) shares that one core;
+// - 1 thread: the pool with 1 thread in this process, free to use both cores (V8's helper threads
+//   then run on the idle one: CPU time over wall time shows how much);
+// - 2 cores: the pool with 2 threads in this process.
+// It prints wall times (threads loaded beforehand, and with their start), the speed-up from 1 to 2
+// cores against issue 20's 1.8x and from 1 to 2 threads, the cores each run got, and checks that
+// every result is identical and that their first rows equal a serial runSweep. Prints figures; it
+// times nothing as a test.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { algorithmFromExpressions, gridSize, parameterGrid, runSweep } from '@vyuha/engine';
 import type { BacktestConfigInput, SweepResult } from '@vyuha/engine';
@@ -13,6 +25,8 @@ import { sessionBars } from '../test/helpers/session-bars';
 
 const ACCEPTANCE = 1.8;
 const SERIAL_SUBSET = 20;
+/** argv of the pinned child: `--one-core <file>` writes its measurement there as JSON. */
+const ONE_CORE_FLAG = '--one-core';
 
 const parameters = [
   { name: 'fast', default: 10, from: 2, to: 41, step: 1 },
@@ -32,11 +46,18 @@ if (!size.ok || !grid.ok) throw new Error('the grid is valid');
 const combinations = grid.value;
 const job = { document, config, combinations, metric: 'sharpe' as const };
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const rate = (ms: number): string => `${((combinations.length * series.length) / (ms / 1000) / 1e6).toFixed(1)} M bars/s`;
+interface Measured {
+  readonly result: SweepResult;
+  /** Wall ms with the threads' start. */
+  readonly total: number;
+  /** Wall ms of the sweep alone. */
+  readonly sweep: number;
+  /** CPU ms of the whole process (every thread) during the sweep. */
+  readonly cpu: number;
+}
 
 /** The pool's wall times, and the CPU time of the whole process (every thread) during the sweep. */
-async function timed(workers: number): Promise<{ result: SweepResult; total: number; sweep: number; cpu: number }> {
+async function timed(workers: number): Promise<Measured> {
   const started = performance.now();
   const pool = SweepPool.start(series, { workers });
   try {
@@ -52,25 +73,64 @@ async function timed(workers: number): Promise<{ result: SweepResult; total: num
   }
 }
 
-console.log(`series: ${series.length.toLocaleString('en-US')} 1-minute bars (250 sessions x 375), seeded`);
-console.log(`grid: $fast 2..41 by 1 x $slow 50..290 by 10, ${constraints.join(', ')}: ${size.value.combinations} combinations, ${combinations.length} valid`);
-console.log(`runs: ${combinations.length} x ${series.length.toLocaleString('en-US')} bars = ${(combinations.length * series.length).toLocaleString('en-US')} bars (the credits)`);
+/**
+ * The 1-thread measurement in a child process pinned to the last CPU with `taskset` (util-linux);
+ * undefined, with the reason printed, where the machine has no taskset or one CPU.
+ */
+function onOneCore(): Measured | undefined {
+  if (availableParallelism() < 2) {
+    console.log('1 core   : not measured apart (this machine offers one CPU)');
+    return undefined;
+  }
+  const folder = mkdtempSync(join(tmpdir(), 'vyuha-sweep-bench-'));
+  try {
+    const file = join(folder, 'one-core.json');
+    const cpu = String(availableParallelism() - 1);
+    const child = spawnSync('taskset', ['--cpu-list', cpu, process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ONE_CORE_FLAG, file], { stdio: ['ignore', 'inherit', 'inherit'] });
+    if (child.error !== undefined || child.status !== 0) {
+      console.log(`1 core   : not measured (taskset --cpu-list ${cpu} failed: ${child.error?.message ?? `exit code ${child.status}`})`);
+      return undefined;
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as Measured;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
-// CPU seconds over wall seconds: the cores the process actually got (near the thread count on an idle machine).
-const cores = (run: { cpu: number; sweep: number }): string => `CPU ${seconds(run.cpu)}, ${(run.cpu / run.sweep).toFixed(2)} cores busy on average`;
-const one = await timed(1);
-console.log(`1 thread : sweep ${seconds(one.sweep)} (${rate(one.sweep)}; ${cores(one)}), with thread start ${seconds(one.total)}`);
-const two = await timed(2);
-console.log(`2 threads: sweep ${seconds(two.sweep)} (${rate(two.sweep)}; ${cores(two)}), with thread start ${seconds(two.total)}`);
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const rate = (ms: number): string => `${((combinations.length * series.length) / (ms / 1000) / 1e6).toFixed(1)} M bars/s`;
+// CPU seconds over wall seconds: the cores the process actually got.
+const cores = (run: Measured): string => `CPU ${seconds(run.cpu)}, ${(run.cpu / run.sweep).toFixed(2)} cores busy on average`;
+const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}), with thread start ${seconds(run.total)}`;
 
-const speedUp = one.sweep / two.sweep;
-const verdict = speedUp >= ACCEPTANCE ? 'met' : 'NOT met';
-console.log(`speed-up 1 -> 2 threads: ${speedUp.toFixed(2)}x (with thread start ${(one.total / two.total).toFixed(2)}x); acceptance >= ${ACCEPTANCE}x: ${verdict}`);
+const childFile = process.argv[2] === ONE_CORE_FLAG ? process.argv[3] : undefined;
+if (childFile !== undefined) {
+  writeFileSync(childFile, JSON.stringify(await timed(1)));
+} else {
+  console.log(`series: ${series.length.toLocaleString('en-US')} 1-minute bars (250 sessions x 375), seeded`);
+  console.log(`grid: $fast 2..41 by 1 x $slow 50..290 by 10, ${constraints.join(', ')}: ${size.value.combinations} combinations, ${combinations.length} valid`);
+  console.log(`runs: ${combinations.length} x ${series.length.toLocaleString('en-US')} bars = ${(combinations.length * series.length).toLocaleString('en-US')} bars (the credits)`);
 
-const identical = isDeepStrictEqual(one.result, two.result);
-const serial = runSweep({ series, ...job, combinations: combinations.slice(0, SERIAL_SUBSET) });
-const subsetEqual = isDeepStrictEqual(serial.rows, one.result.rows.slice(0, SERIAL_SUBSET));
-console.log(`1-thread and 2-thread results identical: ${identical ? 'yes' : 'NO'}; first ${SERIAL_SUBSET} rows equal a serial runSweep: ${subsetEqual ? 'yes' : 'NO'}`);
-const best = one.result.best;
-console.log(`best by sharpe: ${best === undefined ? 'none' : `fast=${best.bindings.fast} slow=${best.bindings.slow}, sharpe ${best.metrics.sharpe?.toFixed(2) ?? '-'}, ${best.metrics.trades} trades`}`);
-if (!identical || !subsetEqual) process.exitCode = 1;
+  const pinned = onOneCore();
+  if (pinned !== undefined) console.log(line('1 core   ', pinned) + ' (1 thread, the process pinned to one CPU)');
+  const one = await timed(1);
+  console.log(line('1 thread ', one) + ' (the process free to use every CPU)');
+  const two = await timed(2);
+  console.log(line('2 cores  ', two) + ' (2 threads)');
+
+  const verdict = (ratio: number): string => `acceptance >= ${ACCEPTANCE}x: ${ratio >= ACCEPTANCE ? 'met' : 'NOT met'}`;
+  if (pinned !== undefined) {
+    const speedUp = pinned.sweep / two.sweep;
+    console.log(`speed-up 1 -> 2 cores: ${speedUp.toFixed(2)}x (with thread start ${(pinned.total / two.total).toFixed(2)}x); ${verdict(speedUp)}`);
+  }
+  const threadsUp = one.sweep / two.sweep;
+  console.log(`speed-up 1 -> 2 threads: ${threadsUp.toFixed(2)}x (with thread start ${(one.total / two.total).toFixed(2)}x; the 1-thread run had V8's helper threads on the second core)${pinned === undefined ? `; ${verdict(threadsUp)}` : ''}`);
+
+  const identical = isDeepStrictEqual(one.result, two.result) && (pinned === undefined || isDeepStrictEqual(JSON.parse(JSON.stringify(one.result)), pinned.result));
+  const serial = runSweep({ series, ...job, combinations: combinations.slice(0, SERIAL_SUBSET) });
+  const subsetEqual = isDeepStrictEqual(serial.rows, one.result.rows.slice(0, SERIAL_SUBSET));
+  console.log(`results identical (${pinned === undefined ? '1 thread, 2 threads' : '1 core, 1 thread, 2 cores'}): ${identical ? 'yes' : 'NO'}; first ${SERIAL_SUBSET} rows equal a serial runSweep: ${subsetEqual ? 'yes' : 'NO'}`);
+  const best = one.result.best;
+  console.log(`best by sharpe: ${best === undefined ? 'none' : `fast=${best.bindings.fast} slow=${best.bindings.slow}, sharpe ${best.metrics.sharpe?.toFixed(2) ?? '-'}, ${best.metrics.trades} trades`}`);
+  if (!identical || !subsetEqual) process.exitCode = 1;
+}
