@@ -325,17 +325,20 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, warmup:
       const bits = fired[index - range.from] as number;
       return bits === 0 ? NONE : resolveFired(bits, position.position);
     },
-    nextSignalBar(from: number, position: number): number {
+    nextSignalBar(from: number, position: number, before = Number.POSITIVE_INFINITY): number {
+      if (from >= before) return before;
       inOrder(from);
       while (from >= range.to) advance(from + 1);
       let index = from;
       for (;;) {
-        const end = range.to;
+        const end: number = range.to < before ? range.to : before;
         const base = range.from;
         for (; index < end; index += 1) {
           const bits = fired[index - base] as number;
           if (bits !== 0 && resolveFired(bits, position) !== NONE) return index;
         }
+        // The caller's bound: no block past it is computed, so onBar can still read any bar from it on.
+        if (end === before) return before;
         // Bars not in the series yet (live: not closed yet) are never skipped.
         if (end >= series.length) return end;
         advance(end + 1);

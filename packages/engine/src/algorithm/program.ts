@@ -53,7 +53,9 @@ export interface SignalProgram {
    * `from` whose close could give a signal other than NONE while the position's sign stays
    * `position`, or the series length when there is none. A kernel that has nothing else to do
    * until then (no working order, no stop to watch) may skip onBar for the bars before it; the
-   * program's answers for the bars it is asked about stay exactly the same.
+   * program's answers for the bars it is asked about stay exactly the same. With `before`, the
+   * search stops there: `before` when no bar in [from, before) could signal, and the program
+   * reads no bar at or after it (the kernel may then ask onBar about any bar from `before` on).
    */
-  nextSignalBar?(from: number, position: number): number;
+  nextSignalBar?(from: number, position: number, before?: number): number;
 }

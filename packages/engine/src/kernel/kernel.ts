@@ -197,7 +197,8 @@ export class Kernel {
    * Runs every bar of the feed in order. When the program can say where its next signal is and
    * the trader has nothing to watch (see `canSkip`), the bars up to that signal are only marked
    * to market (`markBars`): every step a-h would do nothing else on them. The last bar of the
-   * data is always processed in full.
+   * data is always processed in full; intraday with a position open, so are the day's square-off
+   * bar and its last bar (`intradayHoldEnd`).
    */
   run(): void {
     if (this.stepped) throw new Error('a stepped kernel is driven by step(), one closed bar at a time');
@@ -208,8 +209,11 @@ export class Kernel {
       this.processBar(index);
       index += 1;
       if (!skipping || index >= length - 1 || !this.quiescent()) continue;
-      const next = (this.program.nextSignalBar as (from: number, position: number) => number)(index, this.trader.position.position);
-      const target = next < length - 1 ? next : length - 1;
+      const position = this.trader.position.position;
+      // The bar the skip must stop at whatever the signals: the data's last, or intraday with a position open its day's square-off.
+      const limit = this.intraday && position !== 0 ? this.intradayHoldEnd(index, length - 1) : length - 1;
+      if (limit <= index) continue;
+      const target = (this.program.nextSignalBar as (from: number, position: number, before: number) => number)(index, position, limit);
       if (target > index) {
         this.markBars(index, target);
         index = target;
@@ -227,10 +231,34 @@ export class Kernel {
       && !this.hasDailyLimits && this.barClose === undefined;
   }
 
-  /** Whether the bars after the current one may be skipped: the trader waits, and intraday only while flat (square-offs need every bar). */
+  /** Whether the bars after the current one may be skipped: the trader waits (intraday with a position open, only up to `intradayHoldEnd`). */
   private quiescent(): boolean {
     const trader = this.trader;
-    return (trader.isQuiescent as () => boolean).call(trader) && !(this.intraday && trader.position.position !== 0);
+    return (trader.isQuiescent as () => boolean).call(trader);
+  }
+
+  /**
+   * Intraday with a position open from bar `from` (a bar of the current day: a position never
+   * outlives its day's last bar), the bar up to which the skip may go, at most `to`: the day's
+   * first bar stamped at or after the square-off time (step d closes the position at its open),
+   * or the day's last bar (step g closes it at its close), whichever comes first. Both are then
+   * processed in full, so every square-off happens exactly as bar by bar.
+   */
+  private intradayHoldEnd(from: number, to: number): number {
+    const time = this.time;
+    // The first bar of a later day in [from, to]; the bar before it is the day's last.
+    const laterDay = this.dayEndIn(from, to + 1);
+    let limit = laterDay <= to ? laterDay - 1 : to;
+    if (this.squaredOff) return limit;
+    // Times increase strictly, so the bars at or after the square-off time (step d's test) are a suffix: its first by binary search.
+    if (Math.floor(((time[limit] as number) - this.dayStart) / MINUTE_MS) < this.squareOffMinute) return limit;
+    let low = from;
+    while (low < limit) {
+      const middle = (low + limit) >>> 1;
+      if (Math.floor(((time[middle] as number) - this.dayStart) / MINUTE_MS) >= this.squareOffMinute) limit = middle;
+      else low = middle + 1;
+    }
+    return limit;
   }
 
   /**

@@ -40,6 +40,8 @@ const RULES = [
   { entry: 'crossover(sma(close, 5), sma(close, 12))', exit: 'crossunder(sma(close, 5), sma(close, 12))' },
   { entry: 'rsi(close, 7) < 35', exit: 'rsi(close, 7) > 60' },
   { entry: 'close > ema(close, 9) and time() >= "09:40"', exit: 'close < ema(close, 9)' },
+  // Rare signals: the next one is often blocks of bars (and days) away, beyond an intraday square-off.
+  { entry: 'crossover(sma(close, 40), sma(close, 250))', exit: 'crossunder(sma(close, 40), sma(close, 250))' },
 ] as const;
 
 function programs(rules: (typeof RULES)[number], series: BarSeries): { skipping: SignalProgram; barByBar: SignalProgram } {
@@ -65,9 +67,13 @@ describe('kernel skip-ahead', () => {
   it('gives exactly the results of evaluating every bar, for any rules and configuration', () => {
     fc.assert(
       fc.property(
-        fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES), config: configArbitrary, minutesPerDay: fc.constantFrom(60, 375) }),
-        ({ seed, rules, config, minutesPerDay }) => {
-          const series = walk({ seed, days: 6, minutesPerDay });
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES), config: configArbitrary,
+          // 361 bars end at 15:15 (the square-off bar is the day's last); 200 end before it.
+          minutesPerDay: fc.constantFrom(60, 200, 361, 375), days: fc.constantFrom(6, 15),
+        }),
+        ({ seed, rules, config, minutesPerDay, days }) => {
+          const series = walk({ seed, days, minutesPerDay });
           const { skipping, barByBar } = programs(rules, series);
           const skipped = runBacktest({ series, program: skipping, config });
           const reference = runBacktest({ series, program: barByBar, config });
@@ -86,7 +92,8 @@ describe('kernel skip-ahead', () => {
     // 160 backtests: about 4 s alone, longer beside other test files on a busy machine.
   }, 60_000);
 
-  it('skips: the program is asked for far fewer bars than the series holds when signals are rare', () => {
+  /** The bars the program is asked about in a backtest of RULES[0] over 20 full sessions. */
+  function barsAsked(config: BacktestConfigInput): { asked: number; bars: number; trades: number; squaredOff: number } {
     const series = walk({ seed: 7, days: 20, minutesPerDay: 375 });
     const compiled = compileAlgorithm(algorithmFromExpressions(RULES[0]));
     if (!compiled.ok) throw new Error('compile');
@@ -98,10 +105,24 @@ describe('kernel skip-ahead', () => {
         asked += 1;
         return program.onBar(index, position);
       },
-      nextSignalBar: (from, position) => (program.nextSignalBar as (f: number, p: number) => number)(from, position),
+      nextSignalBar: (from, position, before) => (program.nextSignalBar as (f: number, p: number, b?: number) => number)(from, position, before),
     };
-    const result = runBacktest({ series, program: counting, config: { type: 'swing' } });
-    expect(result.trades.length).toBeGreaterThan(10);
-    expect(asked).toBeLessThan(series.length / 5);
+    const result = runBacktest({ series, program: counting, config });
+    const squaredOff = result.trades.filter((trade) => trade.exitReason === 'square-off').length;
+    return { asked, bars: series.length, trades: result.trades.length, squaredOff };
+  }
+
+  it('skips: the program is asked for far fewer bars than the series holds when signals are rare', () => {
+    const { asked, bars, trades } = barsAsked({ type: 'swing' });
+    expect(trades).toBeGreaterThan(10);
+    expect(asked).toBeLessThan(bars / 5);
+  });
+
+  it('skips intraday while a position is held too, stopping at the square-off bar', () => {
+    const { asked, bars, trades, squaredOff } = barsAsked({ type: 'intraday' });
+    expect(trades).toBeGreaterThan(10);
+    // Positions held into 15:15 are squared off there: the skip stopped on that bar and processed it.
+    expect(squaredOff).toBeGreaterThan(0);
+    expect(asked).toBeLessThan(bars / 5);
   });
 });

@@ -162,12 +162,15 @@ describe('gatedProgram', () => {
     const inner = {
       warmup: 0,
       onBar: (): Signal => SIGNAL_BUY,
-      nextSignalBar: (from: number): number => from,
+      nextSignalBar: (from: number, _position: number, before = Number.POSITIVE_INFINITY): number => Math.min(from, before),
     };
     const gated = gatedProgram(inner, 3);
     expect([0, 1, 2, 3, 4].map((index) => gated.onBar(index, flatPosition()))).toEqual([SIGNAL_NONE, SIGNAL_NONE, SIGNAL_NONE, SIGNAL_BUY, SIGNAL_BUY]);
     expect(gated.nextSignalBar?.(0, 0)).toBe(3);
     expect(gated.nextSignalBar?.(5, 0)).toBe(5);
+    // A caller's bound before the first live bar: the search ends there, the inner program is not asked.
+    expect(gated.nextSignalBar?.(0, 0, 2)).toBe(2);
+    expect(gated.nextSignalBar?.(0, 0, 10)).toBe(3);
     expect(gatedProgram({ warmup: 0, onBar: inner.onBar }, 3).nextSignalBar).toBeUndefined();
   });
 });

@@ -138,7 +138,14 @@ export function gatedProgram(inner: SignalProgram, firstLiveBar: number): Signal
   };
   const next = inner.nextSignalBar;
   if (next === undefined) return { warmup: inner.warmup, onBar };
-  return { warmup: inner.warmup, onBar, nextSignalBar: (from, position) => next.call(inner, Math.max(from, firstLiveBar), position) };
+  return {
+    warmup: inner.warmup,
+    onBar,
+    nextSignalBar: (from, position, before = Number.POSITIVE_INFINITY) => {
+      const start = Math.max(from, firstLiveBar);
+      return start >= before ? before : next.call(inner, start, position, before);
+    },
+  };
 }
 
 export interface WalkForwardRequest {

@@ -1,0 +1,16 @@
+import { algorithmFromExpressions, parameterGrid, runSweep } from '@vyuha/engine';
+import { sessionBars } from '../test/helpers/session-bars';
+const parameters = [ { name: 'fast', default: 10, from: 2, to: 41, step: 1 }, { name: 'slow', default: 100, from: 50, to: 290, step: 10 } ];
+const constraints = ['$fast < $slow'];
+const document = { ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }), parameters, constraints };
+const config = { type: 'intraday', sizing: { kind: 'quantity', quantity: 50 }, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } } as const;
+const series = sessionBars({ days: 250, barsPerDay: 375, minutes: 1, seed: 2024 });
+const grid = parameterGrid(parameters, constraints);
+if (!grid.ok) throw new Error('grid');
+const n = Number(process.argv[2] ?? 200);
+const combos = grid.value.slice(0, n);
+const t = performance.now(); const c0 = process.cpuUsage();
+const r = runSweep({ series, document, config, combinations: combos, metric: 'sharpe' });
+const cpu = process.cpuUsage(c0);
+const ms = performance.now() - t;
+console.log(n, 'runs', ms.toFixed(0), 'ms', (ms / n).toFixed(2), 'ms/run; cpu', ((cpu.user + cpu.system) / 1000 / ms).toFixed(2), 'cores; trades first', r.rows[0].metrics.trades);
