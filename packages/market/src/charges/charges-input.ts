@@ -93,6 +93,42 @@ function eventValue(input: ChargesInput, event: ChargeEvent, field: (name: strin
   return wholeNumber(input.settlementPrice, { field: field('settlementPrice'), minimum: 0 }) * quantity;
 }
 
+/** A plain trade's fields once checked, as `tradeFields` gives them (exchange resolved). */
+export interface TradeFields {
+  readonly date: IsoDate;
+  readonly exchange: ChargeExchange;
+  /** price x quantity in paise, exact (at most Number.MAX_SAFE_INTEGER). */
+  readonly value: number;
+}
+
+/**
+ * For the per-fill path: `into` filled from `input` when it is a valid trade (event absent or
+ * `trade`) whose value is exact, by the same checks as normalizeChargesInput and without
+ * allocating; false otherwise, and then normalizeChargesInput reports the first bad field.
+ */
+export function tradeFields(input: ChargesInput, into: { date: IsoDate; exchange: ChargeExchange; value: number }): boolean {
+  if (input.event !== undefined && input.event !== 'trade') return false;
+  const exchange = EXCHANGE_OF[input.exchange];
+  if (exchange === undefined || !Object.hasOwn(EXCHANGE_OF, input.exchange)) return false;
+  if (input.instrument !== 'option' && input.instrument !== 'future') return false;
+  if (input.side !== 'buy' && input.side !== 'sell') return false;
+  const { price, quantity } = input;
+  if (typeof quantity !== 'number' || !Number.isSafeInteger(quantity) || quantity < 1) return false;
+  if (typeof price !== 'number' || !Number.isSafeInteger(price) || price < 0) return false;
+  // Both whole and safe: a true product beyond MAX_SAFE_INTEGER rounds to a double beyond it too.
+  const value = price * quantity;
+  if (value > Number.MAX_SAFE_INTEGER) return false;
+  const date = input.date as IsoDate;
+  if (date !== lastCheckedDate || lastCheckedDate === undefined) {
+    if (typeof date !== 'string' || !isIsoDate(date) || date < CHARGE_SCHEDULE_START) return false;
+    lastCheckedDate = date;
+  }
+  into.date = date;
+  into.exchange = exchange;
+  into.value = value;
+  return true;
+}
+
 /**
  * Validates one request, naming the bad field (prefixed by `path`, e.g. `trades[3].`), and
  * resolves NFO/BFO to NSE/BSE. The value must stay an exact number of paise.

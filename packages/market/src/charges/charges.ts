@@ -1,11 +1,12 @@
 import { paise } from '@vyuha/core';
-import type { Paise } from '@vyuha/core';
+import type { IsoDate, Paise } from '@vyuha/core';
 import { CHARGE_SCHEDULE, chargeRatesOn } from './charge-schedule';
 import type { ChargeExchange, ChargeInstrument, ChargeScheduleRow, ScheduledChargeComponent } from './charge-schedule';
 import { exactAmount, roundToPaisa, roundToPaisaNumber, roundToRupee, roundToRupeeNumber, toPaise } from './charge-math';
-import { brokerageFor } from './brokerage';
-import { normalizeChargesInput } from './charges-input';
-import type { ChargesInput, NormalizedCharges } from './charges-input';
+import { brokerageFor, DEFAULT_BROKERAGE_PLAN } from './brokerage';
+import type { BrokeragePlan } from './brokerage';
+import { normalizeChargesInput, tradeFields } from './charges-input';
+import type { ChargesInput, NormalizedCharges, TradeFields } from './charges-input';
 import { InvalidChargesInputError } from './charges-input-error';
 
 /** Each charge in integer paise; `stt` is a whole number of rupees (in paise), as on a contract note. */
@@ -118,10 +119,32 @@ const KINDS = 24;
 /** Order rates by period and kind, filled as first asked; bounded by the schedule, not by the dates asked. */
 const RATES_BY_PERIOD: Array<Array<OrderRates | undefined>> = Array.from({ length: CHANGE_DATES.length + 1 }, () => new Array<OrderRates | undefined>(KINDS).fill(undefined));
 
-function orderRates(trade: NormalizedCharges): OrderRates {
+/** The cache's slot of one kind of order (period and kind), or undefined when not filled yet. */
+function cachedRates(trade: Pick<NormalizedCharges, 'date' | 'exchange' | 'instrument' | 'side' | 'event'>): { kinds: Array<OrderRates | undefined>; kind: number } {
   const kinds = RATES_BY_PERIOD[periodOf(trade.date)] as Array<OrderRates | undefined>;
   const kind = ((trade.exchange === 'NSE' ? 0 : 4) + (trade.instrument === 'option' ? 0 : 2) + (trade.side === 'buy' ? 0 : 1)) * 3 + EVENT_SLOT[trade.event];
+  return { kinds, kind };
+}
+
+function orderRates(trade: NormalizedCharges): OrderRates {
+  const { kinds, kind } = cachedRates(trade);
   return (kinds[kind] ??= ratesOf(trade));
+}
+
+/** The period of the last date asked by `tradeRates`, and its rates per kind: fills come in runs of one date. */
+let lastRatesDate = '';
+let lastRatesKinds: Array<OrderRates | undefined> = [];
+
+/** `orderRates` of a plain trade from its checked fields, with no object made once its kind is cached. */
+function tradeRates(fields: TradeFields, input: ChargesInput): OrderRates {
+  if (fields.date !== lastRatesDate) {
+    lastRatesKinds = RATES_BY_PERIOD[periodOf(fields.date)] as Array<OrderRates | undefined>;
+    lastRatesDate = fields.date;
+  }
+  const kind = ((fields.exchange === 'NSE' ? 0 : 4) + (input.instrument === 'option' ? 0 : 2) + (input.side === 'buy' ? 0 : 1)) * 3;
+  const cached = lastRatesKinds[kind];
+  if (cached !== undefined) return cached;
+  return orderRates(normalizeChargesInput(input));
 }
 
 function exactCharges(trade: NormalizedCharges, rates: OrderRates = orderRates(trade)): ExactCharges {
@@ -213,15 +236,36 @@ function breakdown(options: { stt: bigint; others: RoundedCharges; turnover: big
  * @example chargesFor({ date: '2024-10-15', exchange: 'NSE', instrument: 'option', side: 'sell', price: paise(12_050), quantity: 75 }).total // 3640 (Rs 36.40)
  */
 export function chargesFor(input: ChargesInput): ChargeBreakdown {
+  // A plain trade of exact value (every fill of a backtest): checked and priced without a bigint or a normalized copy.
+  if (tradeFields(input, FIELDS)) {
+    const brokerage = brokerageInDoubles(input.brokerage ?? DEFAULT_BROKERAGE_PLAN, FIELDS.value);
+    if (brokerage !== undefined) {
+      const inDoubles = chargesInDoubles(FIELDS.value, brokerage, tradeRates(FIELDS, input));
+      if (inDoubles !== undefined) return inDoubles;
+    }
+  }
   const trade = normalizeChargesInput(input);
   const rates = orderRates(trade);
-  const inDoubles = chargesInDoubles(trade, rates);
+  const inDoubles = chargesInDoubles(Number(trade.value), trade.event === 'expire-worthless' ? 0 : Number(brokerageFor(trade.brokerage, trade.value)), rates);
   if (inDoubles !== undefined) return inDoubles;
   const exact = exactCharges(trade, rates);
   return breakdown({ stt: roundToRupee(exact.stt), others: rounded(exact), turnover: exact.turnover, rates: rates.shown });
 }
 
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
+/** chargesFor's scratch for `tradeFields` (one call at a time: nothing here awaits). */
+const FIELDS: { date: IsoDate; exchange: ChargeExchange; value: number } = { date: '1970-01-01' as IsoDate, exchange: 'NSE', value: 0 };
+
+/**
+ * The brokerage in paise on an order of `value` paise: a valid flat amount as it is, a percentage
+ * plan by brokerageFor (which refuses a bad one); undefined for a bad flat amount (brokerageFor refuses it on the full path).
+ */
+function brokerageInDoubles(plan: BrokeragePlan, value: number): number | undefined {
+  if (plan.kind !== 'flat') return Number(brokerageFor(plan, BigInt(value)));
+  const perOrder = plan.perOrder;
+  return Number.isSafeInteger(perOrder) && perOrder >= 0 ? perOrder : undefined;
+}
 
 /**
  * One order's charges as `chargesFor`'s bigint arithmetic gives them, computed in doubles: a
@@ -231,8 +275,7 @@ const MAX_EXACT = Number.MAX_SAFE_INTEGER;
  * caller computes in bigint (an order of about Rs 90 crore x an STT rate and beyond).
  * `charges-doubles.test.ts` compares the two on random and boundary orders.
  */
-function chargesInDoubles(trade: NormalizedCharges, rates: OrderRates): ChargeBreakdown | undefined {
-  const value = Number(trade.value);
+function chargesInDoubles(value: number, brokerage: number, rates: OrderRates): ChargeBreakdown | undefined {
   let stt = 0;
   let exchangeTransaction = 0;
   let investorProtection = 0;
@@ -250,7 +293,6 @@ function chargesInDoubles(trade: NormalizedCharges, rates: OrderRates): ChargeBr
     else stampDuty += amount;
   }
   if (stt > MAX_EXACT || exchangeTransaction > MAX_EXACT || investorProtection > MAX_EXACT || sebiFee > MAX_EXACT || stampDuty > MAX_EXACT) return undefined;
-  const brokerage = trade.event === 'expire-worthless' ? 0 : Number(brokerageFor(trade.brokerage, trade.value));
   const exchangeRounded = roundToPaisaNumber(exchangeTransaction);
   const sebiRounded = roundToPaisaNumber(sebiFee);
   const protection = roundToPaisaNumber(investorProtection);
