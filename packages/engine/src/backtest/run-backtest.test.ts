@@ -55,6 +55,23 @@ describe('runBacktest', () => {
     }), { numRuns: 60 });
   });
 
+  it('writes the same equity into a reused buffer: every bar overwritten, a buffer too short refused', () => {
+    const buffer = new Float64Array(200).fill(Number.NaN);
+    fc.assert(fc.property(scenario, (input) => {
+      const series = walk(input.steps, input.days);
+      const program = (): ReturnType<typeof scriptedProgram> => scriptedProgram(new Map(input.signals.map((signal, index) => [index, signal] as const)));
+      const fresh = runBacktest({ series, program: program(), config: input.config });
+      // The buffer still holds the previous case's equity (or NaN): none of it may show.
+      const reused = runBacktest({ series, program: program(), config: input.config, equityBuffer: buffer });
+      expect(reused.equity).toEqual(fresh.equity);
+      expect(reused.equity.buffer).toBe(buffer.buffer);
+      expect(reused.summary).toEqual(fresh.summary);
+      expect(reused.days).toEqual(fresh.days);
+    }), { numRuns: 60 });
+    const series = walk([1, -1, 2], 1);
+    expect(() => runBacktest({ series, program: scriptedProgram(new Map()), equityBuffer: new Float64Array(2) })).toThrow('equity: the buffer holds 2 values, the series 3 bars');
+  });
+
   it('adds up: trades, days, fills and equity agree to the paisa', () => {
     fc.assert(fc.property(scenario, (input) => {
       const result = runScenario(input);

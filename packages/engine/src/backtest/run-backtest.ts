@@ -36,6 +36,12 @@ export interface RunBacktestRequest {
    * left out), orders sliced and positions rolled as the chain says. Not with `trader`.
    */
   readonly contracts?: ContractChain;
+  /**
+   * Scratch for the equity column, at least `series.length` long: the result's `equity` is then a
+   * view of its first bars, valid until the buffer is used again. A sweep passes one per chunk of
+   * runs, so a run allocates no column the length of the series. Default: a new column.
+   */
+  readonly equityBuffer?: Float64Array;
 }
 
 export interface BacktestSummary {
@@ -141,7 +147,10 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
   const barMilliseconds = checkSeries(series);
   if (contracts !== undefined) checkSeries(contracts.prices);
   const parts = kernelParts(request, config);
-  const kernel = new Kernel({ feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), barMilliseconds, ...parts });
+  const kernel = new Kernel({
+    feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), barMilliseconds, ...parts,
+    ...(request.equityBuffer === undefined ? {} : { equity: request.equityBuffer }),
+  });
   kernel.run();
   return backtestResult({ config, ledger: parts.ledger, kernel, equity: kernel.equity });
 }

@@ -67,6 +67,8 @@ export interface KernelOptions {
   readonly barMilliseconds?: number;
   /** Incremental mode: bars are given one at a time to `step` as they close; `run` is refused. */
   readonly stepping?: KernelStepping;
+  /** A whole run: equity is written into the first `series.length` values of this buffer (every one of them, so old values never show) instead of a new column. */
+  readonly equity?: Float64Array;
 }
 
 /** What a stepped kernel needs that a whole series would tell it (incremental-kernel.ts). */
@@ -118,6 +120,13 @@ export function drawdownCurve(equity: Float64Array): Float64Array {
     drawdown[index] = value - peak;
   }
   return drawdown;
+}
+
+/** The caller's buffer cut to `length` bars, or a new column. Throws RangeError for a buffer too short. */
+function equityColumn(buffer: Float64Array | undefined, length: number): Float64Array {
+  if (buffer === undefined) return new Float64Array(length);
+  if (buffer.length < length) throw new RangeError(`equity: the buffer holds ${buffer.length} values, the series ${length} bars`);
+  return buffer.length === length ? buffer : buffer.subarray(0, length);
 }
 
 export class Kernel {
@@ -175,7 +184,7 @@ export class Kernel {
     this.stepped = stepping !== undefined;
     this.signalsFrom = stepping?.signalsFrom ?? 0;
     // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.
-    this.equity = new Float64Array(stepping === undefined ? series.length : series.time.length);
+    this.equity = stepping === undefined ? equityColumn(options.equity, series.length) : new Float64Array(series.time.length);
     this.barMilliseconds = stepping === undefined ? options.barMilliseconds ?? inferBarMilliseconds(series) : stepping.barMilliseconds;
     this.time = series.time;
     this.length = series.length;

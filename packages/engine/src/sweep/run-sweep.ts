@@ -92,10 +92,12 @@ export function compileCombination(document: unknown, bindings: ParameterBinding
 /** Runs combinations `from` .. `to` - 1 over `series`, measured over its days. */
 function runRange(request: SweepRequest, range: { from: number; to: number }, days: SeriesDays): SweepRow[] {
   const rows: SweepRow[] = [];
+  // One equity column for every run of the range: each run writes all of it and is measured before the next starts.
+  const equityBuffer = new Float64Array(request.series.length);
   for (let index = range.from; index < range.to; index += 1) {
     const bindings = request.combinations[index] as ParameterBindings;
     const program = compileCombination(request.document, bindings, index);
-    const result = runBacktest({ series: request.series, program, ...runInputsOf(request) });
+    const result = runBacktest({ series: request.series, program, ...runInputsOf(request), equityBuffer });
     rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
   }
   return rows;
