@@ -5,7 +5,7 @@
 // cancelling, and a walk-forward job (its in-sample sweeps on threads) equal to a serial runWalkForward.
 import type { IsoDate, Paise } from '@vyuha/core';
 import { algorithmFromExpressions, estimateCandles, parameterGrid, runSweep, runWalkForward, stability, walkForwardWindows } from '@vyuha/engine';
-import type { AlgorithmParameter, SweepRow } from '@vyuha/engine';
+import type { AlgorithmParameter, SweepRow, WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareStoredRun } from '../src/backtest/stored-run';
 import { storedInstrumentOf } from '../src/backtest/trade-plan';
@@ -238,9 +238,39 @@ describe('sweep jobs', () => {
     expect(rows).toEqual(json(expected.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
     expect(rows.map((row) => (row.metrics as { chosenIndex: number }).chosenIndex)).toEqual(serial.windows.map((window) => window.chosenIndex));
     const row = await sweepRow(sweepId);
-    expect(row).toMatchObject({ status: 'COMPLETE', combinations: serial.windows.length, rows_done: serial.windows.length });
+    expect(row).toMatchObject({ status: 'COMPLETE', progress: 100, combinations: serial.windows.length, rows_done: serial.windows.length });
     expect(row.summary).toEqual(json(expected.summary));
     expect((row.summary as { overfitting: unknown }).overfitting).toEqual(json(serial.overfitting));
+  });
+
+  it('stops a walk-forward cancelled while its in-sample tasks run: skipped, CANCELLED, no row written', async () => {
+    const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
+    const sweepId = (await start({ kind: 'walkforward', walkForward, metric: 'returnPercent' })).sweep_id as string;
+    const [job] = await queue.boss.fetch(SWEEP_CHUNK_QUEUE, { batchSize: 1 });
+    let tasksDone = 0;
+    // The user cancels once the job is running on the threads; its next progress write finds the sweep CANCELLED.
+    class CancellingThreads extends SweepThreads {
+      override async walkForward(key: string, request: WalkForwardRequest, options: Parameters<SweepThreads['walkForward']>[2] = {}): Promise<WalkForwardResult> {
+        expect(await sweepRow(sweepId)).toMatchObject({ status: 'IN PROGRESS', progress: 10 });
+        expect(await call('cancel_sweep')({ sweep_id: sweepId })).toMatchObject({ status: 'CANCELLED', cancelled: true });
+        return super.walkForward(key, request, {
+          ...options,
+          onTaskDone: (done, total) => {
+            tasksDone = done;
+            options.onTaskDone?.(done, total);
+          },
+        });
+      }
+    }
+    const threads = new CancellingThreads({ threads: 2 });
+    try {
+      expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number }, { threads })).toBe('skipped');
+    } finally {
+      await threads.close();
+    }
+    expect(tasksDone).toBeGreaterThan(0);
+    expect(await sweepRow(sweepId)).toMatchObject({ status: 'CANCELLED', progress: 10, rows_done: 0 });
+    expect(await storedRows(sweepId)).toEqual([]);
   });
 
   it('cancels: CANCELLED, the queued job cancelled, charged only the rows written; another user can neither cancel nor start from the run', async () => {

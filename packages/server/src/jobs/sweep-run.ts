@@ -37,6 +37,7 @@ import { storedInstrumentOf } from '../backtest/trade-plan';
 import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
 import type { SweepThreads } from './sweep-threads';
+import { SweepAborted } from '../sweep/run-pool';
 import type { SweepJobRequest } from './sweep-request';
 
 /** A problem with the sweep's own inputs: it ends in ERROR with this message, no retry. */
@@ -364,6 +365,39 @@ export function walkForwardRecords(result: WalkForwardResult): { rows: ResultRow
   return { rows, summary };
 }
 
+/** A walk-forward's progress is written at most this often while its in-sample tasks finish. */
+const PROGRESS_WRITE_MS = 250;
+
+/**
+ * A walk-forward job on threads, watched: as its in-sample tasks finish, progress from 10 to 90%
+ * (one write at a time, at most every PROGRESS_WRITE_MS); a write that finds the sweep no longer
+ * IN PROGRESS (cancelled) aborts the run, which stops after the tasks running. `settled` waits
+ * for the last write. A failed progress write is not the job's failure: the final write decides.
+ */
+function walkForwardWatch(pool: pg.Pool, sweepId: string): { onTaskDone: (done: number, total: number) => void; signal: AbortSignal; settled: () => Promise<void> } {
+  const controller = new AbortController();
+  let writing: Promise<void> | undefined;
+  let lastWrite = 0;
+  return {
+    signal: controller.signal,
+    onTaskDone: (done, total) => {
+      if (writing !== undefined || Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+      lastWrite = Date.now();
+      const percent = 10 + Math.floor((80 * done) / total);
+      writing = pool.query(`UPDATE sweeps SET progress = greatest(progress, $2) WHERE sweep_id = $1 AND status = 'IN PROGRESS'`, [sweepId, percent])
+        .then((result) => {
+          if (result.rowCount === 0) controller.abort();
+        }, () => undefined)
+        .finally(() => {
+          writing = undefined;
+        });
+    },
+    settled: async () => {
+      await writing;
+    },
+  };
+}
+
 async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Promise<SweepDisposition> {
   const { request, threads } = run;
   const inputs = await inputsOf(pool, job.sweepId, request);
@@ -372,17 +406,22 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Pro
   if (inputs.trader !== undefined) throw new SweepRunFailure(untradeableBySweeps('option-legs', request.instrument.tradingSymbol));
   const windows = walkForwardWindows(inputs.series, spec);
   if (!windows.ok) throw new SweepRunFailure(`walkForward: ${windows.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
-  // The candles are loaded and the windows laid out; the engine runs them in one call (no progress
-  // inside it): the in-sample sweeps on the threads when given and the runs allow, else here.
+  // The candles are loaded and the windows laid out. On the threads (when given and the runs
+  // allow) the in-sample tasks report progress and a cancel stops them; else the engine runs the
+  // whole walk-forward here in one call (no progress inside it).
   const { rowCount } = await pool.query(`UPDATE sweeps SET progress = 10 WHERE sweep_id = $1 AND status = 'IN PROGRESS'`, [job.sweepId]);
   if (rowCount === 0) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS`);
   let result: WalkForwardResult;
+  const watch = walkForwardWatch(pool, job.sweepId);
   try {
     result = threads !== undefined && threadable(inputs)
-      ? await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value }, futuresOf(inputs))
+      ? await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value }, { ...futuresOf(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal })
       : runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
   } catch (error) {
+    if (error instanceof SweepAborted) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS (${error.message})`);
     engineFailure(error);
+  } finally {
+    await watch.settled();
   }
   const { rows, summary } = walkForwardRecords(result);
   await inTransaction(pool, async (client) => {

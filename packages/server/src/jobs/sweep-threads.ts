@@ -12,7 +12,7 @@
 //   a chunk keep their positions in the whole grid.
 import type { BarSeries, SweepRow, WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
 import { SweepPool } from '../sweep/run-pool';
-import type { SweepJob as PoolJob } from '../sweep/run-pool';
+import type { SweepJob as PoolJob, WatchOptions } from '../sweep/run-pool';
 import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 
@@ -53,7 +53,7 @@ export class SweepThreads {
   }
 
   /** `runWalkForward(request)` with its in-sample sweeps on the sweep's pool (an index's futures: `futures`, the chain's recipe). */
-  async walkForward(key: string, request: WalkForwardRequest, options: { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
+  async walkForward(key: string, request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
     return this.inTurn(key, request.series, (pool) => walkForwardInPool(pool, request, options));
   }
 

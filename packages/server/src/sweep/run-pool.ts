@@ -10,6 +10,8 @@
 //   the error the serial run throws (same class, same message: sweep-protocol.ts).
 // - A thread that dies (its module fails to load, it runs out of memory) rejects the run.
 // - One run at a time per pool; `close` terminates every thread (callers close in a finally).
+// - A caller's AbortSignal stops the dealing: the tasks running finish, then the run rejects with
+//   SweepAborted and the pool takes the next run.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +38,19 @@ export interface PoolOptions {
 export interface ChunkOptions {
   /** Combinations per task; default guided: the remaining / (threads x 4), shrinking as the sweep ends. */
   readonly chunkSize?: number;
+}
+
+/** What a caller watching a long run (a walk-forward job) passes. */
+export interface WatchOptions {
+  /** Called after each task with the tasks done and the tasks in all (a job's progress). */
+  readonly onTaskDone?: (done: number, total: number) => void;
+  /** Once aborted no more tasks are dealt; the run rejects with SweepAborted after the ones running finish. */
+  readonly signal?: AbortSignal;
+}
+
+/** A run stopped by its caller's AbortSignal. */
+export class SweepAborted extends Error {
+  override readonly name = 'SweepAborted';
 }
 
 /**
@@ -199,11 +214,11 @@ export class SweepPool {
    * range: its rows in combination order, or the error its serial sweep would throw, or undefined
    * for ranges after the first failing one (not run).
    */
-  async sweepRanges(job: SweepJob, ranges: readonly BarRange[], options: ChunkOptions = {}): Promise<Array<SweepRow[] | Error | undefined>> {
+  async sweepRanges(job: SweepJob, ranges: readonly BarRange[], options: ChunkOptions & WatchOptions = {}): Promise<Array<SweepRow[] | Error | undefined>> {
     const total = job.combinations.length;
     const chunks = this.chunksOf(total, options);
     const tasks = ranges.flatMap((range) => chunks.map(([from, to]) => ({ from, to, fromBar: range.fromBar, toBar: range.toBar })));
-    const outcomes = await this.runTasks(job, tasks);
+    const outcomes = await this.runTasks(job, tasks, options);
     return ranges.map((_range, index) => {
       const mine = outcomes.slice(index * chunks.length, (index + 1) * chunks.length);
       const failure = mine.find((outcome): outcome is Error => outcome instanceof Error);
@@ -226,7 +241,8 @@ export class SweepPool {
   }
 
   /** Sends the job to every thread, deals the tasks in order, and collects every outcome. */
-  private runTasks(job: SweepJob, tasks: ReadonlyArray<Omit<TaskMessage, 'type' | 'job' | 'task'>>): Promise<Outcome[]> {
+  private runTasks(job: SweepJob, tasks: ReadonlyArray<Omit<TaskMessage, 'type' | 'job' | 'task'>>, watch: WatchOptions = {}): Promise<Outcome[]> {
+    if (watch.signal?.aborted === true) return Promise.reject(new SweepAborted('the sweep was stopped before it started'));
     if (this.broken !== undefined) return Promise.reject(this.broken);
     if (this.closing) return Promise.reject(new Error('the sweep pool is closed'));
     if (this.running) return Promise.reject(new Error('the sweep pool runs one sweep at a time'));
@@ -244,6 +260,7 @@ export class SweepPool {
       const outcomes: Outcome[] = new Array<Outcome>(tasks.length).fill(undefined);
       let next = 0;
       let inFlight = 0;
+      let done = 0;
       let failed = false;
       let settled = false;
       const settle = (error?: Error): void => {
@@ -260,8 +277,9 @@ export class SweepPool {
         resolve(outcomes);
       };
       const deal = (thread: Worker): void => {
-        if (failed || next >= tasks.length) {
-          if (inFlight === 0) settle();
+        const aborted = watch.signal?.aborted === true;
+        if (failed || aborted || next >= tasks.length) {
+          if (inFlight === 0) settle(aborted ? new SweepAborted(`the sweep was stopped after ${done} of ${tasks.length} tasks`) : undefined);
           return;
         }
         const task = next;
@@ -278,6 +296,8 @@ export class SweepPool {
           outcomes[message.task] = receivedError(message.error);
           failed = true;
         }
+        done += 1;
+        watch.onTaskDone?.(done, tasks.length);
         deal(thread);
       };
       this.onCrash = (error) => settle(error);

@@ -10,14 +10,14 @@
 import { walkForwardFromSweeps } from '@vyuha/engine';
 import type { WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
-import type { ChunkOptions, SweepPool } from './run-pool';
+import type { ChunkOptions, SweepPool, WatchOptions } from './run-pool';
 
 /**
  * `runWalkForward(request)` with the in-sample sweeps on `pool`, whose series must be
  * `request.series`. Throws SweepError, BacktestConfigError, RangeError as the serial run does.
  * @example (await walkForwardInPool(pool, request)).overfitting.gapPercent // as runWalkForward(request).overfitting.gapPercent
  */
-export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions & { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
+export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions & WatchOptions & { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
   if (pool.series !== request.series) throw new RangeError('series: the pool was started on another series');
   if (request.contracts !== undefined && options.futures === undefined) throw new RangeError('contracts: the threads build the chain from its recipe; pass options.futures');
   const { series: _series, windows, contracts: _contracts, ...rest } = request;

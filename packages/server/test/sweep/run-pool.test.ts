@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { algorithmFromExpressions, BacktestConfigError, parameterGrid, runSweep, SweepError } from '@vyuha/engine';
 import type { AlgorithmParameter, BacktestConfigInput, ParameterBindings } from '@vyuha/engine';
-import { guidedRanges, SweepPool } from '../../src/sweep/run-pool';
+import { guidedRanges, SweepAborted, SweepPool } from '../../src/sweep/run-pool';
 import { sessionBars } from '../helpers/session-bars';
 
 const FAST: AlgorithmParameter = { name: 'fast', default: 3, from: 3, to: 12, step: 3 };
@@ -46,6 +46,31 @@ describe('SweepPool', () => {
     }
     const byDrawdown = await pool.sweep({ document, config, combinations, metric: 'maxDrawdown' }, { chunkSize: 5 });
     expect(byDrawdown).toStrictEqual(runSweep({ series, document, config, combinations, metric: 'maxDrawdown' }));
+  });
+
+  it('reports each task done, stops dealing once its caller aborts, and then takes the next run', async () => {
+    const job = { document, config, combinations, metric: 'sharpe' as const };
+    const whole = [{ fromBar: 0, toBar: series.length }];
+    const serial = runSweep({ series, ...job });
+    const seen: Array<[number, number]> = [];
+    const [rows] = await pool.sweepRanges(job, whole, { chunkSize: 1, onTaskDone: (done, total) => seen.push([done, total]) });
+    expect(rows).toStrictEqual(serial.rows);
+    expect(seen).toEqual(combinations.map((_combination, index) => [index + 1, combinations.length]));
+
+    // Two threads, one task each in flight: the abort after the first lets the second finish, and nothing more is dealt.
+    const controller = new AbortController();
+    let done = 0;
+    const stopped = pool.sweepRanges(job, whole, {
+      chunkSize: 1, signal: controller.signal,
+      onTaskDone: (count) => {
+        done = count;
+        if (count === 1) controller.abort();
+      },
+    });
+    await expect(stopped).rejects.toBeInstanceOf(SweepAborted);
+    expect(done).toBe(2);
+    await expect(pool.sweepRanges(job, whole, { signal: controller.signal })).rejects.toThrow('the sweep was stopped before it started');
+    expect(await pool.sweep(job)).toStrictEqual(serial);
   });
 
   it('rejects with the serial error: the first refused combination, or the refused config', async () => {
