@@ -111,7 +111,9 @@ describe('users administration', () => {
     await signIn(page, 'administrator');
     await openUser(page);
     await page.getByTestId('disable-user').click();
-    await page.getByRole('button', { name: 'Disable', exact: true }).last().click();
+    // The dialog's button: the page's own button has the same name, and `.last()` could find it
+    // before the dialog opened (a second click, a second dialog).
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable', exact: true }).click();
     await page.getByTestId('enable-user').waitFor();
     expect(await signInStatus(trader.email, trader.password)).toBe(401);
 
@@ -122,7 +124,7 @@ describe('users administration', () => {
 
     await openUser(page);
     await page.getByTestId('enable-user').click();
-    await page.getByRole('button', { name: 'Enable', exact: true }).last().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Enable', exact: true }).click();
     await page.getByTestId('disable-user').waitFor();
     expect(await signInStatus(trader.email, trader.password)).toBe(200);
     await page.getByTestId('audit-row').filter({ hasText: 'auth.users.disabled' }).nth(1).waitFor();
