@@ -13,11 +13,10 @@ import { storedInstrumentOf } from '../src/backtest/trade-plan';
 import { backtestActions } from '../src/graphql/actions/backtest-actions';
 import { sweepActions } from '../src/graphql/actions/sweep-actions';
 import type { GraphqlSession } from '../src/graphql/types';
-import { IssuesFailure } from '../src/graphql/types';
 import { createJobQueue, SWEEP_CHUNK_QUEUE } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { readSweepRequest, sweepDocument } from '../src/jobs/sweep-request';
-import { executeSweepJob, untradeableBySweeps, walkForwardRecords } from '../src/jobs/sweep-run';
+import { executeSweepJob, walkForwardRecords } from '../src/jobs/sweep-run';
 import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
@@ -134,7 +133,7 @@ describe('sweep jobs of an index traded through its futures', () => {
     expect(rows.length).toBe(4);
   });
 
-  it('runs a NIFTY sweep on option legs equal to the serial runSweep with the run\'s trader; refuses its walk-forward', async () => {
+  it('runs a NIFTY sweep on option legs equal to the serial runSweep with the run\'s trader', async () => {
     const legs = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
     const legsRun = await backtestRun({ tradeInstrumentsConfig: legs });
     const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
@@ -147,9 +146,27 @@ describe('sweep jobs of an index traded through its futures', () => {
       'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
     expect(rows.map((row) => ({ index: row.position, bindings: row.bindings, metrics: row.metrics }))).toEqual(json(serial.rows));
     expect(serial.rows.some((row) => row.metrics.trades > 0)).toBe(true);
-    const error = await start({ kind: 'walkforward', walkForward: { inSampleDays: 10, outOfSampleDays: 5 } }, legsRun).then(() => undefined, (caught: unknown) => caught);
-    expect(error).toBeInstanceOf(IssuesFailure);
-    expect((error as IssuesFailure<{ path: string; message: string }>).issues).toEqual([{ path: 'run_id', message: `run_id: ${untradeableBySweeps('option-legs', 'NIFTY')}` }]);
-    expect(untradeableBySweeps('option-legs', 'NIFTY')).toMatch(/^NIFTY is traded through option legs; walk-forwards trade stocks and index futures only for now/);
+  });
+
+  it('runs a NIFTY walk-forward on option legs equal to the serial runWalkForward with traders made for each window', async () => {
+    const legs = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
+    const legsRun = await backtestRun({ tradeInstrumentsConfig: legs });
+    const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
+    const sweepId = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;
+    await runQueuedJob(sweepId);
+    const prepared = await serialInputs(sweepId, legs);
+    const windows = walkForwardWindows(prepared.series, walkForward);
+    if (!windows.ok || prepared.windowTraders === undefined) throw new Error('windows and the window traders');
+    const serial = runWalkForward({
+      series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', windows: windows.value, traders: prepared.windowTraders,
+    });
+    const expected = walkForwardRecords(serial);
+    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
+    expect(rows).toEqual(json(expected.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+    expect(rows.length).toBe(4);
+    expect(serial.windows.some((window) => window.outOfSampleMetrics.trades > 0)).toBe(true);
+    const { rows: sweep } = await db.pool.query<{ status: string; progress: number }>('SELECT status, progress FROM sweeps WHERE sweep_id = $1', [sweepId]);
+    expect(sweep[0]).toEqual({ status: 'COMPLETE', progress: 100 });
   });
 });

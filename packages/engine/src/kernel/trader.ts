@@ -115,3 +115,10 @@ export interface Trader {
 
 /** Builds a trader for one run. */
 export type TraderFactory = (context: TraderContext) => Trader;
+
+/**
+ * The trader factory of a run over bars `from` .. `to` - 1 (exclusive) of the series it was made
+ * for, whose own series holds those bars only (a walk-forward's windows): whatever the factory
+ * reads per bar (INDIA VIX, option candles by bar) is cut to them, so nothing after `to` reaches it.
+ */
+export type WindowTraders = (bars: { readonly from: number; readonly to: number }) => TraderFactory;

@@ -27,7 +27,7 @@ import type { PositionContext, Signal } from '../algorithm/program';
 import type { FillId, Ledger, OrderId } from '../kernel/ledger';
 import type { ProtectiveFillKind, ProtectivePair } from '../execution/matching-core';
 import type { SlippageModel } from '../kernel/slippage';
-import type { BarMoment, ExitReason, SessionState, Trader, TraderContext, TraderFactory } from '../kernel/trader';
+import type { BarMoment, ExitReason, SessionState, Trader, TraderContext, TraderFactory, WindowTraders } from '../kernel/trader';
 import type { AdoptedLegExits } from './adopted-leg-exits';
 import type { OptionsLegsConfig } from './config';
 import { settleAtExpiry } from './expiry-settlement';
@@ -92,6 +92,26 @@ interface WorkingEntry {
 /** Builds options-legs traders for the kernel. */
 export function optionsLegsTraderFactory(options: OptionsLegsTraderOptions): TraderFactory {
   return (context) => new OptionsLegsTrader(context, options);
+}
+
+/**
+ * Options-legs traders for runs over a part of the series `options` was made for (a walk-forward's
+ * windows): a run over bars `from` .. `to` - 1 reads VIX of those bars only, and the option
+ * candles with its bar numbers moved back onto the whole series'.
+ * @example optionsLegsWindowTraders(options)({ from: 750, to: 1125 }) // a factory for runs over those 375 bars
+ */
+export function optionsLegsWindowTraders(options: OptionsLegsTraderOptions): WindowTraders {
+  return ({ from, to }) => {
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) throw new RangeError(`bars: from ${from} and to ${to} must be bar numbers with from <= to`);
+    const { vix, candles } = options;
+    if (typeof vix !== 'number' && vix.length < to) throw new RangeError(`vix: one reading per bar is needed up to bar ${to - 1}, got ${vix.length}`);
+    const windowVix = typeof vix === 'number' ? vix : Float64Array.from({ length: to - from }, (_, bar) => vix[from + bar] as number);
+    const windowCandles: OptionCandleSource | undefined = candles === undefined ? undefined : {
+      hasContract: (tradingSymbol) => candles.hasContract(tradingSymbol),
+      candleAt: (tradingSymbol, barIndex, time) => candles.candleAt(tradingSymbol, barIndex + from, time),
+    };
+    return optionsLegsTraderFactory({ ...options, vix: windowVix, ...(windowCandles === undefined ? {} : { candles: windowCandles }) });
+  };
 }
 
 export class OptionsLegsTrader implements Trader {

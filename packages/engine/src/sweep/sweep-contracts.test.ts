@@ -7,7 +7,8 @@ import { runBacktest } from '../backtest/run-backtest';
 import { FuturesChain } from '../futures/futures-chain';
 import type { TraderFactory } from '../kernel/trader';
 import { parseOptionsLegsConfig } from '../options-legs/config';
-import { optionsLegsTraderFactory } from '../options-legs/options-legs-trader';
+import { optionsLegsTraderFactory, optionsLegsWindowTraders } from '../options-legs/options-legs-trader';
+import type { OptionCandle, OptionCandleSource } from '../options-legs/leg-pricing';
 import { parameterGrid } from './grid';
 import { compileCombination, runSweep } from './run-sweep';
 import { sliceContractChain } from './sliced-chain';
@@ -128,5 +129,89 @@ describe('a sweep with option legs', () => {
       expect(row.metrics).toEqual(sweepMetricsOf(result, { days }));
     });
     expect(sweep.rows.some((row) => row.metrics.trades > 0)).toBe(true);
+  });
+});
+
+describe('a walk-forward with option legs', () => {
+  const legs = parseOptionsLegsConfig({
+    underlying: 'NIFTY',
+    onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }],
+  });
+  const config = { type: 'swing', capital: 10_000_000 as Paise, instrument: 'NIFTY', charges: { kind: 'schedule', exchange: 'NSE', instrument: 'option' } } as const;
+  const windows = walkForwardWindows(series, { inSampleDays: 10, outOfSampleDays: 5 });
+  if (!windows.ok) throw new Error('the series has windows');
+  /** INDIA VIX per bar, moving with the bar so that a reading from the wrong bar changes prices. */
+  const vix = Float64Array.from({ length: series.length }, (_, bar) => 12 + (bar % 97) / 10);
+  /** A premium per bar of `bars` (paise), from that bar's close: a candle read at the wrong bar prices differently. */
+  const candleOf = (bars: BarSeries, bar: number): OptionCandle => {
+    const close = Math.round((bars.close[bar] as number) * 7) % 9_000 + 1_000;
+    return { open: close - 50, high: close + 100, low: close - 100, close };
+  };
+  /** Candles for every contract over `bars`, and what was asked: the latest time, and any (bar, time) pair that disagrees with `bars`. */
+  const recordingSource = (bars: BarSeries): OptionCandleSource & { latest: number; mismatches: number } => {
+    const source = {
+      latest: Number.NEGATIVE_INFINITY,
+      mismatches: 0,
+      hasContract: () => true,
+      candleAt: (_symbol: string, bar: number, time: number): OptionCandle => {
+        if (bars.time[bar] !== time) source.mismatches += 1;
+        source.latest = Math.max(source.latest, time);
+        return candleOf(bars, bar);
+      },
+    };
+    return source;
+  };
+  const options = { config: legs, fill: 'next-open', slippage: { kind: 'none' } } as const;
+  const base = { series, document, config, combinations, metric: 'netPnl' as const, windows: windows.value };
+
+  it('sweeps each in-sample window with a trader made for its bars alone: VIX and option candles of those bars', () => {
+    const window = windows.value[1];
+    if (window === undefined) throw new Error('two windows at least');
+    const { fromBar, toBar } = window.inSample;
+    const whole = recordingSource(series);
+    const request = { ...base, traders: optionsLegsWindowTraders({ ...options, vix, candles: whole }) };
+    const bars = sliceSeries(series, fromBar, toBar);
+    const own = optionsLegsTraderFactory({ ...options, vix: vix.slice(fromBar, toBar), candles: recordingSource(bars) });
+    const expected = runSweep({ series: bars, document, config, combinations, metric: 'netPnl', trader: own });
+    const rows = inSampleSweep(request, window).rows;
+    expect(rows).toEqual(expected.rows);
+    expect(rows.some((row) => row.metrics.trades > 0)).toBe(true);
+    expect(whole.mismatches).toBe(0);
+    expect(whole.latest).toBeLessThan(series.time[toBar] as number);
+  });
+
+  it('lets nothing after a window\'s in-sample end into its choice: changing later VIX and candles changes no in-sample row', () => {
+    const window = windows.value[0];
+    if (window === undefined) throw new Error('one window at least');
+    const end = window.inSample.toBar;
+    const future = Float64Array.from(vix, (level, bar) => (bar < end ? level : 80));
+    const planted: OptionCandleSource = {
+      hasContract: () => true,
+      candleAt: (_symbol, bar) => (bar < end ? candleOf(series, bar) : { open: 1, high: 1, low: 1, close: 1 }),
+    };
+    const honest = inSampleSweep({ ...base, traders: optionsLegsWindowTraders({ ...options, vix, candles: recordingSource(series) }) }, window).rows;
+    const changed = inSampleSweep({ ...base, traders: optionsLegsWindowTraders({ ...options, vix: future, candles: planted }) }, window).rows;
+    expect(changed).toEqual(honest);
+    // The same change inside the in-sample bars does show: the check can fail.
+    const early = Float64Array.from(vix, (level, bar) => (bar < end ? 80 : level));
+    const moved = inSampleSweep({ ...base, traders: optionsLegsWindowTraders({ ...options, vix: early }) }, window).rows;
+    const synthetic = inSampleSweep({ ...base, traders: optionsLegsWindowTraders({ ...options, vix }) }, window).rows;
+    expect(moved).not.toEqual(synthetic);
+  });
+
+  it('runs every window and trades the legs out of sample, each out-of-sample run with its own bars\' VIX and candles', () => {
+    const whole = recordingSource(series);
+    const result = runWalkForward({ ...base, traders: optionsLegsWindowTraders({ ...options, vix, candles: whole }) });
+    expect(result.windows).toHaveLength(windows.value.length);
+    expect(result.windows.some((window) => window.outOfSampleMetrics.trades > 0)).toBe(true);
+    expect(whole.mismatches).toBe(0);
+    const synthetic = runWalkForward({ ...base, traders: optionsLegsWindowTraders({ ...options, vix }) });
+    expect(result.windows.map((window) => window.outOfSampleNetPnl)).not.toEqual(synthetic.windows.map((window) => window.outOfSampleNetPnl));
+  });
+
+  it('refuses bars outside the VIX readings', () => {
+    const traders = optionsLegsWindowTraders({ ...options, vix: vix.slice(0, 100) });
+    expect(() => traders({ from: 50, to: 150 })).toThrow(/^vix: one reading per bar is needed up to bar 149, got 100/);
+    expect(() => traders({ from: 10, to: 5 })).toThrow(RangeError);
   });
 });

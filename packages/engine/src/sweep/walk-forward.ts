@@ -7,6 +7,7 @@ import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
 import type { BacktestResult } from '../backtest/run-backtest';
 import type { ContractChain } from '../kernel/contract-chain';
+import type { TraderFactory, WindowTraders } from '../kernel/trader';
 import type { DailyResult, RoundTripTrade } from '../metrics/metrics-input';
 import type { Ratio } from '../metrics/risk-ratios';
 import { TRADING_DAYS_PER_YEAR } from '../metrics/risk-ratios';
@@ -27,7 +28,9 @@ import { dailyResultOf, measure, rankValue, roundTripOf, seriesDays, sweepMetric
  *   defined, and no signal acts before the window's first bar.
  * - With `contracts` (an index's futures), each run trades the chain cut to its own bars
  *   (sliced-chain.ts), so the in-sample runs see no contract price after the in-sample end either.
- *   A `trader` (option legs) is refused: its factory is built over the whole series' bars.
+ *   With `traders` (option legs), each run's trader is made for its own bars (INDIA VIX and the
+ *   option candles cut to them: optionsLegsWindowTraders). A sweep's `trader`, one factory over
+ *   the whole series, is refused.
  * - Each window starts from the configured capital; the stitched equity adds the windows' P&L
  *   in order (no compounding across windows), so each window is independent of the others.
  */
@@ -159,19 +162,25 @@ export interface WalkForwardRequest {
   readonly windows: readonly WalkForwardWindow[];
   /** Every run trades this chain (built over `series`), cut to the run's bars. */
   readonly contracts?: ContractChain;
+  /** Option legs: every run's trader factory, made for the run's bars of `series` (optionsLegsWindowTraders). */
+  readonly traders?: WindowTraders;
 }
 
 /** Refuses a request carrying a trader factory (a sweep's field, spread into a walk-forward by mistake). */
 function checkNoTrader(request: WalkForwardRequest): void {
   if ((request as { trader?: unknown }).trader !== undefined) {
-    throw new RangeError('trader: a walk-forward cuts the bars into windows, and a trader factory (option legs) is built over the whole series; run option legs as a plain sweep');
+    throw new RangeError('trader: a walk-forward cuts the bars into windows, and this trader factory reads the whole series; give `traders` (a factory per window, optionsLegsWindowTraders) instead');
   }
 }
 
-/** A run's inputs over bars `from` .. `to` - 1 only: the series copied, the chain (if any) cut the same way. */
-function slicedInputs(request: WalkForwardRequest, from: number, to: number): { series: BarSeries; contracts?: ContractChain } {
+/** A run's inputs over bars `from` .. `to` - 1 only: the series copied, the chain and the trader (if any) cut the same way. */
+function slicedInputs(request: WalkForwardRequest, from: number, to: number): { series: BarSeries; contracts?: ContractChain; trader?: TraderFactory } {
   const series = sliceSeries(request.series, from, to);
-  return request.contracts === undefined ? { series } : { series, contracts: sliceContractChain(request.contracts, series, from) };
+  return {
+    series,
+    ...(request.contracts === undefined ? {} : { contracts: sliceContractChain(request.contracts, series, from) }),
+    ...(request.traders === undefined ? {} : { trader: request.traders({ from, to }) }),
+  };
 }
 
 export interface WalkForwardWindowResult extends WalkForwardWindow {
@@ -259,10 +268,10 @@ function runOutOfSample(request: WalkForwardRequest, window: WalkForwardWindow, 
   const compiled = compileCombination(request.document, chosen.bindings, chosen.index);
   const { fromBar, toBar } = window.outOfSample;
   const start = Math.max(0, fromBar - compiled.warmup);
-  const { series, contracts } = slicedInputs(request, start, toBar);
+  const { series, contracts, trader } = slicedInputs(request, start, toBar);
   const firstBar = fromBar - start;
   const program = { exits: compiled.exits, createProgram: (bars: BarSeries) => gatedProgram(compiled.createProgram(bars), firstBar) };
-  const result = runBacktest({ series, program, ...runInputsOf({ config: request.config, contracts }) });
+  const result = runBacktest({ series, program, ...runInputsOf({ config: request.config, contracts, trader }) });
   const days = seriesDays(series);
   const firstDay = days.firstBar.indexOf(firstBar);
   return { result, series, days, firstDay, firstBar };

@@ -3,7 +3,7 @@
 // stored-run.ts (which loads them) so that a worker thread computing a run (jobs/backtest-thread.ts)
 // loads the engine and these, not the database client.
 import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, FuturesChain, runBacktest } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, ProgramSource, TraderFactory } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, ProgramSource, TraderFactory, WindowTraders } from '@vyuha/engine';
 import { ContractCandles } from './contract-candles';
 import type { StoredLegCandles } from './stored-candles';
 import type { TradePlan } from './trade-plan';
@@ -57,6 +57,8 @@ export interface PreparedRun {
   readonly series: BarSeries;
   readonly config: BacktestConfigInput;
   readonly trader?: TraderFactory;
+  /** Option legs: the same traders made for a part of the bars (a walk-forward's windows), set with `trader`. */
+  readonly windowTraders?: WindowTraders;
   readonly contracts?: FuturesChain;
   /** How `contracts` was built (set with it). */
   readonly futures?: FuturesRecipe;

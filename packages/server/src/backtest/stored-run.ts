@@ -13,7 +13,7 @@
 import { addDays, formatRupees, istDate, istEpochMs } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import {
-  chargeModelOf, dailyLimitsOf, futuresContractRuns, FuturesPlanError, optionsLegsTraderFactory,
+  chargeModelOf, dailyLimitsOf, futuresContractRuns, FuturesPlanError, optionsLegsTraderFactory, optionsLegsWindowTraders,
 } from '@vyuha/engine';
 import type {
   BacktestConfigInput, BacktestResult, BarSeries, ChargesConfig, FillModel, FuturesSizing, OptionsLegsConfig, ProgramSource, Sizing,
@@ -82,9 +82,11 @@ async function prepareLegs(request: StoredRunRequest, context: { plan: Extract<T
   const { legs } = context.plan;
   const { dailyMaxLoss, dailyMaxProfit } = dailyLimitsOf(legs);
   const fill = request.fill ?? 'next-open';
+  const traderOptions = { config: legs, vix: vixAtBars(context.series, vix), fill, slippage: { kind: 'none' }, candles: legCandles } as const;
   return {
     plan: context.plan, series: context.series, legCandles,
-    trader: optionsLegsTraderFactory({ config: legs, vix: vixAtBars(context.series, vix), fill, slippage: { kind: 'none' }, candles: legCandles }),
+    trader: optionsLegsTraderFactory(traderOptions),
+    windowTraders: optionsLegsWindowTraders(traderOptions),
     config: {
       ...baseConfig(request, context.plan.charges),
       ...(dailyMaxLoss === undefined ? {} : { dailyMaxLoss: dailyMaxLoss as Paise }),

@@ -5,7 +5,10 @@
 // stored range, built once per sweep and process and shared by every run (it is only read). Option
 // legs: one trader factory (a fresh trader per run) over the stored leg candles; a slice of runs
 // is run again until every option candle its runs asked for was loaded (as runPrepared does), so
-// its rows are those of runs with all their candles. Walk-forwards of option legs are refused.
+// its rows are those of runs with all their candles. A walk-forward of option legs makes each run's
+// trader for its own bars (INDIA VIX and option candles cut to them: optionsLegsWindowTraders) and
+// runs on the event loop's thread a slice of in-sample runs at a time, with progress and cancel
+// between slices, and again until every option candle was loaded.
 //
 // Invariants:
 // - Rows are written with ON CONFLICT DO NOTHING on (sweep_id, position): a retried or
@@ -25,9 +28,13 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { istDate } from '@vyuha/core';
 import type { Paise } from '@vyuha/core';
 import {
-  BacktestConfigError, bestCell, formatAlgorithmError, OptionsLegsConfigError, parseOptionsLegsConfig, runSweepChunk, runWalkForward, stability, SweepError, walkForwardWindows,
+  BacktestConfigError, bestCell, formatAlgorithmError, inSampleRequest, OptionsLegsConfigError, parseOptionsLegsConfig, runSweepChunk, runWalkForward, stability, SweepError,
+  walkForwardFromSweeps, walkForwardWindows,
 } from '@vyuha/engine';
-import type { BacktestConfigInput, BarSeries, ContractChain, OptionsLegsConfig, SweepRequest, TraderFactory, ParameterBindings, SweepMetrics, SweepRow, WalkForwardResult } from '@vyuha/engine';
+import type {
+  BacktestConfigInput, BarSeries, ContractChain, OptionsLegsConfig, SweepRequest, TraderFactory, ParameterBindings, SweepMetrics, SweepRow, WalkForwardRequest,
+  WalkForwardResult, WalkForwardWindow, WindowTraders,
+} from '@vyuha/engine';
 import type pg from 'pg';
 import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
@@ -59,12 +66,6 @@ export interface SweepJob {
   readonly to: number;
 }
 
-/** What walk-forwards cannot trade yet (option legs), in words (also the start action's refusal). */
-export function untradeableBySweeps(kind: string, symbol: string): string {
-  return `${symbol} is traded through ${kind === 'option-legs' ? 'option legs' : kind}; walk-forwards trade stocks and index futures only for now`
-    + ' (option legs read INDIA VIX and option candles over the whole range, which the windows cut): run a sweep instead';
-}
-
 /** Everything a job needs from the database, loaded once per sweep and process (see `inputsCache`). */
 interface SweepInputs {
   readonly series: BarSeries;
@@ -77,6 +78,8 @@ interface SweepInputs {
   readonly futures?: FuturesRecipe;
   /** Option legs: the trader factory and the stored leg candles it reads (loaded as runs ask). */
   readonly trader?: TraderFactory;
+  /** Option legs: the same traders made for a walk-forward's windows. */
+  readonly windowTraders?: WindowTraders;
   readonly legCandles?: StoredLegCandles;
 }
 
@@ -126,6 +129,7 @@ async function loadInputs(pool: pg.Pool, request: SweepJobRequest): Promise<Swee
     ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
     ...(prepared.futures === undefined ? {} : { futures: prepared.futures }),
     ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
+    ...(prepared.windowTraders === undefined ? {} : { windowTraders: prepared.windowTraders }),
     ...(prepared.legCandles === undefined ? {} : { legCandles: prepared.legCandles }),
   };
 }
@@ -398,25 +402,57 @@ function walkForwardWatch(pool: pg.Pool, sweepId: string): { onTaskDone: (done: 
   };
 }
 
+/**
+ * A walk-forward of option legs, here on the event loop's thread: each window's in-sample sweep a
+ * slice of runs (SLICE_CANDLES) at a time, progress written from 10 to 90% between slices and a
+ * cancelled sweep stopped there (SweepNoLongerRunning); then the out-of-sample runs. Run again
+ * until every option candle its runs asked for was loaded, so it is the walk-forward of runs with
+ * all their candles. Throws SweepNoLongerRunning, and the engine's errors.
+ */
+async function legsWalkForward(pool: pg.Pool, job: { sweepId: string; inputs: SweepInputs; request: SweepJobRequest; windows: readonly WalkForwardWindow[] }): Promise<WalkForwardResult> {
+  const { inputs, request, windows } = job;
+  const { trader: _wholeSeries, ...rest } = engineRequest(inputs, request);
+  const engine: WalkForwardRequest = { ...rest, windows, ...(inputs.windowTraders === undefined ? {} : { traders: inputs.windowTraders }) };
+  const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
+  for (;;) {
+    const inSampleRows: SweepRow[][] = [];
+    for (const window of windows) {
+      const sweep = inSampleRequest(engine, window);
+      const slice = Math.max(1, Math.floor(SLICE_CANDLES / Math.max(1, sweep.series.length)));
+      const rows: SweepRow[] = [];
+      for (let from = 0; from < sweep.combinations.length; from += slice) {
+        rows.push(...runSweepChunk({ ...sweep, from, to: Math.min(sweep.combinations.length, from + slice) }));
+        const done = inSampleRows.length + rows.length / sweep.combinations.length;
+        const { rowCount } = await pool.query(`UPDATE sweeps SET progress = greatest(progress, $2) WHERE sweep_id = $1 AND status = 'IN PROGRESS'`,
+          [job.sweepId, 10 + Math.floor((80 * done) / windows.length)]);
+        if (rowCount === 0) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS`);
+      }
+      inSampleRows.push(rows);
+    }
+    const result = walkForwardFromSweeps(engine, (_window, index) => inSampleRows[index] as SweepRow[]);
+    if (inputs.legCandles === undefined || !(await inputs.legCandles.loadWanted(pool, candleRange))) return result;
+  }
+}
+
 async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Promise<SweepDisposition> {
   const { request, threads } = run;
   const inputs = await inputsOf(pool, job.sweepId, request);
   const spec = request.walkForward;
   if (spec === null) throw new SweepRunFailure('a walk-forward needs its windows (request.walkForward)');
-  if (inputs.trader !== undefined) throw new SweepRunFailure(untradeableBySweeps('option-legs', request.instrument.tradingSymbol));
   const windows = walkForwardWindows(inputs.series, spec);
   if (!windows.ok) throw new SweepRunFailure(`walkForward: ${windows.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
   // The candles are loaded and the windows laid out. On the threads (when given and the runs
-  // allow) the in-sample tasks report progress and a cancel stops them; else the engine runs the
-  // whole walk-forward here in one call (no progress inside it).
+  // allow) the in-sample tasks report progress and a cancel stops them; option legs run here a
+  // slice at a time (legsWalkForward), as do the others without threads.
   const { rowCount } = await pool.query(`UPDATE sweeps SET progress = 10 WHERE sweep_id = $1 AND status = 'IN PROGRESS'`, [job.sweepId]);
   if (rowCount === 0) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS`);
   let result: WalkForwardResult;
   const watch = walkForwardWatch(pool, job.sweepId);
   try {
-    result = threads !== undefined && threadable(inputs)
-      ? await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value }, { ...futuresOf(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal })
-      : runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
+    if (inputs.windowTraders !== undefined) result = await legsWalkForward(pool, { sweepId: job.sweepId, inputs, request, windows: windows.value });
+    else if (threads !== undefined && threadable(inputs)) {
+      result = await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value }, { ...futuresOf(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal });
+    } else result = runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
   } catch (error) {
     if (error instanceof SweepAborted) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS (${error.message})`);
     engineFailure(error);

@@ -15,7 +15,6 @@ import {
   calendarDays, chunkSizeFor, estimateWalkForward, SWEEP_REQUEST_FORMAT, sweepCombinations, sweepDocument,
 } from '../../jobs/sweep-request';
 import type { SweepJobRequest, SweepKind } from '../../jobs/sweep-request';
-import { untradeableBySweeps } from '../../jobs/sweep-run';
 import { GraphqlFailure, IssuesFailure } from '../types';
 import type { GraphqlSession } from '../types';
 import { actorId, isUuid, minimumCandleDate } from './session-access';
@@ -220,16 +219,12 @@ export async function planSweep(pool: pg.Pool, context: { action: string; sessio
   const input = parseSweepInput(action, context.input);
   const params = await loadRun(pool, { action, runId: input.runId, userId });
   const legs = params.tradeInstrumentsConfig ?? null;
-  if (legs !== null && input.kind === 'walkforward') {
-    refuse(action, [{ path: 'run_id', message: untradeableBySweeps('option-legs', params.instrument.tradingSymbol) }]);
-  }
   const minimum = minimumCandleDate(session, params.interval);
   if (minimum !== undefined && params.dateRange.from < minimum) {
     refuse(action, [{ path: 'run_id', message: `${params.dateRange.from} to ${params.dateRange.to} starts before ${minimum}, the earliest date your tier may backtest at ${params.interval}-minute candles` }], 'permission-error');
   }
   const plan = tradePlanOf(await storedInstrumentOf(pool, params.instrument), { strategyType: params.strategyType });
   if (!plan.ok) refuse(action, [{ path: 'run_id', message: plan.error }]);
-  if (plan.value.kind === 'option-legs') refuse(action, [{ path: 'run_id', message: untradeableBySweeps(plan.value.kind, params.instrument.tradingSymbol) }]);
   const { algorithmId, version } = params.algorithm;
   const stored = await versionOf(pool, algorithmId, version);
   if (stored === undefined || (stored.owner !== userId && !stored.published)) {
