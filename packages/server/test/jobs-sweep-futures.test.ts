@@ -169,4 +169,33 @@ describe('sweep jobs of an index traded through its futures', () => {
     const { rows: sweep } = await db.pool.query<{ status: string; progress: number }>('SELECT status, progress FROM sweeps WHERE sweep_id = $1', [sweepId]);
     expect(sweep[0]).toEqual({ status: 'COMPLETE', progress: 100 });
   });
+
+  it('stops a walk-forward on option legs cancelled between its in-sample slices: skipped, CANCELLED, no row written', async () => {
+    const legs = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
+    const legsRun = await backtestRun({ tradeInstrumentsConfig: legs });
+    const sweepId = (await start({ kind: 'walkforward', walkForward: { inSampleDays: 10, outOfSampleDays: 5 }, metric: 'netPnl' }, legsRun)).sweep_id as string;
+    // The user cancels as the first window's progress is written (a trigger stands in for the
+    // cancel arriving then); the next slice's progress write finds the sweep CANCELLED.
+    await db.pool.query(`CREATE FUNCTION test_cancel_on_progress() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.progress > 10 AND OLD.status = 'IN PROGRESS' THEN NEW.status := 'CANCELLED'; NEW.finished_at := now(); END IF;
+        RETURN NEW;
+      END $$`);
+    await db.pool.query('CREATE TRIGGER test_cancel_on_progress BEFORE UPDATE OF progress ON sweeps FOR EACH ROW EXECUTE FUNCTION test_cancel_on_progress()');
+    try {
+      const [job] = await queue.boss.fetch(SWEEP_CHUNK_QUEUE, { batchSize: 1 });
+      expect(job?.data).toMatchObject({ sweepId });
+      expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number })).toBe('skipped');
+      await queue.boss.complete(SWEEP_CHUNK_QUEUE, job?.id as string);
+    } finally {
+      await db.pool.query('DROP TRIGGER test_cancel_on_progress ON sweeps');
+      await db.pool.query('DROP FUNCTION test_cancel_on_progress()');
+    }
+    const { rows: sweep } = await db.pool.query<{ status: string; progress: number }>('SELECT status, progress FROM sweeps WHERE sweep_id = $1', [sweepId]);
+    expect(sweep[0]?.status).toBe('CANCELLED');
+    expect(sweep[0]?.progress).toBeGreaterThan(10);
+    expect(sweep[0]?.progress).toBeLessThan(100);
+    const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM sweep_results WHERE sweep_id = $1', [sweepId]);
+    expect(Number(rows[0]?.n)).toBe(0);
+  });
 });
