@@ -126,6 +126,11 @@ const withObjects = time(() => {
 });
 console.log(`SMA crossover, compiled, then every order, fill and trade read as an object (${String(withObjects.result)} records), one core: ${rate(withObjects.seconds)}`);
 
+// A run of one instrument keeps its equity as runs of bars (flat, or held between two fills) and
+// builds the column when it is read: a consumer that charts or measures the equity pays for it.
+const withEquity = time(() => runBacktest({ series, program: RULE_SETS.crossover(series), config: CONFIG }).equity.length);
+console.log(`SMA crossover, compiled, then its equity column read (${String(withEquity.result)} bars), one core: ${rate(withEquity.seconds)}`);
+
 // Both cores: the budgets' figures.
 const url = threadUrl();
 const workers = Array.from({ length: THREADS }, () => new Worker(url));

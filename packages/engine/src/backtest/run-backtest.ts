@@ -63,7 +63,7 @@ export interface BacktestResult {
   readonly fills: readonly LedgerFill[];
   readonly trades: readonly LedgerTrade[];
   readonly days: readonly DayRow[];
-  /** Equity in paise at each bar's close. */
+  /** Equity in paise at each bar's close (built when first read: the summary needs no column). */
   readonly equity: Float64Array;
   /** Equity minus its running peak at each bar's close, paise (<= 0). */
   readonly drawdown: Float64Array;
@@ -96,9 +96,8 @@ export function exitRulesToConfig(exits: ExitRules | undefined): BacktestConfigI
   return config;
 }
 
-function summarise(options: { config: BacktestConfig; ledger: Ledger; equity: Float64Array; maxDrawdown: number }): BacktestSummary {
-  const { config, ledger, equity, maxDrawdown } = options;
-  const ending = equity.length === 0 ? config.capital : (equity[equity.length - 1] as number);
+function summarise(options: { config: BacktestConfig; ledger: Ledger; ending: number; maxDrawdown: number }): BacktestSummary {
+  const { config, ledger, ending, maxDrawdown } = options;
   const charges = ledger.totalCharges;
   return {
     startingCapital: config.capital,
@@ -152,7 +151,7 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
     ...(request.equityBuffer === undefined ? {} : { equity: request.equityBuffer }),
   });
   kernel.run();
-  return backtestResult({ config, ledger: parts.ledger, kernel, equity: kernel.equity });
+  return backtestResult({ config, ledger: parts.ledger, kernel, bars: series.length, equity: () => kernel.equity });
 }
 
 /** The run's config: the algorithm's own exit rules, overridden by the request's config. Throws BacktestConfigError. */
@@ -194,10 +193,18 @@ export function kernelParts(
   return { ledger, trader, rules, adopted };
 }
 
-/** The result of the bars a kernel processed: `equity` holds exactly those bars. */
-export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; kernel: Kernel; equity: Float64Array }): BacktestResult {
-  const { config, ledger, kernel, equity } = run;
+/**
+ * The result of the first `bars` bars a kernel processed; `equity` gives exactly those bars' column
+ * (read on first use: a whole run may keep it as runs of bars until then).
+ */
+export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; kernel: Kernel; bars: number; equity: () => Float64Array }): BacktestResult {
+  const { config, ledger, kernel, bars } = run;
   const { deepestDrawdown: deepest } = kernel;
+  let equity: Float64Array | undefined;
+  const equityColumn = (): Float64Array => {
+    equity ??= run.equity();
+    return equity;
+  };
   let drawdown: Float64Array | undefined;
   return {
     config,
@@ -212,13 +219,15 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
       return ledger.trades;
     },
     days: ledger.days,
-    equity,
+    get equity() {
+      return equityColumn();
+    },
     get drawdown() {
-      drawdown ??= drawdownCurve(equity);
+      drawdown ??= drawdownCurve(equityColumn());
       return drawdown;
     },
     barsInMarket: kernel.barsInMarket,
-    candlesProcessed: equity.length,
-    summary: summarise({ config, ledger, equity, maxDrawdown: deepest }),
+    candlesProcessed: bars,
+    summary: summarise({ config, ledger, ending: bars === 0 ? config.capital : kernel.endingEquity, maxDrawdown: deepest }),
   };
 }

@@ -125,6 +125,10 @@ export function startSteppedRun(request: SteppedRunRequest): SteppedRun {
       kernel.close(options);
     },
     endDay: () => kernel.endDay(),
-    result: () => backtestResult({ config, ledger: parts.ledger, kernel: kernel.kernel, equity: kernel.equity() }),
+    result: () => {
+      // Taken now: the bars stepped so far, whatever is stepped after.
+      const equity = kernel.equity();
+      return backtestResult({ config, ledger: parts.ledger, kernel: kernel.kernel, bars: equity.length, equity: () => equity });
+    },
   };
 }

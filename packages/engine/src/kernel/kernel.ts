@@ -26,11 +26,12 @@
 //   g. intraday last bar of the day: square off at its close; last bar of the data: close what is
 //      open at the close as `end-of-data` (that reason wins on the data's last bar).
 //   g2. trader.onBarClose(i) when the trader has one (options settle at their expiry's close).
-//   h. equity[i] = cash + open positions at this close, and the deepest fall below its running peak so far
+//   h. equity[i] = cash + open positions at this close (a column, or runs of bars: equity-segments.ts), and the deepest fall below its running peak so far
 //      (the drawdown curve itself is derived from equity when read: `drawdownCurve`).
-import { paiseToRupees, type IsoDate } from '@vyuha/core';
+import { paiseToRupees, rupeesToPaise, type IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
+import { EquitySegments } from './equity-segments';
 import type { Ledger } from './ledger';
 import type { Clock, Feed } from './ports';
 import { IST_OFFSET_MS } from '@vyuha/core';
@@ -130,8 +131,18 @@ function equityColumn(buffer: Float64Array | undefined, length: number): Float64
 }
 
 export class Kernel {
-  /** Equity in paise at each bar's close. */
-  readonly equity: Float64Array;
+  /**
+   * Equity in paise at each bar's close, written bar by bar: stepped runs, a caller's buffer, a
+   * trader without a linear mark (`markPrices`), a run that cannot skip. Otherwise undefined and
+   * `segments` keep it (the column is built when `equity` is read).
+   */
+  private readonly column: Float64Array | undefined;
+  private readonly segments: EquitySegments | undefined;
+  private built: Float64Array | undefined;
+  /** Equity at the close of the last bar processed or marked (the next day's start equity). */
+  private lastEquity: number;
+  /** The trader's linear mark (trader.ts `markPrices`), when it has one. */
+  private readonly markPrices: Float64Array | undefined;
   /** The most negative drawdown so far (0 when equity never fell below a peak). */
   deepestDrawdown = 0;
   private peakEquity = Number.NEGATIVE_INFINITY;
@@ -183,8 +194,6 @@ export class Kernel {
     const stepping = options.stepping;
     this.stepped = stepping !== undefined;
     this.signalsFrom = stepping?.signalsFrom ?? 0;
-    // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.
-    this.equity = stepping === undefined ? equityColumn(options.equity, series.length) : new Float64Array(series.time.length);
     this.barMilliseconds = stepping === undefined ? options.barMilliseconds ?? inferBarMilliseconds(series) : stepping.barMilliseconds;
     this.time = series.time;
     this.length = series.length;
@@ -195,11 +204,32 @@ export class Kernel {
     this.entryCutoffMinute = options.rules.entryCutoffMinute;
     this.squareOffMinute = options.rules.squareOffMinute;
     this.dayStartEquity = options.ledger.cash;
+    this.lastEquity = options.ledger.cash;
     this.hasDailyLimits = options.rules.dailyMaxLoss !== undefined || options.rules.dailyMaxProfit !== undefined;
     this.session = new KernelSession(this.barMilliseconds);
     this.trader = options.trader({ series, ledger: options.ledger, session: this.session });
     // Called with the trader as `this`.
     this.barClose = this.trader.onBarClose;
+    this.markPrices = this.trader.heldUnits === undefined ? undefined : this.trader.markPrices;
+    const segmented = stepping === undefined && options.equity === undefined && this.markPrices !== undefined && this.canSkip();
+    this.segments = segmented ? new EquitySegments(this.markPrices as Float64Array) : undefined;
+    // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.
+    this.column = segmented ? undefined : stepping === undefined ? equityColumn(options.equity, series.length) : new Float64Array(series.time.length);
+  }
+
+  /**
+   * Equity in paise at each bar's close: a whole run's bars (stepped: the column's capacity, of
+   * which the first `steppedBars` are written). Kept as runs of bars, it is built on first read.
+   */
+  get equity(): Float64Array {
+    if (this.column !== undefined) return this.column;
+    this.built ??= (this.segments as EquitySegments).column();
+    return this.built;
+  }
+
+  /** Equity at the close of the last bar processed (the starting cash before any). */
+  get endingEquity(): number {
+    return this.lastEquity;
   }
 
   /**
@@ -279,42 +309,59 @@ export class Kernel {
     const time = this.time;
     const trader = this.trader;
     const ledger = this.ledger;
-    const equityColumn = this.equity;
+    const column = this.column;
+    const segments = this.segments;
+    const prices = this.markPrices;
     const cash = ledger.cash;
     const inMarket = trader.position.position !== 0;
-    // Held, the equity of the whole range in one call (nothing trades, so no bar's mark depends on a day's rules).
-    if (inMarket) {
-      if (trader.markRange !== undefined) trader.markRange(from, to, equityColumn);
-      else for (let bar = from; bar < to; bar += 1) equityColumn[bar] = cash + trader.markToMarket(bar);
+    const units = inMarket && prices !== undefined ? (trader.heldUnits as () => number).call(trader) : 0;
+    // Nothing trades in the range: it is one run of bars, or its marks are written in one pass.
+    if (segments !== undefined) {
+      if (inMarket) {
+        segments.hold(cash, units);
+        segments.held(from, to);
+      } else segments.constant(from, to, cash);
+    } else if (inMarket) {
+      const equity = column as Float64Array;
+      if (prices !== undefined) for (let bar = from; bar < to; bar += 1) equity[bar] = cash + units * rupeesToPaise(prices[bar] as number);
+      else for (let bar = from; bar < to; bar += 1) equity[bar] = cash + trader.markToMarket(bar);
     }
     // Hot loop state in locals, written back once at the end.
     let peak = this.peakEquity;
     let deepest = this.deepestDrawdown;
+    let last = this.lastEquity;
     let index = from;
     // One day's bars at a time: [index, dayEnd) share a day, so its rules are read once.
     while (index < to) {
       const barTime = time[index] as number;
-      if (barTime >= this.nextDayStart) this.startDay(index, barTime);
+      if (barTime >= this.nextDayStart) {
+        this.lastEquity = last;
+        this.startDay(index, barTime);
+      }
       const dayEnd = this.dayEndIn(index + 1, to);
       // Times increase, so the day's last skipped bar is at or after the square-off when any is.
       if (this.intraday && !this.squaredOff && ((time[dayEnd - 1] as number) - this.dayStart) / MINUTE_MS >= this.squareOffMinute) this.squaredOff = true;
       if (!inMarket) {
         // A loop, not TypedArray fill: over a few dozen values the builtin's call costs more.
-        for (let bar = index; bar < dayEnd; bar += 1) equityColumn[bar] = cash;
+        if (column !== undefined) for (let bar = index; bar < dayEnd; bar += 1) column[bar] = cash;
         if (cash > peak) peak = cash;
         if (cash - peak < deepest) deepest = cash - peak;
+        last = cash;
       } else {
         for (let bar = index; bar < dayEnd; bar += 1) {
-          const equity = equityColumn[bar] as number;
+          // The same sum the column holds (or will be built with) for this bar.
+          const equity = column === undefined ? cash + units * rupeesToPaise((prices as Float64Array)[bar] as number) : column[bar] as number;
           if (equity > peak) peak = equity;
           const below = equity - peak;
           if (below < deepest) deepest = below;
+          last = equity;
         }
       }
       // `to` is at most the data's last bar, so bar `dayEnd` exists.
-      if ((time[dayEnd] as number) >= this.nextDayStart) ledger.closeDay(this.session.date, (equityColumn[dayEnd - 1] as number) - this.dayStartEquity);
+      if ((time[dayEnd] as number) >= this.nextDayStart) ledger.closeDay(this.session.date, last - this.dayStartEquity);
       index = dayEnd;
     }
+    this.lastEquity = last;
     this.peakEquity = peak;
     this.deepestDrawdown = deepest;
     if (inMarket) this.barsInMarket += to - from;
@@ -411,11 +458,14 @@ export class Kernel {
       trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
       if (wasOpen && trader.position.position === 0) this.barsInMarket -= 1;
       if (ledger.changes !== changes) {
-        this.equity[index] = ledger.cash + trader.markToMarket(index);
+        // Stepped, so the column is written bar by bar.
+        const column = this.column as Float64Array;
+        column[index] = ledger.cash + trader.markToMarket(index);
+        this.lastEquity = column[index] as number;
         // The peak and the deepest fall so far, again over bars 0 .. index (a rare path).
         let peak = Number.NEGATIVE_INFINITY;
         let deepest = 0;
-        for (const value of this.equity.subarray(0, index + 1)) {
+        for (const value of column.subarray(0, index + 1)) {
           if (value > peak) peak = value;
           if (value - peak < deepest) deepest = value - peak;
         }
@@ -423,7 +473,7 @@ export class Kernel {
         this.deepestDrawdown = deepest;
       }
     }
-    ledger.closeDay(this.session.date, (this.equity[index] as number) - this.dayStartEquity);
+    ledger.closeDay(this.session.date, this.lastEquity - this.dayStartEquity);
   }
 
   /** One bar, steps a-h above. */
@@ -478,7 +528,13 @@ export class Kernel {
     if (this.barClose !== undefined) this.barClose.call(trader, index);
     if (position.position !== 0) this.barsInMarket += 1;
     const equity = ledger.cash + (ledger.changes === changesBefore ? openValue : trader.markToMarket(index));
-    this.equity[index] = equity;
+    const segments = this.segments;
+    if (segments === undefined) (this.column as Float64Array)[index] = equity;
+    else {
+      segments.hold(ledger.cash, (trader.heldUnits as () => number).call(trader));
+      segments.bar(index, equity);
+    }
+    this.lastEquity = equity;
     if (equity > this.peakEquity) this.peakEquity = equity;
     const below = equity - this.peakEquity;
     if (below < this.deepestDrawdown) this.deepestDrawdown = below;
@@ -505,7 +561,7 @@ export class Kernel {
     this.nextDayStart = this.dayStart + MS_PER_DAY;
     this.session.sessionEnd = this.dayStart + SESSION_END_MINUTE * MS_PER_MINUTE;
     this.session.date = istDate(barTime);
-    this.dayStartEquity = index === 0 ? this.ledger.cash : (this.equity[index - 1] as number);
+    this.dayStartEquity = index === 0 ? this.ledger.cash : this.lastEquity;
     this.limitHit = false;
     this.squaredOff = false;
     if (this.intraday) this.trader.cancelPending(index);

@@ -99,10 +99,13 @@ export interface Trader {
   /** Signed market value of open positions at bar `index`'s close, in paise (long +, short -). */
   markToMarket(index: number): Paise;
   /**
-   * Optional, for bars where nothing trades: `equity[i] = ledger.cash + markToMarket(i)` for every
-   * bar i in [from, to), the same sums in one loop.
+   * Optional, with `heldUnits`: while nothing trades, markToMarket(i) is exactly
+   * `heldUnits() * rupeesToPaise(markPrices[i])` (0 when flat), so the kernel marks a run of such
+   * bars, and keeps it as one run (equity-segments.ts), without a call per bar.
    */
-  markRange?(from: number, to: number, equity: Float64Array): void;
+  readonly markPrices?: Float64Array;
+  /** Signed units held now (long +, short -), the factor of markPrices in markToMarket. */
+  heldUnits?(): number;
   /** True while any position or working order exists. */
   isActive(): boolean;
   /**

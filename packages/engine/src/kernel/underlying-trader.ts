@@ -183,15 +183,12 @@ export class UnderlyingTrader implements Trader {
     return (this.position.position * this.quantity * rupeesToPaise(this.close[index] as number)) as Paise;
   }
 
-  markRange(from: number, to: number, equity: Float64Array): void {
-    const cash = this.ledger.cash;
-    const close = this.close;
-    const units = this.position.position * this.quantity;
-    if (units === 0) {
-      for (let index = from; index < to; index += 1) equity[index] = cash;
-      return;
-    }
-    for (let index = from; index < to; index += 1) equity[index] = cash + units * rupeesToPaise(close[index] as number);
+  get markPrices(): Float64Array {
+    return this.close;
+  }
+
+  heldUnits(): number {
+    return this.position.position * this.quantity;
   }
 
   isActive(): boolean {

@@ -1,0 +1,108 @@
+// A whole run's equity column kept as runs of bars instead of one value per bar, built only when
+// somebody reads it. Between two fills the equity of a run on one instrument is either constant
+// (flat: the cash) or cash + units x the bar's close in paise (held), so a run of a million bars
+// with a few tens of thousands of trades keeps a few tens of thousands of runs: the kernel then
+// writes no column the length of the series (whose fresh pages cost more than the run's own work
+// on a VM that takes freed pages back), and a consumer that reads only the summary never pays.
+import { rupeesToPaise } from '@vyuha/core';
+
+const FIRST_CAPACITY = 4096;
+
+export class EquitySegments {
+  /** Each run's end bar (exclusive); a run starts where the one before it ends. */
+  private ends = new Int32Array(FIRST_CAPACITY);
+  private cash = new Float64Array(FIRST_CAPACITY);
+  /** Units held through the run; NaN: the run's equity is `cash` on every bar. */
+  private units = new Float64Array(FIRST_CAPACITY);
+  private count = 0;
+  /** Bars recorded so far: the next record starts here. */
+  private recorded = 0;
+  /** What is held from now on (`hold`): the cash and the units of the next held bars. */
+  private holdCash = 0;
+  private holdUnits = 0;
+
+  /** `prices`: the column the held value is marked at (the trader's markPrices). */
+  constructor(private readonly prices: Float64Array) {}
+
+  get bars(): number {
+    return this.recorded;
+  }
+
+  /** From now on `units` are held (0: flat) with `cash` besides them. */
+  hold(cash: number, units: number): void {
+    this.holdCash = cash;
+    this.holdUnits = units;
+  }
+
+  /**
+   * Bar `index` (the next bar) closed at `equity`, what `hold` said held after it: kept as part of
+   * a held run when cash + units x its close is that equity exactly, else as a constant.
+   */
+  bar(index: number, equity: number): void {
+    const units = this.holdUnits;
+    if (units !== 0 && equity === this.holdCash + units * rupeesToPaise(this.prices[index] as number)) this.held(index, index + 1);
+    else this.constant(index, index + 1, equity);
+  }
+
+  /** Bars from .. to - 1 (the next ones) are all at `value`. */
+  constant(from: number, to: number, value: number): void {
+    const last = this.count - 1;
+    this.requireNext(from);
+    if (last >= 0 && this.units[last] !== this.units[last] && Object.is(this.cash[last], value)) this.ends[last] = to;
+    else this.push(to, value, Number.NaN);
+    this.recorded = to;
+  }
+
+  /** Bars from .. to - 1 (the next ones) are each at cash + units x their close in paise, as `hold` said. */
+  held(from: number, to: number): void {
+    const last = this.count - 1;
+    const cash = this.holdCash;
+    const units = this.holdUnits;
+    this.requireNext(from);
+    if (last >= 0 && this.units[last] === units && Object.is(this.cash[last], cash)) this.ends[last] = to;
+    else this.push(to, cash, units);
+    this.recorded = to;
+  }
+
+  /** The equity column of the bars recorded, each value exactly the one the run computed. */
+  column(): Float64Array {
+    const equity = new Float64Array(this.recorded);
+    const prices = this.prices;
+    let from = 0;
+    for (let run = 0; run < this.count; run += 1) {
+      const to = this.ends[run] as number;
+      const cash = this.cash[run] as number;
+      const units = this.units[run] as number;
+      if (units !== units) equity.fill(cash, from, to);
+      else for (let bar = from; bar < to; bar += 1) equity[bar] = cash + units * rupeesToPaise(prices[bar] as number);
+      from = to;
+    }
+    return equity;
+  }
+
+  /** A new run ending at `to`; units NaN: constant. */
+  private push(to: number, cash: number, units: number): void {
+    if (this.count === this.ends.length) this.grow();
+    this.ends[this.count] = to;
+    this.cash[this.count] = cash;
+    this.units[this.count] = units;
+    this.count += 1;
+  }
+
+  private requireNext(from: number): void {
+    if (from !== this.recorded) throw new RangeError(`equity: bar ${from} recorded after bar ${this.recorded - 1} (bars are recorded in order, each once)`);
+  }
+
+  private grow(): void {
+    const capacity = this.ends.length * 2;
+    const ends = new Int32Array(capacity);
+    ends.set(this.ends);
+    const cash = new Float64Array(capacity);
+    cash.set(this.cash);
+    const units = new Float64Array(capacity);
+    units.set(this.units);
+    this.ends = ends;
+    this.cash = cash;
+    this.units = units;
+  }
+}
