@@ -228,6 +228,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     },
     barsInMarket: kernel.barsInMarket,
     candlesProcessed: bars,
-    summary: summarise({ config, ledger, ending: bars === 0 ? config.capital : kernel.endingEquity, maxDrawdown: deepest }),
+    // The kernel's equity starts at the ledger's cash, the capital: with no bar, that is the ending.
+    summary: summarise({ config, ledger, ending: kernel.endingEquity, maxDrawdown: deepest }),
   };
 }

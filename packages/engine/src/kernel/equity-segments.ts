@@ -8,6 +8,14 @@ import { rupeesToPaise } from '@vyuha/core';
 
 const FIRST_CAPACITY = 4096;
 
+/**
+ * Equity with `units` held beside `cash` at a bar whose mark price is `price` rupees: the one sum
+ * the kernel marks held bars with and this column is rebuilt with, so both give the same bits.
+ */
+export function heldEquity(cash: number, units: number, price: number): number {
+  return cash + units * rupeesToPaise(price);
+}
+
 export class EquitySegments {
   /** Each run's end bar (exclusive); a run starts where the one before it ends. */
   private ends = new Int32Array(FIRST_CAPACITY);
@@ -15,8 +23,6 @@ export class EquitySegments {
   /** Units held through the run; NaN: the run's equity is `cash` on every bar. */
   private units = new Float64Array(FIRST_CAPACITY);
   private count = 0;
-  /** Bars recorded so far: the next record starts here. */
-  private recorded = 0;
   /** What is held from now on (`hold`): the cash and the units of the next held bars. */
   private holdCash = 0;
   private holdUnits = 0;
@@ -24,8 +30,9 @@ export class EquitySegments {
   /** `prices`: the column the held value is marked at (the trader's markPrices). */
   constructor(private readonly prices: Float64Array) {}
 
+  /** Bars recorded so far: the next record starts here. */
   get bars(): number {
-    return this.recorded;
+    return this.count === 0 ? 0 : (this.ends[this.count - 1] as number);
   }
 
   /** From now on `units` are held (0: flat) with `cash` besides them. */
@@ -40,7 +47,7 @@ export class EquitySegments {
    */
   bar(index: number, equity: number): void {
     const units = this.holdUnits;
-    if (units !== 0 && equity === this.holdCash + units * rupeesToPaise(this.prices[index] as number)) this.held(index, index + 1);
+    if (units !== 0 && equity === heldEquity(this.holdCash, units, this.prices[index] as number)) this.held(index, index + 1);
     else this.constant(index, index + 1, equity);
   }
 
@@ -50,7 +57,6 @@ export class EquitySegments {
     this.requireNext(from);
     if (last >= 0 && this.units[last] !== this.units[last] && Object.is(this.cash[last], value)) this.ends[last] = to;
     else this.push(to, value, Number.NaN);
-    this.recorded = to;
   }
 
   /** Bars from .. to - 1 (the next ones) are each at cash + units x their close in paise, as `hold` said. */
@@ -61,12 +67,11 @@ export class EquitySegments {
     this.requireNext(from);
     if (last >= 0 && this.units[last] === units && Object.is(this.cash[last], cash)) this.ends[last] = to;
     else this.push(to, cash, units);
-    this.recorded = to;
   }
 
   /** The equity column of the bars recorded, each value exactly the one the run computed. */
   column(): Float64Array {
-    const equity = new Float64Array(this.recorded);
+    const equity = new Float64Array(this.bars);
     const prices = this.prices;
     let from = 0;
     for (let run = 0; run < this.count; run += 1) {
@@ -74,7 +79,7 @@ export class EquitySegments {
       const cash = this.cash[run] as number;
       const units = this.units[run] as number;
       if (units !== units) equity.fill(cash, from, to);
-      else for (let bar = from; bar < to; bar += 1) equity[bar] = cash + units * rupeesToPaise(prices[bar] as number);
+      else for (let bar = from; bar < to; bar += 1) equity[bar] = heldEquity(cash, units, prices[bar] as number);
       from = to;
     }
     return equity;
@@ -90,7 +95,8 @@ export class EquitySegments {
   }
 
   private requireNext(from: number): void {
-    if (from !== this.recorded) throw new RangeError(`equity: bar ${from} recorded after bar ${this.recorded - 1} (bars are recorded in order, each once)`);
+    const bars = this.bars;
+    if (from !== bars) throw new RangeError(`equity: bar ${from} recorded after bar ${bars - 1} (bars are recorded in order, each once)`);
   }
 
   private grow(): void {

@@ -28,10 +28,10 @@
 //   g2. trader.onBarClose(i) when the trader has one (options settle at their expiry's close).
 //   h. equity[i] = cash + open positions at this close (a column, or runs of bars: equity-segments.ts), and the deepest fall below its running peak so far
 //      (the drawdown curve itself is derived from equity when read: `drawdownCurve`).
-import { paiseToRupees, rupeesToPaise, type IsoDate } from '@vyuha/core';
+import { paiseToRupees, type IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
-import { EquitySegments } from './equity-segments';
+import { EquitySegments, heldEquity } from './equity-segments';
 import type { Ledger } from './ledger';
 import type { Clock, Feed } from './ports';
 import { IST_OFFSET_MS } from '@vyuha/core';
@@ -323,7 +323,7 @@ export class Kernel {
       } else segments.constant(from, to, cash);
     } else if (inMarket) {
       const equity = column as Float64Array;
-      if (prices !== undefined) for (let bar = from; bar < to; bar += 1) equity[bar] = cash + units * rupeesToPaise(prices[bar] as number);
+      if (prices !== undefined) for (let bar = from; bar < to; bar += 1) equity[bar] = heldEquity(cash, units, prices[bar] as number);
       else for (let bar = from; bar < to; bar += 1) equity[bar] = cash + trader.markToMarket(bar);
     }
     // Hot loop state in locals, written back once at the end.
@@ -350,7 +350,7 @@ export class Kernel {
       } else {
         for (let bar = index; bar < dayEnd; bar += 1) {
           // The same sum the column holds (or will be built with) for this bar.
-          const equity = column === undefined ? cash + units * rupeesToPaise((prices as Float64Array)[bar] as number) : column[bar] as number;
+          const equity = column === undefined ? heldEquity(cash, units, (prices as Float64Array)[bar] as number) : column[bar] as number;
           if (equity > peak) peak = equity;
           const below = equity - peak;
           if (below < deepest) deepest = below;
