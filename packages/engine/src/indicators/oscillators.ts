@@ -15,9 +15,14 @@ export class StochasticOscillator implements Indicator {
   private readonly lows: RollingExtreme;
   private readonly smoothK: RollingSum;
   private readonly smoothD: RollingSum | undefined;
+  private readonly period: number;
+  /** A block's window extremes (updateBlock's scratch, grown to the largest block). */
+  private highest = new Float64Array(0);
+  private lowest = new Float64Array(0);
 
   constructor(options: { readonly period: number; readonly smooth: number; readonly signal?: number }) {
     const period = requirePeriod('period', options.period);
+    this.period = period;
     this.highs = new RollingExtreme({ capacity: period, kind: 'maximum' });
     this.lows = new RollingExtreme({ capacity: period, kind: 'minimum' });
     this.smoothK = new RollingSum(requirePeriod('smooth', options.smooth));
@@ -32,16 +37,25 @@ export class StochasticOscillator implements Indicator {
     this.add(bar);
   }
 
+  /**
+   * The window's highest highs and lowest lows first, each a pass over the block
+   * (RollingExtreme.pushColumn), then %K and %D bar by bar from them: the same values `add` takes.
+   */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const { high, low, close } = block.bars;
     const { out, outOffset, output } = block;
-    // One object, refilled: no double crosses a call boundary, so nothing is boxed per bar.
-    const bar = { high: Number.NaN, low: Number.NaN, close: Number.NaN };
+    if (this.highest.length < end - start) {
+      this.highest = new Float64Array(end - start);
+      this.lowest = new Float64Array(end - start);
+    }
+    const highest = this.highest;
+    const lowest = this.lowest;
+    // Bars before `firstFull` leave the window short of `period` highs (add returns early).
+    const firstFull = start + this.period - this.highs.count;
+    this.highs.pushColumn(high, { from: start, to: end }, { values: highest, offset: start });
+    this.lows.pushColumn(low, { from: start, to: end }, { values: lowest, offset: start });
     for (let index = start; index < end; index += 1) {
-      bar.high = high[index] as number;
-      bar.low = low[index] as number;
-      bar.close = close[index] as number;
-      this.add(bar);
+      if (index + 1 >= firstFull) this.addFromExtremes(close[index] as number, highest[index - start] as number, lowest[index - start] as number);
       out[index - outOffset] = this.output(output);
     }
   }
@@ -58,8 +72,11 @@ export class StochasticOscillator implements Indicator {
     this.highs.push(high);
     this.lows.push(low);
     if (!this.highs.full) return;
-    const highest = this.highs.value;
-    const lowest = this.lows.value;
+    this.addFromExtremes(close, this.highs.value, this.lows.value);
+  }
+
+  /** Raw %K of a full window from its extremes, into %K's and %D's averages. */
+  private addFromExtremes(close: number, highest: number, lowest: number): void {
     const range = highest - lowest;
     this.smoothK.push(range === 0 ? 50 : (100 * (close - lowest)) / range);
     if (this.smoothK.full && this.smoothD !== undefined) this.smoothD.push(this.smoothK.mean());
@@ -85,7 +102,10 @@ export class CommodityChannelIndex implements Indicator {
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    const typical = (bar.high + bar.low + bar.close) / 3;
+    this.addTypical((bar.high + bar.low + bar.close) / 3);
+  }
+
+  private addTypical(typical: number): void {
     this.window.push(typical);
     if (!this.window.full) return;
     const mean = this.window.mean();
@@ -93,8 +113,63 @@ export class CommodityChannelIndex implements Indicator {
     const count = this.window.count;
     let deviation = 0;
     for (let index = 0; index < count; index += 1) deviation += Math.abs((ring[index] as number) - mean);
-    deviation /= count;
-    this.current = deviation === 0 ? 0 : (typical - mean) / (0.015 * deviation);
+    this.current = this.index(typical, mean, deviation);
+  }
+
+  /**
+   * Bars two at a time once the window is full: the deviation sums of both bars in one pass over
+   * the ring, each still summed slot 0 first. A sum is a chain of dependent additions that waits
+   * on each one; two independent chains keep the processor twice as busy. The first bar's ring is
+   * the second's with the slot the second push took holding the value it evicted.
+   */
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { high, low, close } = block.bars;
+    const { out, outOffset, output } = block;
+    const window = this.window;
+    let index = start;
+    while (index < end) {
+      const typical = ((high[index] as number) + (low[index] as number) + (close[index] as number)) / 3;
+      if (!window.full || index + 1 === end) {
+        this.addTypical(typical);
+        out[index - outOffset] = output === 0 ? this.current : Number.NaN;
+        index += 1;
+        continue;
+      }
+      const second = ((high[index + 1] as number) + (low[index + 1] as number) + (close[index + 1] as number)) / 3;
+      window.push(typical);
+      const firstMean = window.mean();
+      const replaced = window.nextSlot;
+      const evicted = window.oldest;
+      window.push(second);
+      const secondMean = window.mean();
+      const ring = window.ring;
+      const count = window.count;
+      let firstDeviation = 0;
+      let secondDeviation = 0;
+      for (let slot = 0; slot < replaced; slot += 1) {
+        const value = ring[slot] as number;
+        firstDeviation += Math.abs(value - firstMean);
+        secondDeviation += Math.abs(value - secondMean);
+      }
+      firstDeviation += Math.abs(evicted - firstMean);
+      secondDeviation += Math.abs((ring[replaced] as number) - secondMean);
+      for (let slot = replaced + 1; slot < count; slot += 1) {
+        const value = ring[slot] as number;
+        firstDeviation += Math.abs(value - firstMean);
+        secondDeviation += Math.abs(value - secondMean);
+      }
+      const first = this.index(typical, firstMean, firstDeviation);
+      this.current = this.index(second, secondMean, secondDeviation);
+      out[index - outOffset] = output === 0 ? first : Number.NaN;
+      out[index + 1 - outOffset] = output === 0 ? this.current : Number.NaN;
+      index += 2;
+    }
+  }
+
+  /** CCI from the typical price, its window's mean and the sum of absolute deviations from it. */
+  private index(typical: number, mean: number, deviationSum: number): number {
+    const deviation = deviationSum / this.window.count;
+    return deviation === 0 ? 0 : (typical - mean) / (0.015 * deviation);
   }
 
   output(index: number): number {

@@ -17,8 +17,10 @@
 export class RollingSum {
   readonly capacity: number;
   private readonly values: Float64Array;
-  /** Each window value's paise (NaN when off the grid), kept beside `values` so eviction never re-derives it. */
+  /** Each window value's paise (0 when off the grid), kept beside `values` so eviction never re-derives it. */
   private readonly paiseRing: Float64Array;
+  /** 1 where the window value is on the grid, 0 where it is not. */
+  private readonly onGridRing: Uint8Array;
   private readonly largestPaise: number;
   private next = 0;
   private filled = 0;
@@ -32,6 +34,7 @@ export class RollingSum {
     this.capacity = capacity;
     this.values = new Float64Array(capacity);
     this.paiseRing = new Float64Array(capacity);
+    this.onGridRing = new Uint8Array(capacity);
     // Keeps |gridPaise| <= MAX_SAFE_INTEGER whatever the window holds.
     this.largestPaise = Math.floor(Number.MAX_SAFE_INTEGER / capacity);
   }
@@ -51,6 +54,11 @@ export class RollingSum {
     return this.filled === this.capacity ? (this.values[this.next] as number) : Number.NaN;
   }
 
+  /** The ring slot the next `push` writes (and, once full, evicts from). */
+  get nextSlot(): number {
+    return this.next;
+  }
+
   /** The value `back` pushes ago (0 is the latest); NaN when the window does not reach that far. */
   valueAgo(back: number): number {
     if (back < 0 || back >= this.filled) return Number.NaN;
@@ -67,15 +75,35 @@ export class RollingSum {
     return this.values;
   }
 
-  /** Adds `value` to the window, evicting the oldest once full. */
+  /**
+   * Adds `value` to the window, evicting the oldest once full. Whether a value is on the grid is
+   * kept as a 1 or a 0 and its paise as 0 when it is not, so the grid sum and the off-grid count
+   * change by arithmetic, not by a branch on each value (a series whose values fall on and off the
+   * grid at random, as a typical price does, would mispredict such a branch every few values);
+   * only the compensated sum's bookkeeping branches, on the count, which rarely changes sign.
+   */
   push(value: number): void {
     const slot = this.next;
-    if (this.filled === this.capacity) this.remove(this.values[slot] as number, this.paiseRing[slot] as number);
-    else this.filled += 1;
-    const paise = this.paiseOf(value);
-    this.values[slot] = value;
-    this.paiseRing[slot] = paise;
-    this.add(value, paise);
+    const values = this.values;
+    if (this.filled === this.capacity) {
+      this.gridPaise -= this.paiseRing[slot] as number;
+      this.offGridCount -= 1 - (this.onGridRing[slot] as number);
+      if (this.offGridCount > 0) this.compensatedAdd(-(values[slot] as number));
+    } else this.filled += 1;
+    const paise = Math.round(value * 100);
+    const onGrid = +(paise / 100 === value) & +(Math.abs(paise) <= this.largestPaise);
+    // NaN and infinities are off the grid, and their paise times 0 is no 0: keep 0 for them.
+    const keptPaise = paise - paise === 0 ? paise * onGrid : 0;
+    values[slot] = value;
+    this.paiseRing[slot] = keptPaise;
+    this.onGridRing[slot] = onGrid;
+    this.gridPaise += keptPaise;
+    this.offGridCount += 1 - onGrid;
+    // The first off-grid value: the compensated sum was not kept, build it from the window.
+    if (this.offGridCount > 0) {
+      if (this.offGridCount + onGrid === 1) this.resum();
+      else this.compensatedAdd(value);
+    }
     this.next = slot + 1;
     if (this.next === this.capacity) {
       this.next = 0;
@@ -109,31 +137,6 @@ export class RollingSum {
     this.offGridCount = 0;
     this.compensatedSum = 0;
     this.compensation = 0;
-  }
-
-  private paiseOf(value: number): number {
-    const paise = Math.round(value * 100);
-    // NaN and infinities fail the equality; large magnitudes fail the bound.
-    if (paise / 100 !== value || Math.abs(paise) > this.largestPaise) return Number.NaN;
-    return paise;
-  }
-
-  private add(value: number, paise: number): void {
-    if (paise === paise) {
-      this.gridPaise += paise;
-      if (this.offGridCount > 0) this.compensatedAdd(value);
-      return;
-    }
-    this.offGridCount += 1;
-    // The first off-grid value: the compensated sum was not kept, build it from the window.
-    if (this.offGridCount === 1) this.resum();
-    else this.compensatedAdd(value);
-  }
-
-  private remove(value: number, paise: number): void {
-    if (paise === paise) this.gridPaise -= paise;
-    else this.offGridCount -= 1;
-    if (this.offGridCount > 0) this.compensatedAdd(-value);
   }
 
   /** Neumaier's variant of Kahan summation: exact to the last bit in almost every case. */

@@ -95,7 +95,7 @@ describe('and / or chains over blocks', () => {
 describe('Indicator.updateBlock', () => {
   const cases: ReadonlyArray<readonly [string, readonly number[], number]> = [
     ['stoch_k', [14, 3], 1], ['stoch_k', [1, 1], 1], ['stoch', [5, 3, 3], 2], ['adx', [14], 3], ['adx', [1], 3],
-    ['atr', [14], 1], ['atr', [1], 1], ['vwap', [], 1],
+    ['atr', [14], 1], ['atr', [1], 1], ['vwap', [], 1], ['cci', [20], 1], ['cci', [1], 1], ['cci', [2], 1],
   ];
   for (const [name, parameters, outputs] of cases) {
     it(`${name}(${parameters.join(', ')}) writes what update and output give, bar by bar`, () => {
@@ -120,6 +120,13 @@ describe('Indicator.updateBlock', () => {
           }
           expect(comparable(out)).toEqual(comparable(Float64Array.from(expected)));
           expect(blocked.ready).toBe(streamed.ready);
+          // The same state after: bars fed on one at a time give the same outputs.
+          const later = randomBars({ count: 60, seed: `${name} later ${paise}`, paise, start: (bars.at(-1) as (typeof bars)[number]).close });
+          const onward = (indicator: typeof streamed): number[] => later.map((bar) => {
+            indicator.update(Number.NaN, bar);
+            return indicator.output(output);
+          });
+          expect(comparable(Float64Array.from(onward(blocked)))).toEqual(comparable(Float64Array.from(onward(streamed))));
         }
       }
     });
