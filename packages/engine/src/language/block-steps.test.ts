@@ -92,6 +92,22 @@ describe('and / or chains over blocks', () => {
   });
 });
 
+describe('grid SMAs of one column over blocks', () => {
+  it('share the block\'s paise and give the per-bar values, the column on the grid, off it from some bar, or NaN there', () => {
+    const sources = ['sma(close, 3) - sma(close, 5)', 'sma(close, 1) + sma(close, 7) * sma(close, 3)', 'sma(close, 4) - sma(open, 4) + sma(close, 2)'];
+    fc.assert(fc.property(
+      fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), source: fc.constantFrom(...sources) }),
+      fc.record({ at: fc.integer({ min: 0, max: 119 }), planted: fc.constantFrom(undefined, 0.001, Number.NaN, 1e15) }),
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }),
+      ({ seed, source }, { at, planted }, blocks) => {
+        const series = seriesOfBars(randomBars({ count: 120, seed: String(seed) }));
+        if (planted !== undefined) series.close[at] = Number.isNaN(planted) || planted > 1 ? planted : (series.close[at] as number) + planted;
+        expect(comparable(evaluate(source, series, { blocks }))).toEqual(comparable(evaluate(source, series, {})));
+      },
+    ), { numRuns: 150 });
+  });
+});
+
 describe('Indicator.updateBlock', () => {
   const cases: ReadonlyArray<readonly [string, readonly number[], number]> = [
     ['stoch_k', [14, 3], 1], ['stoch_k', [1, 1], 1], ['stoch', [5, 3, 3], 2], ['adx', [14], 3], ['adx', [1], 3],

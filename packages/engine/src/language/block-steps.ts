@@ -3,7 +3,7 @@ import type { Indicator } from '../indicators/indicator';
 import { SimpleMovingAverage } from '../indicators/moving-averages';
 import type { ArithmeticOperator, ComparisonOperator } from './ast';
 import type { BarField } from './checked';
-import { GridSma, WindowExtreme } from './window-steps';
+import { GridSma, WindowExtreme, type BlockPaise } from './window-steps';
 import type { MutableBar } from './steps';
 
 /*
@@ -413,6 +413,8 @@ export interface IndicatorBlockOptions {
   readonly series: BarSeries;
   /** False where code generation is refused: the same loop as a plain closure. */
   readonly generateCode: boolean;
+  /** A column's paise per block, shared by the program's grid SMAs of that column (an `sma` of a column uses it). */
+  readonly sharedPaise?: BlockPaise | undefined;
 }
 
 type IndicatorLoop = (start: number, end: number, base: number) => void;
@@ -541,7 +543,7 @@ export function indicatorBlock(target: { readonly columns: readonly Float64Array
   return (start, end, base) => {
     let from = start;
     if (gridSma !== undefined) {
-      from = gridSma.run(values, { out, blockStart: start, end, outOffset: start - base });
+      from = gridSma.run(values, { out, blockStart: start, end, outOffset: start - base, shared: options.sharedPaise });
       if (from < end) {
         const tail = Math.min(from, gridSma.period + (from % gridSma.period));
         for (let index = from - tail; index < from; index += 1) indicator.update(values[index] as number, bar);

@@ -2,14 +2,14 @@ import { IST_OFFSET_MS } from '@vyuha/core';
 import type { BarSeries } from '../algorithm/program';
 import { createIndicator, indicatorWarmup } from '../indicators/factory';
 import type { Indicator } from '../indicators/indicator';
-import type { CheckedNode } from './checked';
+import type { BarField, CheckedNode } from './checked';
 import { nodeKey } from './checked';
 import type { MutableBar, Step } from './steps';
 import {
   arithmeticStep, columnLookbackStep, comparisonStep, crossStep, fieldStep, logicalStep, mathStep, negateStep,
   notStep, positionStep, ringLookbackStep, timeStep,
 } from './steps';
-import { barIndicatorStep, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
+import { barIndicatorStep, BlockPaise, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
 import {
   arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, crossBlock, extremeBlock, fieldBlock, fusedLogicalBlock, indicatorBlock,
   mathBlock, negateBlock, notBlock, ringLookbackBlock, timeBlock,
@@ -39,6 +39,8 @@ export interface BlockRuntime {
   readonly series: BarSeries;
   readonly timeOffsetMs: number;
   readonly generateCode: boolean;
+  /** One BlockPaise per bar column, made when a step first asks: the program's grid SMAs of a column share it. */
+  readonly paiseOf: (column: BarField) => BlockPaise;
 }
 
 /** Builds one block step of a fresh program; undefined for a step that reads the position (no block form). */
@@ -341,7 +343,8 @@ export class ExpressionPlan {
         const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
         const outputs = [[fn.output, slot] as const, ...instance.outputs];
         const source = column !== undefined ? { kind: 'column' as const, values: runtime.series[column] } : input === undefined ? { kind: 'bar' as const } : { kind: 'slot' as const, slot: input };
-        return indicatorBlock({ columns: runtime.columns }, indicator, { source, outputs, series: runtime.series, generateCode: runtime.generateCode });
+        const sharedPaise = column !== undefined ? runtime.paiseOf(column) : undefined;
+        return indicatorBlock({ columns: runtime.columns }, indicator, { source, outputs, series: runtime.series, generateCode: runtime.generateCode, sharedPaise });
       },
     );
   }
@@ -364,7 +367,9 @@ export class ExpressionPlan {
     if (this.factories.some((factory) => factory.block === undefined)) return undefined;
     const columns = Array.from({ length: this.slotCount }, () => new Float64Array(BLOCK_BARS));
     for (const [slot, value] of this.constants) (columns[slot] as Float64Array).fill(value);
-    const runtime: BlockRuntime = { columns, series, timeOffsetMs: this.timeOffsetMs(series, options), generateCode: options.generateCode !== false };
+    const paise = new Map<BarField, BlockPaise>();
+    const paiseOf = (column: BarField): BlockPaise => paise.get(column) ?? (paise.set(column, new BlockPaise()).get(column) as BlockPaise);
+    const runtime: BlockRuntime = { columns, series, timeOffsetMs: this.timeOffsetMs(series, options), generateCode: options.generateCode !== false, paiseOf };
     const expressionSteps: BlockStep[] = [];
     const graphSteps: BlockStep[] = [];
     for (const factory of this.factories) (factory.phase === 'expression' ? expressionSteps : graphSteps).push((factory.block as BlockStepFactory)(runtime));

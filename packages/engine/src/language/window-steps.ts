@@ -187,47 +187,112 @@ export function columnIndicatorStep(target: { series: BarSeries; column: BarFiel
 }
 
 /**
+ * The paise of one column's values over the block being computed, shared by every grid SMA of
+ * that column in a program (`sma(close, 10)` and `sma(close, 20)` convert and check each close
+ * once, not once each). Valid for one (start, end) at a time; recomputed when asked for another.
+ */
+export class BlockPaise {
+  private values: Float64Array | undefined;
+  private start = -1;
+  private end = -1;
+  /**
+   * The block's paise (bar i at `paise[i - start]`), valid before `onGridEnd`: the first bar off
+   * the grid (or NaN), `end` when none is; `largest` is the largest |paise| before it.
+   */
+  private readonly block = { paise: new Float64Array(0), onGridEnd: 0, largest: 0 };
+
+  /** The block start .. end - 1 of `values`, converted once. */
+  of(values: Float64Array, range: { readonly start: number; readonly end: number }): { readonly paise: Float64Array; readonly onGridEnd: number; readonly largest: number } {
+    if (values !== this.values || range.start !== this.start || range.end !== this.end) this.compute(values, range);
+    return this.block;
+  }
+
+  private compute(values: Float64Array, range: { readonly start: number; readonly end: number }): void {
+    const { start, end } = range;
+    const block = this.block;
+    if (block.paise.length < end - start) block.paise = new Float64Array(Math.max(end - start, BLOCK_BARS));
+    const paise = block.paise;
+    let largest = 0;
+    let index = start;
+    for (; index < end; index += 1) {
+      const value = values[index] as number;
+      const cents = Math.round(value * 100);
+      if (cents / 100 !== value) break;
+      paise[index - start] = cents;
+      const size = Math.abs(cents);
+      if (size > largest) largest = size;
+    }
+    this.values = values;
+    this.start = start;
+    this.end = end;
+    block.onGridEnd = index;
+    block.largest = largest;
+  }
+}
+
+/**
  * sma(column, period) while every value is on the paise grid: the integer rolling sum of paise
  * divided once by period x 100, exactly what RollingSum's grid path computes (SimpleMovingAverage
- * is NaN until `period` values), kept across blocks.
+ * is NaN until `period` values), kept across blocks. The paise of the last `period` bars are kept
+ * in a ring, so the one leaving the window is subtracted without converting it again; bars are
+ * fed from bar 0 on, so bar i's slot is i mod period and, before the window fills, holds 0.
  */
 export class GridSma {
   readonly period: number;
   private readonly largestPaise: number;
   private readonly divisor: number;
+  private readonly ring: Float64Array;
+  private slot = 0;
   private sumPaise = 0;
 
   constructor(period: number) {
     this.period = period;
     this.largestPaise = Math.floor(Number.MAX_SAFE_INTEGER / period);
     this.divisor = period * 100;
+    this.ring = new Float64Array(period);
   }
 
   /**
    * Writes bars blockStart..end - 1 into `out` from `outOffset` (default 0); returns the first bar
-   * it could not take (off the grid, NaN, or too large), or `end`.
+   * it could not take (off the grid, NaN, or too large), or `end`. With `shared`, the block's paise
+   * come from it (converted once for every SMA of the column).
    */
-  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number; outOffset?: number }): number {
-    const { out, blockStart, end } = range;
+  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number; outOffset?: number; shared?: BlockPaise | undefined }): number {
+    const { out, blockStart, end, shared } = range;
     const shift = (range.outOffset ?? 0) - blockStart;
     // Fields in locals: the loop then reads no object.
     const period = this.period;
     const largestPaise = this.largestPaise;
     const divisor = this.divisor;
+    const ring = this.ring;
+    let slot = this.slot;
     let sumPaise = this.sumPaise;
-    for (let index = blockStart; index < end; index += 1) {
+    let index = blockStart;
+    const block = shared?.of(values, { start: blockStart, end });
+    if (block !== undefined && block.largest <= largestPaise) {
+      const paise = block.paise;
+      const stop = block.onGridEnd;
+      for (; index < stop; index += 1) {
+        const entering = paise[index - blockStart] as number;
+        sumPaise += entering;
+        sumPaise -= ring[slot] as number;
+        ring[slot] = entering;
+        slot = slot + 1 === period ? 0 : slot + 1;
+        out[index + shift] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
+      }
+    }
+    for (; index < end; index += 1) {
       const value = values[index] as number;
       const paise = Math.round(value * 100);
-      if (paise / 100 !== value || Math.abs(paise) > largestPaise) {
-        this.sumPaise = sumPaise;
-        return index;
-      }
+      if (paise / 100 !== value || Math.abs(paise) > largestPaise) break;
       sumPaise += paise;
-      // Checked on the grid when it entered, so rounding recovers its paise exactly.
-      if (index >= period) sumPaise -= Math.round((values[index - period] as number) * 100);
+      sumPaise -= ring[slot] as number;
+      ring[slot] = paise;
+      slot = slot + 1 === period ? 0 : slot + 1;
       out[index + shift] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
     }
+    this.slot = slot;
     this.sumPaise = sumPaise;
-    return end;
+    return index;
   }
 }
