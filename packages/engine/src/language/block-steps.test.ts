@@ -108,10 +108,27 @@ describe('grid SMAs of one column over blocks', () => {
   });
 });
 
+describe('highest / lowest over blocks', () => {
+  it('give the per-bar values for any block sizes, with zeros, ties, negatives and NaN in the window', () => {
+    const sources = [
+      'highest(high, 5) - lowest(low, 7)', 'highest(close - open, 4) + lowest(close - open, 1)', 'highest(close - close[1], 3)',
+      'lowest(abs(close - open), 6)', 'highest((close - open) / (close - open), 2)', 'highest(close, 30) - lowest(close, 30)',
+    ];
+    fc.assert(fc.property(
+      fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), source: fc.constantFrom(...sources) }),
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }),
+      ({ seed, source }, blocks) => {
+        const series = seriesOfBars(randomBars({ count: 150, seed: String(seed) }));
+        expect(comparable(evaluate(source, series, { blocks }))).toEqual(comparable(evaluate(source, series, {})));
+      },
+    ), { numRuns: 200 });
+  });
+});
+
 describe('Indicator.updateBlock', () => {
   const cases: ReadonlyArray<readonly [string, readonly number[], number]> = [
     ['stoch_k', [14, 3], 1], ['stoch_k', [1, 1], 1], ['stoch', [5, 3, 3], 2], ['adx', [14], 3], ['adx', [1], 3],
-    ['atr', [14], 1], ['atr', [1], 1], ['vwap', [], 1], ['cci', [20], 1], ['cci', [1], 1], ['cci', [2], 1],
+    ['atr', [14], 1], ['atr', [1], 1], ['vwap', [], 1], ['cci', [20], 1], ['cci', [1], 1], ['cci', [2], 1], ['donchian', [20], 3], ['donchian', [1], 3],
   ];
   for (const [name, parameters, outputs] of cases) {
     it(`${name}(${parameters.join(', ')}) writes what update and output give, bar by bar`, () => {

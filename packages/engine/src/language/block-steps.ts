@@ -366,8 +366,11 @@ export function extremeBlock(target: BlockTarget, options: { source: number; bar
   const out = column(target);
   const input = column(target, options.source);
   const extreme = new WindowExtreme(options.bars, options.direction);
+  const range = { from: 0, to: 0 };
   return (start, end, base) => {
-    for (let k = start - base; k < end - base; k += 1) out[k] = extreme.push(input[k] as number);
+    range.from = start - base;
+    range.to = end - base;
+    extreme.pushBlock(input, range, out);
   };
 }
 

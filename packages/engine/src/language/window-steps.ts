@@ -18,6 +18,10 @@ export class WindowExtreme {
   private length = 0;
   private seen = 0;
   private nanInWindow = 0;
+  /** pushBlock's scratch: the window before the block and the block, signed; running extremes over it. */
+  private scratch = new Float64Array(0);
+  private prefix = new Float64Array(0);
+  private suffix = new Float64Array(0);
 
   constructor(
     private readonly bars: number,
@@ -53,6 +57,96 @@ export class WindowExtreme {
     }
     this.seen = seen + 1;
     return this.seen < bars || this.nanInWindow > 0 || this.length === 0 ? Number.NaN : direction * (dequeValues[this.head] as number);
+  }
+
+  /**
+   * `push` for input[from .. to) (a block's column), each result written to `out` at the same
+   * index: the same values and the same state after. Once the window can be full, and when no
+   * value of the block or of the window before it is NaN or zero (whose sign the deque's tie rule
+   * would pick), the extremes come from running extremes over stretches of `bars` values (van Herk
+   * / Gil-Werman, as RollingExtreme.pushColumn): no modulo and no data-dependent loop per value.
+   */
+  pushBlock(input: Float64Array, range: { readonly from: number; readonly to: number }, out: Float64Array): void {
+    const { from, to } = range;
+    let index = from;
+    const windowed = Math.min(to, from + Math.max(0, this.bars - 1 - this.seen));
+    for (; index < windowed; index += 1) out[index] = this.push(input[index] as number);
+    if (index < to && this.nanInWindow === 0 && this.windowExtremes(input, { from: index, to }, out)) return;
+    for (; index < to; index += 1) out[index] = this.push(input[index] as number);
+  }
+
+  /**
+   * The fast path of pushBlock from `from` (the window full from its first bar): the window's
+   * last bars - 1 values and the block, signed, in one scratch column; false, nothing changed,
+   * when one of them is NaN or zero. On success the ring, the count and the deque are what
+   * pushing the block value by value leaves (the deque holds only the last `bars` values).
+   */
+  private windowExtremes(input: Float64Array, range: { readonly from: number; readonly to: number }, out: Float64Array): boolean {
+    const { from, to } = range;
+    const { bars, direction, window } = this;
+    const seen = this.seen;
+    const history = bars - 1;
+    const length = history + to - from;
+    if (this.scratch.length < length) {
+      this.scratch = new Float64Array(Math.max(length, this.scratch.length * 2));
+      this.prefix = new Float64Array(this.scratch.length);
+      this.suffix = new Float64Array(this.scratch.length);
+    }
+    const { scratch, prefix, suffix } = this;
+    let ring = (seen - history) % bars;
+    for (let k = 0; k < history; k += 1) {
+      const value = window[ring] as number;
+      if (!(value > 0 || value < 0)) return false;
+      scratch[k] = value;
+      ring = ring + 1 === bars ? 0 : ring + 1;
+    }
+    for (let k = history; k < length; k += 1) {
+      const value = direction * (input[from + k - history] as number);
+      if (!(value > 0 || value < 0)) return false;
+      scratch[k] = value;
+    }
+    let running = 0;
+    let phase = 0;
+    for (let k = 0; k < length; k += 1) {
+      const value = scratch[k] as number;
+      running = phase === 0 || value >= running ? value : running;
+      prefix[k] = running;
+      phase = phase + 1 === bars ? 0 : phase + 1;
+    }
+    phase = (length - 1) % bars;
+    running = scratch[length - 1] as number;
+    for (let k = length - 1; k >= 0; k -= 1) {
+      const value = scratch[k] as number;
+      running = phase === bars - 1 || value >= running ? value : running;
+      suffix[k] = running;
+      phase = phase === 0 ? bars - 1 : phase - 1;
+    }
+    for (let k = history; k < length; k += 1) {
+      const head = prefix[k] as number;
+      const tail = suffix[k - history] as number;
+      out[from + k - history] = direction * (head >= tail ? head : tail);
+    }
+    this.refill(scratch, { length, seen: seen + to - from });
+    return true;
+  }
+
+  /** Ring, count and deque as pushing values ending with scratch[length - 1] (the `seen`-th push) leaves them. */
+  private refill(scratch: Float64Array, last: { readonly length: number; readonly seen: number }): void {
+    const { bars, window, dequeValues, dequeBars } = this;
+    const { length, seen } = last;
+    this.head = 0;
+    let size = 0;
+    for (let k = length - bars; k < length; k += 1) {
+      const value = scratch[k] as number;
+      const position = seen - length + k;
+      window[position % bars] = value;
+      while (size > 0 && (dequeValues[size - 1] as number) <= value) size -= 1;
+      dequeValues[size] = value;
+      dequeBars[size] = position;
+      size += 1;
+    }
+    this.length = size;
+    this.seen = seen;
   }
 }
 
