@@ -1,6 +1,6 @@
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { requirePeriod } from './moving-averages';
-import { RollingExtreme } from './rolling-extreme';
+import { HighLowWindow } from './rolling-extreme';
 import { RollingSum } from './rolling-sum';
 
 /**
@@ -86,54 +86,38 @@ export class BollingerBands implements Indicator {
  * 1 lower, 2 middle. Ready after `period` bars.
  */
 export class DonchianChannel implements Indicator {
-  private readonly highs: RollingExtreme;
-  private readonly lows: RollingExtreme;
-  private readonly period: number;
-  /** A block's window extremes (updateBlock's scratch, grown to the largest block). */
-  private highest = new Float64Array(0);
-  private lowest = new Float64Array(0);
+  private readonly window: HighLowWindow;
 
   constructor(period: number) {
-    this.period = requirePeriod('period', period);
-    this.highs = new RollingExtreme({ capacity: period, kind: 'maximum' });
-    this.lows = new RollingExtreme({ capacity: period, kind: 'minimum' });
+    this.window = new HighLowWindow(requirePeriod('period', period));
   }
 
   get ready(): boolean {
-    return this.highs.full;
+    return this.window.full;
   }
 
   update(_input: number, bar: IndicatorBar): void {
-    this.highs.push(bar.high);
-    this.lows.push(bar.low);
+    this.window.push(bar.high, bar.low);
   }
 
-  /** The block's highest highs and lowest lows as two passes (RollingExtreme.pushColumn), then the output asked for. */
+  /** The block's highest highs and lowest lows as two passes (HighLowWindow.pushBlock), then the output asked for. */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const { out, outOffset, output } = block;
-    if (this.highest.length < end - start) {
-      this.highest = new Float64Array(end - start);
-      this.lowest = new Float64Array(end - start);
-    }
-    const highest = this.highest;
-    const lowest = this.lowest;
-    // Bars before `firstFull` leave the window short of `period` bars: every output NaN.
-    const firstFull = start + this.period - 1 - this.highs.count;
-    this.highs.pushColumn(block.bars.high, { from: start, to: end }, { values: highest, offset: start });
-    this.lows.pushColumn(block.bars.low, { from: start, to: end }, { values: lowest, offset: start });
+    const { highest, lowest, firstFull } = this.window.pushBlock(block.bars, { from: start, to: end });
     for (let index = start; index < end; index += 1) {
       const upper = highest[index - start] as number;
       const lower = lowest[index - start] as number;
       const value = output === 0 ? upper : output === 1 ? lower : output === 2 ? (upper + lower) / 2 : Number.NaN;
+      // Bars before `firstFull` leave the window short of `period` bars: every output NaN.
       out[index - outOffset] = index < firstFull ? Number.NaN : value;
     }
   }
 
   output(index: number): number {
-    if (!this.highs.full) return Number.NaN;
-    if (index === 0) return this.highs.value;
-    if (index === 1) return this.lows.value;
-    if (index === 2) return (this.highs.value + this.lows.value) / 2;
+    if (!this.window.full) return Number.NaN;
+    if (index === 0) return this.window.highest;
+    if (index === 1) return this.window.lowest;
+    if (index === 2) return (this.window.highest + this.window.lowest) / 2;
     return Number.NaN;
   }
 }

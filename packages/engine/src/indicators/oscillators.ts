@@ -1,6 +1,6 @@
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { requirePeriod } from './moving-averages';
-import { RollingExtreme } from './rolling-extreme';
+import { HighLowWindow } from './rolling-extreme';
 import { RollingSum } from './rolling-sum';
 
 /**
@@ -11,20 +11,13 @@ import { RollingSum } from './rolling-sum';
  * ready after period + smooth - 1 bars.
  */
 export class StochasticOscillator implements Indicator {
-  private readonly highs: RollingExtreme;
-  private readonly lows: RollingExtreme;
+  private readonly window: HighLowWindow;
   private readonly smoothK: RollingSum;
   private readonly smoothD: RollingSum | undefined;
-  private readonly period: number;
-  /** A block's window extremes (updateBlock's scratch, grown to the largest block). */
-  private highest = new Float64Array(0);
-  private lowest = new Float64Array(0);
 
   constructor(options: { readonly period: number; readonly smooth: number; readonly signal?: number }) {
     const period = requirePeriod('period', options.period);
-    this.period = period;
-    this.highs = new RollingExtreme({ capacity: period, kind: 'maximum' });
-    this.lows = new RollingExtreme({ capacity: period, kind: 'minimum' });
+    this.window = new HighLowWindow(period);
     this.smoothK = new RollingSum(requirePeriod('smooth', options.smooth));
     this.smoothD = options.signal === undefined ? undefined : new RollingSum(requirePeriod('signal', options.signal));
   }
@@ -39,23 +32,14 @@ export class StochasticOscillator implements Indicator {
 
   /**
    * The window's highest highs and lowest lows first, each a pass over the block
-   * (RollingExtreme.pushColumn), then %K and %D bar by bar from them: the same values `add` takes.
+   * (HighLowWindow.pushBlock), then %K and %D bar by bar from them: the same values `add` takes.
    */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
-    const { high, low, close } = block.bars;
+    const { close } = block.bars;
     const { out, outOffset, output } = block;
-    if (this.highest.length < end - start) {
-      this.highest = new Float64Array(end - start);
-      this.lowest = new Float64Array(end - start);
-    }
-    const highest = this.highest;
-    const lowest = this.lowest;
-    // Bars before `firstFull` leave the window short of `period` highs (add returns early).
-    const firstFull = start + this.period - this.highs.count;
-    this.highs.pushColumn(high, { from: start, to: end }, { values: highest, offset: start });
-    this.lows.pushColumn(low, { from: start, to: end }, { values: lowest, offset: start });
+    const { highest, lowest, firstFull } = this.window.pushBlock(block.bars, { from: start, to: end });
     for (let index = start; index < end; index += 1) {
-      if (index + 1 >= firstFull) this.addFromExtremes(close[index] as number, highest[index - start] as number, lowest[index - start] as number);
+      if (index >= firstFull) this.addFromExtremes(close[index] as number, highest[index - start] as number, lowest[index - start] as number);
       out[index - outOffset] = this.output(output);
     }
   }
@@ -69,10 +53,9 @@ export class StochasticOscillator implements Indicator {
 
   private add(bar: Pick<IndicatorBar, 'high' | 'low' | 'close'>): void {
     const { high, low, close } = bar;
-    this.highs.push(high);
-    this.lows.push(low);
-    if (!this.highs.full) return;
-    this.addFromExtremes(close, this.highs.value, this.lows.value);
+    this.window.push(high, low);
+    if (!this.window.full) return;
+    this.addFromExtremes(close, this.window.highest, this.window.lowest);
   }
 
   /** Raw %K of a full window from its extremes, into %K's and %D's averages. */

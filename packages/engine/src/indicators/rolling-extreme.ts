@@ -158,3 +158,57 @@ export class RollingExtreme {
     this.size = size + 1;
   }
 }
+
+/**
+ * The highest high and the lowest low of the last `period` bars (the stochastic's and the Donchian
+ * channel's window), fed a bar or a block of bars at a time.
+ */
+export class HighLowWindow {
+  private readonly period: number;
+  private readonly highs: RollingExtreme;
+  private readonly lows: RollingExtreme;
+  /** pushBlock's answer: its columns grown to the largest block. */
+  private readonly block = { highest: new Float64Array(0), lowest: new Float64Array(0), firstFull: 0 };
+
+  constructor(period: number) {
+    this.period = period;
+    this.highs = new RollingExtreme({ capacity: period, kind: 'maximum' });
+    this.lows = new RollingExtreme({ capacity: period, kind: 'minimum' });
+  }
+
+  /** True once `period` bars have been pushed. */
+  get full(): boolean {
+    return this.highs.full;
+  }
+
+  get highest(): number {
+    return this.highs.value;
+  }
+
+  get lowest(): number {
+    return this.lows.value;
+  }
+
+  push(high: number, low: number): void {
+    this.highs.push(high);
+    this.lows.push(low);
+  }
+
+  /**
+   * Pushes bars from .. to - 1 of the columns (pushColumn: the same values and state as bar by
+   * bar): bar i's extremes at `highest[i - from]` and `lowest[i - from]`; the window is full from
+   * bar `firstFull` on.
+   */
+  pushBlock(bars: { readonly high: Float64Array; readonly low: Float64Array }, range: { readonly from: number; readonly to: number }): { readonly highest: Float64Array; readonly lowest: Float64Array; readonly firstFull: number } {
+    const block = this.block;
+    const size = range.to - range.from;
+    if (block.highest.length < size) {
+      block.highest = new Float64Array(size);
+      block.lowest = new Float64Array(size);
+    }
+    block.firstFull = range.from + this.period - 1 - this.highs.count;
+    this.highs.pushColumn(bars.high, range, { values: block.highest, offset: range.from });
+    this.lows.pushColumn(bars.low, range, { values: block.lowest, offset: range.from });
+    return block;
+  }
+}
