@@ -56,6 +56,7 @@ export { BUILTIN_FUNCTIONS } from './language/builtins';
 export type { CompiledExpression, ExpressionEvaluator } from './language/compile-expression';
 export { compileExpression } from './language/compile-expression';
 export type { InstantiateOptions } from './language/expression-plan';
+export { IndicatorCache } from './language/indicator-cache';
 export type {
   AlgorithmDocument, AlgorithmNode, AlgorithmNodeType, AlgorithmEdge, AlgorithmError, ConditionNode, GateNode, HoldNode,
   HoldCandlesNode, HoldUntilNode, ActionNode, ActionNodeType, NodePosition, ExitRules, ExitDistance, ExitUnit,

@@ -557,6 +557,14 @@ export function indicatorBlock(target: { readonly columns: readonly Float64Array
   };
 }
 
+/** Copies each [whole-series column, slot] pair's bars into the slot's block (an indicator computed once, IndicatorCache). */
+export function copyBlock(target: { readonly columns: readonly Float64Array[] }, sources: ReadonlyArray<readonly [Float64Array, number]>): BlockStep {
+  const pairs = sources.map(([values, slot]) => [values, target.columns[slot] as Float64Array] as const);
+  return (start, end, base) => {
+    for (const [values, out] of pairs) out.set(values.subarray(start, end), start - base);
+  };
+}
+
 /** Which bar column a field reads. */
 export function seriesColumn(series: BarSeries, field: BarField): Float64Array {
   return series[field];

@@ -11,10 +11,11 @@ import {
 } from './steps';
 import { barIndicatorStep, BlockPaise, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
 import {
-  arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, crossBlock, extremeBlock, fieldBlock, fusedLogicalBlock, indicatorBlock,
+  arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, copyBlock, crossBlock, extremeBlock, fieldBlock, fusedLogicalBlock, indicatorBlock,
   mathBlock, negateBlock, notBlock, ringLookbackBlock, timeBlock,
 } from './block-steps';
 import type { BlockStep, LogicalTerm } from './block-steps';
+import type { IndicatorCache } from './indicator-cache';
 
 const MS_PER_MINUTE = 60_000;
 
@@ -41,6 +42,8 @@ export interface BlockRuntime {
   readonly generateCode: boolean;
   /** One BlockPaise per bar column, made when a step first asks: the program's grid SMAs of a column share it. */
   readonly paiseOf: (column: BarField) => BlockPaise;
+  /** Whole-series indicator outputs shared with other programs over this series (a sweep's), when the caller passed a cache that covers it. */
+  readonly indicators: IndicatorCache | undefined;
 }
 
 /** Builds one block step of a fresh program; undefined for a step that reads the position (no block form). */
@@ -68,6 +71,11 @@ export interface InstantiateOptions {
    * False evaluates them bar by bar with the steps of steps.ts (the same values; tests compare them).
    */
   readonly blocks?: boolean;
+  /**
+   * Indicators of a bar column or of the whole bar, over blocks, are read from (or computed once
+   * into) this cache when it covers the series: what a sweep's runs over one series share.
+   */
+  readonly indicators?: IndicatorCache;
 }
 
 interface IndicatorInstance {
@@ -340,11 +348,18 @@ export class ExpressionPlan {
         return seriesIndicatorStep({ values: runtime.slots, source: input }, indicator, plan);
       },
       (runtime, slot) => {
-        const indicator: Indicator = createIndicator(instance.indicator, instance.parameters);
         const outputs = [[fn.output, slot] as const, ...instance.outputs];
         const source = column !== undefined ? { kind: 'column' as const, values: runtime.series[column] } : input === undefined ? { kind: 'bar' as const } : { kind: 'slot' as const, slot: input };
-        const sharedPaise = column !== undefined ? runtime.paiseOf(column) : undefined;
-        return indicatorBlock({ columns: runtime.columns }, indicator, { source, outputs, series: runtime.series, generateCode: runtime.generateCode, sharedPaise });
+        const options = { source, outputs, series: runtime.series, generateCode: runtime.generateCode };
+        const make = (target: { readonly columns: readonly Float64Array[] }, sharedPaise: BlockPaise | undefined): BlockStep =>
+          indicatorBlock(target, createIndicator(instance.indicator, instance.parameters), { ...options, sharedPaise });
+        if (runtime.indicators !== undefined && source.kind !== 'slot') {
+          // Read from the series alone: computed once over the whole series for every program sharing the cache.
+          const keys = outputs.map(([output]) => `${instanceKey}|${output}`);
+          const wholeSeries = runtime.indicators.outputs(keys, () => wholeSeriesOutputs(runtime.series.length, outputs, make));
+          return copyBlock({ columns: runtime.columns }, outputs.map(([, outSlot], k) => [wholeSeries[k] as Float64Array, outSlot] as const));
+        }
+        return make({ columns: runtime.columns }, column !== undefined ? runtime.paiseOf(column) : undefined);
       },
     );
   }
@@ -369,7 +384,8 @@ export class ExpressionPlan {
     for (const [slot, value] of this.constants) (columns[slot] as Float64Array).fill(value);
     const paise = new Map<BarField, BlockPaise>();
     const paiseOf = (column: BarField): BlockPaise => paise.get(column) ?? (paise.set(column, new BlockPaise()).get(column) as BlockPaise);
-    const runtime: BlockRuntime = { columns, series, timeOffsetMs: this.timeOffsetMs(series, options), generateCode: options.generateCode !== false, paiseOf };
+    const indicators = options.indicators?.covers(series) === true ? options.indicators : undefined;
+    const runtime: BlockRuntime = { columns, series, timeOffsetMs: this.timeOffsetMs(series, options), generateCode: options.generateCode !== false, paiseOf, indicators };
     const expressionSteps: BlockStep[] = [];
     const graphSteps: BlockStep[] = [];
     for (const factory of this.factories) (factory.phase === 'expression' ? expressionSteps : graphSteps).push((factory.block as BlockStepFactory)(runtime));
@@ -387,6 +403,24 @@ export class ExpressionPlan {
     for (const factory of this.factories) (factory.phase === 'expression' ? expressionSteps : graphSteps).push(factory.create(runtime));
     return { slots, expressionSteps, graphSteps };
   }
+}
+
+/**
+ * An indicator's outputs over the whole series (one column each, `length` long): its block step
+ * (`make`) run over blocks of BLOCK_BARS from bar 0, writing at each bar's own index.
+ */
+function wholeSeriesOutputs(
+  length: number,
+  outputs: ReadonlyArray<readonly [number, number]>,
+  make: (target: { readonly columns: readonly Float64Array[] }, sharedPaise: BlockPaise) => BlockStep,
+): Float64Array[] {
+  const wholeSeries = outputs.map(() => new Float64Array(length));
+  const bySlot = new Map(outputs.map(([, slot], k) => [slot, wholeSeries[k] as Float64Array]));
+  const unused = new Float64Array(0);
+  const columns = Array.from({ length: Math.max(...outputs.map(([, slot]) => slot)) + 1 }, (_, slot) => bySlot.get(slot) ?? unused);
+  const step = make({ columns }, new BlockPaise());
+  for (let start = 0; start < length; start += BLOCK_BARS) step(start, Math.min(length, start + BLOCK_BARS), 0);
+  return wholeSeries;
 }
 
 function barRefreshStep(bar: MutableBar, series: BarSeries): Step {

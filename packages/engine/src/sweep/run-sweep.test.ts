@@ -5,6 +5,7 @@ import { compileAlgorithm } from '../algorithm/compile';
 import { runBacktest } from '../backtest/run-backtest';
 import { computeMetrics } from '../metrics/compute-metrics';
 import { parameterGrid } from './grid';
+import { IndicatorCache } from '../language/indicator-cache';
 import { mergeSweepChunks, runSweep, runSweepChunk, SweepError } from './run-sweep';
 import { crossoverDocument, FAST, sessionSeries, SLOW, SWEEP_CONFIG } from './sweep-test-support';
 
@@ -73,6 +74,19 @@ describe('runSweep', () => {
     expect(() => mergeSweepChunks(combinations.length, chunks.slice(1))).toThrow(/is in no chunk/);
     expect(() => mergeSweepChunks(combinations.length, [...chunks, chunks[0] ?? []])).toThrow(/is in two chunks/);
     expect(() => runSweepChunk({ ...request, from: 2, to: 99 })).toThrow(RangeError);
+  });
+
+  it('chunks sharing one IndicatorCache (as a pool thread keeps one) compute each SMA period once and equal the serial sweep', () => {
+    const request = { series, document, config: SWEEP_CONFIG, combinations, metric: 'netPnl' as const };
+    const indicators = new IndicatorCache(series);
+    const chunks = [[0, 4], [4, combinations.length]].map(([from, to]) => runSweepChunk({ ...request, from: from as number, to: to as number, indicators }));
+    expect(mergeSweepChunks(combinations.length, chunks)).toEqual(sweep.rows);
+    // 7 runs of two SMAs each over the periods 5, 10, 15, 20 and 30.
+    expect(indicators.stats).toMatchObject({ misses: 5, hits: 2 * combinations.length - 5 });
+    // A cache made over other bars is left alone: the runs compute their own.
+    const elsewhere = new IndicatorCache(sessionSeries({ days: 15, seed: 12 }));
+    expect(runSweepChunk({ ...request, from: 0, to: 2, indicators: elsewhere })).toEqual(sweep.rows.slice(0, 2));
+    expect(elsewhere.stats).toMatchObject({ misses: 0, hits: 0 });
   });
 
   it('stops on a combination the document refuses, naming it', () => {

@@ -7,6 +7,7 @@ import type { BarSeries } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
 import type { ContractChain } from '../kernel/contract-chain';
+import { IndicatorCache } from '../language/indicator-cache';
 import type { TraderFactory } from '../kernel/trader';
 import type { SeriesDays, SweepMetric, SweepMetrics } from './sweep-metrics';
 import { bestCell } from './heatmap';
@@ -20,7 +21,8 @@ import { seriesDays, sweepMetricsOf } from './sweep-metrics';
  *   any split into index ranges (`runSweepChunk`), run anywhere and merged by index
  *   (`mergeSweepChunks`), equals the serial `runSweep` exactly.
  * - A row's metrics are those of `runBacktest` over the same inputs (sweep-metrics.ts), the
- *   request's `contracts` / `trader` included: every run gets the same chain and factory. A chain
+ *   request's `contracts` / `trader` included (an indicator read from a shared IndicatorCache has
+ *   the values the run would compute itself): every run gets the same chain and factory. A chain
  *   over a stored range is read only by a run (futures-chain.ts: live pricing is the one mutation),
  *   and a factory builds a fresh trader per run, so no state passes from one run to the next.
  * - A combination the document refuses (a value off its grid, a non-whole indicator period, a
@@ -40,6 +42,11 @@ export interface SweepRequest {
   readonly contracts?: ContractChain;
   /** Every run uses this trader (option legs), as RunBacktestRequest.trader; it must build a fresh trader per call. */
   readonly trader?: TraderFactory;
+  /**
+   * Indicators of the series computed once for every run (a worker keeps one per series across
+   * the chunks it runs); default: one for this call. Ignored unless it covers `series`.
+   */
+  readonly indicators?: IndicatorCache;
 }
 
 /** The request's config, contracts and trader as runBacktest takes them (absent fields left out). */
@@ -94,9 +101,12 @@ function runRange(request: SweepRequest, range: { from: number; to: number }, da
   const rows: SweepRow[] = [];
   // One equity column for every run of the range: each run writes all of it and is measured before the next starts.
   const equityBuffer = new Float64Array(request.series.length);
+  // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
+  const indicators = request.indicators ?? new IndicatorCache(request.series);
   for (let index = range.from; index < range.to; index += 1) {
     const bindings = request.combinations[index] as ParameterBindings;
-    const program = compileCombination(request.document, bindings, index);
+    const compiled = compileCombination(request.document, bindings, index);
+    const program = { exits: compiled.exits, createProgram: (bars: BarSeries) => compiled.createProgram(bars, { indicators }) };
     const result = runBacktest({ series: request.series, program, ...runInputsOf(request), equityBuffer });
     rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
   }

@@ -1,6 +1,8 @@
 // A sweep pool thread (run-pool.ts): loads the engine once, maps the series the pool shared
 // (workerData) and runs the tasks it is sent, one at a time, answering each with its rows or its
-// error (and says `ready` once loaded). It keeps each job's inputs until told to forget them, and the last bar range it sliced.
+// error (and says `ready` once loaded). It keeps each job's inputs until told to forget them, the
+// last bar range it sliced, and the indicators of the series it ran (IndicatorCache: each
+// computed once for all the chunks of a job).
 //
 // Invariants:
 // - A task's rows are `runSweepChunk` over a copy of the task's bars (`sliceSeries`, as the
@@ -8,7 +10,7 @@
 //   serial run, so the same rows.
 // - The shared columns are only read.
 import { parentPort, workerData } from 'node:worker_threads';
-import { runSweepChunk, sliceContractChain, sliceSeries } from '@vyuha/engine';
+import { IndicatorCache, runSweepChunk, sliceContractChain, sliceSeries } from '@vyuha/engine';
 import type { BarSeries, ContractChain } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
@@ -21,7 +23,9 @@ const series = seriesOfShared(workerData as SharedSeries);
 const jobs = new Map<number, JobMessage>();
 /** Each futures job's chain over the whole shared series, built from its recipe on first use. */
 const chains = new Map<number, ContractChain>();
-let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined } | undefined;
+let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache } | undefined;
+/** The shared series' indicators, computed once for every chunk run over it until the job is forgotten. */
+let wholeIndicators: IndicatorCache | undefined;
 
 function chainOf(job: JobMessage): ContractChain | undefined {
   if (job.futures === undefined) return undefined;
@@ -34,23 +38,29 @@ function chainOf(job: JobMessage): ContractChain | undefined {
 }
 
 /** The task's bars (a copy of a range, as `sliceSeries`) and, for futures, the chain cut to them (as the engine's walk-forward cuts it). */
-function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; contracts: ContractChain | undefined } {
+function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache } {
   const chain = chainOf(job);
-  if (task.fromBar === 0 && task.toBar === series.length) return { series, contracts: chain };
+  if (task.fromBar === 0 && task.toBar === series.length) {
+    wholeIndicators ??= new IndicatorCache(series);
+    return { series, contracts: chain, indicators: wholeIndicators };
+  }
   if (sliced === undefined || sliced.job !== task.job || sliced.fromBar !== task.fromBar || sliced.toBar !== task.toBar) {
     const bars = sliceSeries(series, task.fromBar, task.toBar);
-    sliced = { job: task.job, fromBar: task.fromBar, toBar: task.toBar, series: bars, contracts: chain === undefined ? undefined : sliceContractChain(chain, bars, task.fromBar) };
+    sliced = {
+      job: task.job, fromBar: task.fromBar, toBar: task.toBar, series: bars, contracts: chain === undefined ? undefined : sliceContractChain(chain, bars, task.fromBar),
+      indicators: new IndicatorCache(bars),
+    };
   }
-  return { series: sliced.series, contracts: sliced.contracts };
+  return { series: sliced.series, contracts: sliced.contracts, indicators: sliced.indicators };
 }
 
 function runTask(task: TaskMessage): FromWorker {
   const job = jobs.get(task.job);
   if (job === undefined) return { type: 'failed', task: task.task, error: { name: 'Error', message: `sweep worker: job ${task.job} was never sent` } };
   try {
-    const { series: bars, contracts } = inputsOf(task, job);
+    const { series: bars, contracts, indicators } = inputsOf(task, job);
     const rows = runSweepChunk({
-      series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to,
+      series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators,
       ...(job.config === undefined ? {} : { config: job.config }),
       ...(contracts === undefined ? {} : { contracts }),
     });
@@ -66,6 +76,8 @@ port.on('message', (message: ToWorker) => {
     jobs.delete(message.job);
     chains.delete(message.job);
     if (sliced?.job === message.job) sliced = undefined;
+    // Its columns go back to the heap between jobs; the next job computes what it needs.
+    wholeIndicators = undefined;
   }
   else port.postMessage(runTask(message));
 });

@@ -1,0 +1,144 @@
+// Indicators read from an IndicatorCache against the per-bar steps, bit for bit: on and off the
+// paise grid, with NaN inputs, several outputs of one indicator, bar indicators, and a cache too
+// small to keep everything; and a cache is never read for a series it was not made for.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { BarSeries } from '../algorithm/program';
+import { randomBars } from '../indicators/indicator-test-support';
+import { checkExpression } from './checker';
+import { ExpressionPlan } from './expression-plan';
+import { IndicatorCache } from './indicator-cache';
+
+const NO_POSITION = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
+
+/** Seeded bars; from `offGridFrom` on, closes leave the paise grid, and the closes at `nanAt` are NaN. */
+function seriesOf(seed: number, options: { count: number; offGridFrom?: number; nanAt?: readonly number[] }): BarSeries {
+  const bars = randomBars({ count: options.count, seed: String(seed) });
+  const column = (read: (bar: (typeof bars)[number]) => number): Float64Array => Float64Array.from(bars, read);
+  const close = column((bar) => bar.close);
+  for (let index = options.offGridFrom ?? close.length; index < close.length; index += 1) close[index] = (close[index] as number) + 0.003;
+  for (const index of options.nanAt ?? []) close[index] = Number.NaN;
+  return {
+    length: bars.length, time: column((bar) => bar.time), open: column((bar) => bar.open), high: column((bar) => bar.high),
+    low: column((bar) => bar.low), close, volume: column((bar) => bar.volume), oi: column(() => Number.NaN),
+  };
+}
+
+function planOf(sources: readonly string[]): { plan: ExpressionPlan; roots: number[] } {
+  const plan = new ExpressionPlan();
+  const roots = sources.map((source) => {
+    const checked = checkExpression(source);
+    if (!checked.ok) throw new Error(checked.error.map((error) => error.message).join('; '));
+    return plan.add(checked.value.root);
+  });
+  return { plan, roots };
+}
+
+/** NaN as one value, so arrays compare equal when every bar holds the same double. */
+function comparable(values: Float64Array): number[] {
+  return Array.from(values, (value) => (value !== value ? Number.NaN : value));
+}
+
+/** Each expression's value at every bar: per-bar steps, or blocks of the given sizes in turn (reading `indicators` when given). */
+function evaluate(sources: readonly string[], series: BarSeries, mode: { blocks?: readonly number[]; indicators?: IndicatorCache }): number[][] {
+  const { plan, roots } = planOf(sources);
+  const values = roots.map(() => new Float64Array(series.length));
+  if (mode.blocks === undefined) {
+    const { slots, expressionSteps } = plan.instantiate(series, { intervalMinutes: 1 });
+    for (let index = 0; index < series.length; index += 1) {
+      for (const step of expressionSteps) step(index, NO_POSITION);
+      roots.forEach((root, k) => { (values[k] as Float64Array)[index] = slots[root] as number; });
+    }
+    return values.map(comparable);
+  }
+  const program = plan.instantiateBlocks(series, { intervalMinutes: 1, ...(mode.indicators === undefined ? {} : { indicators: mode.indicators }) });
+  if (program === undefined) throw new Error('no block form');
+  const sizes = mode.blocks;
+  let start = 0;
+  for (let block = 0; start < series.length; block += 1) {
+    const end = Math.min(series.length, start + (sizes[block % sizes.length] as number));
+    for (const step of program.expressionSteps) step(start, end, start);
+    roots.forEach((root, k) => {
+      for (let index = start; index < end; index += 1) (values[k] as Float64Array)[index] = (program.columns[root] as Float64Array)[index - start] as number;
+    });
+    start = end;
+  }
+  return values.map(comparable);
+}
+
+// Programs of a "sweep": the same indicators with other parameters, other outputs of one indicator, indicators of the whole bar.
+const PROGRAMS = [
+  ['sma(close, 10)', 'sma(close, 3) - sma(high, 4)', 'ema(close, 9)'],
+  ['sma(close, 3)', 'sma(close, 10) > sma(close, 20)', 'macd(close, 12, 26, 9)'],
+  ['macd_signal(close, 12, 26, 9) - macd(close, 12, 26, 9)', 'atr(14)', 'stoch_k(5, 3)'],
+  ['atr(14) + atr(7)', 'rsi(close, 5)', 'sma(rsi(close, 5), 3)', 'stoch_k(5, 3) - stoch_d(5, 3, 3)'],
+] as const;
+
+describe('IndicatorCache', () => {
+  it('gives every program of a sweep the per-bar values, on and off the paise grid and across NaN, for any block sizes', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 1_000_000 }),
+      fc.integer({ min: 0, max: 300 }),
+      fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 4 }),
+      (seed, offGridFrom, blocks) => {
+        const series = seriesOf(seed, { count: 300, offGridFrom, nanAt: [offGridFrom % 97, 150] });
+        const indicators = new IndicatorCache(series);
+        // Each program twice: the second reads what the first (or an earlier program) computed.
+        for (const sources of [...PROGRAMS, ...PROGRAMS]) {
+          expect(evaluate(sources, series, { blocks, indicators })).toEqual(evaluate(sources, series, {}));
+        }
+        const { hits, misses } = indicators.stats;
+        expect(misses).toBeGreaterThan(0);
+        expect(hits).toBeGreaterThan(misses);
+      },
+    ), { numRuns: 40 });
+  });
+
+  it('computes an indicator once however many programs read it, and an output of one indicator with the others', () => {
+    const series = seriesOf(7, { count: 500 });
+    const indicators = new IndicatorCache(series);
+    evaluate(['sma(close, 10) > sma(close, 20)'], series, { blocks: [128], indicators });
+    expect(indicators.stats).toMatchObject({ hits: 0, misses: 2, entries: 2, bytes: 2 * 500 * 8 });
+    evaluate(['crossover(sma(close, 10), sma(close, 30))'], series, { blocks: [128], indicators });
+    expect(indicators.stats).toMatchObject({ hits: 1, misses: 3, entries: 3 });
+    // macd and its signal are one indicator: one computation keeps both outputs, and either alone then hits.
+    evaluate(['macd(close, 12, 26, 9) > macd_signal(close, 12, 26, 9)'], series, { blocks: [128], indicators });
+    evaluate(['macd_signal(close, 12, 26, 9) > 0'], series, { blocks: [128], indicators });
+    expect(indicators.stats).toMatchObject({ hits: 2, misses: 4, entries: 5 });
+    // An indicator of an expression is not read from the series: always computed by its program.
+    evaluate(['sma(close - open, 5) > 0'], series, { blocks: [128], indicators });
+    expect(indicators.stats).toMatchObject({ hits: 2, misses: 4, entries: 5 });
+  });
+
+  it('keeps no more than its budget, least recently used out first, and stays exact', () => {
+    const series = seriesOf(3, { count: 400, offGridFrom: 200 });
+    const column = series.length * 8;
+    const indicators = new IndicatorCache(series, { maxBytes: 2 * column });
+    const programs = [['sma(close, 5)'], ['sma(close, 6)'], ['sma(close, 5)'], ['sma(close, 7)'], ['sma(close, 6)'], ['sma(close, 5)']];
+    for (const sources of programs) expect(evaluate(sources, series, { blocks: [50], indicators })).toEqual(evaluate(sources, series, {}));
+    // 5 miss, 6 miss, 5 hit, 7 miss (6 out), 6 miss (5 out), 5 miss.
+    expect(indicators.stats).toEqual({ hits: 1, misses: 5, bytes: 2 * column, entries: 2 });
+    const none = new IndicatorCache(series, { maxBytes: 0 });
+    expect(evaluate(['sma(close, 5)', 'atr(3)'], series, { blocks: [50], indicators: none })).toEqual(evaluate(['sma(close, 5)', 'atr(3)'], series, {}));
+    expect(none.stats).toMatchObject({ bytes: 0, entries: 0 });
+    expect(() => new IndicatorCache(series, { maxBytes: -1 })).toThrow(/maxBytes must be a whole number of bytes >= 0, got -1/);
+  });
+
+  it('is not read for another series, nor for its own once it has grown', () => {
+    const series = seriesOf(5, { count: 200 });
+    const other = seriesOf(6, { count: 200 });
+    const indicators = new IndicatorCache(series);
+    evaluate(['sma(close, 10)'], series, { blocks: [64], indicators });
+    expect(evaluate(['sma(close, 10)'], other, { blocks: [64], indicators })).toEqual(evaluate(['sma(close, 10)'], other, {}));
+    expect(indicators.covers(series)).toBe(true);
+    expect(indicators.covers(other)).toBe(false);
+    expect(indicators.stats).toMatchObject({ hits: 0, misses: 1 });
+    // A series that grows (live bars appended) is no longer the one the cache was made over.
+    const growing: { -readonly [K in keyof BarSeries]: BarSeries[K] } = { ...series, length: 150 };
+    const early = new IndicatorCache(growing);
+    growing.length = 200;
+    expect(early.covers(growing)).toBe(false);
+    expect(evaluate(['sma(close, 10)'], growing, { blocks: [64], indicators: early })).toEqual(evaluate(['sma(close, 10)'], series, {}));
+    expect(early.stats).toMatchObject({ hits: 0, misses: 0 });
+  });
+});

@@ -1,0 +1,95 @@
+import type { BarSeries } from '../algorithm/program';
+
+/**
+ * Whole-series indicator outputs shared by the programs of one sweep over one fixed series: a
+ * sweep of `crossover(sma(close, $fast), sma(close, $slow))` computes each SMA period once, not
+ * once per combination, and each run copies its blocks from here. Only indicators whose input is
+ * read straight from the series (a bar column, or the whole bar) are kept: their values depend on
+ * the bars and the indicator's parameters alone.
+ *
+ * Invariants:
+ * - An entry holds what the indicator's block step writes over the whole series, block after
+ *   block from bar 0 (expression-plan.ts): the values a program computes for itself, since block
+ *   values equal bar-by-bar values for any block sizes (block-steps.test.ts).
+ * - Bound to one series, the object and its length when the cache was made: a program over
+ *   another series, or over this one after it grew (live), computes its own (`covers`).
+ * - At most `maxBytes` of columns: the least recently used entries go first; outputs larger than
+ *   the whole budget are computed and returned but not kept.
+ */
+export class IndicatorCache {
+  /** The default budget: 32 columns of a million bars. */
+  static readonly DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+
+  private readonly length: number;
+  private readonly maxBytes: number;
+  /** Entries in use order, least recent first (a Map keeps insertion order; a hit is moved to the end). */
+  private readonly entries = new Map<string, Float64Array>();
+  private bytes = 0;
+  private hitCount = 0;
+  private missCount = 0;
+
+  /** Throws RangeError for a budget that is not a whole number of bytes >= 0. */
+  constructor(
+    readonly series: BarSeries,
+    options: { readonly maxBytes?: number } = {},
+  ) {
+    const maxBytes = options.maxBytes ?? IndicatorCache.DEFAULT_MAX_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes >= 0, got ${maxBytes}`);
+    this.length = series.length;
+    this.maxBytes = maxBytes;
+  }
+
+  /** True when a program over `series` may read this cache: the same series, not grown since. */
+  covers(series: BarSeries): boolean {
+    return series === this.series && series.length === this.length;
+  }
+
+  /**
+   * The columns of `keys` (one per output, each `series.length` long): kept ones when every key
+   * is kept, else `compute()`'s (one column per key, in order), kept for the next caller.
+   */
+  outputs(keys: readonly string[], compute: () => Float64Array[]): readonly Float64Array[] {
+    const kept: Float64Array[] = [];
+    for (const key of keys) {
+      const column = this.entries.get(key);
+      if (column === undefined) break;
+      kept.push(column);
+    }
+    if (kept.length === keys.length) {
+      this.hitCount += 1;
+      for (let k = 0; k < keys.length; k += 1) this.touch(keys[k] as string, kept[k] as Float64Array);
+      return kept;
+    }
+    this.missCount += 1;
+    const computed = compute();
+    if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
+    for (let k = 0; k < keys.length; k += 1) this.keep(keys[k] as string, computed[k] as Float64Array);
+    return computed;
+  }
+
+  /** Lookups answered from kept columns, lookups that computed, and the bytes kept. */
+  get stats(): { readonly hits: number; readonly misses: number; readonly bytes: number; readonly entries: number } {
+    return { hits: this.hitCount, misses: this.missCount, bytes: this.bytes, entries: this.entries.size };
+  }
+
+  private touch(key: string, column: Float64Array): void {
+    this.entries.delete(key);
+    this.entries.set(key, column);
+  }
+
+  private keep(key: string, column: Float64Array): void {
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.entries.delete(key);
+      this.bytes -= previous.byteLength;
+    }
+    if (column.byteLength > this.maxBytes) return;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes + column.byteLength <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.byteLength;
+    }
+    this.entries.set(key, column);
+    this.bytes += column.byteLength;
+  }
+}
