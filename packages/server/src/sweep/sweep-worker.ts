@@ -2,7 +2,7 @@
 // (workerData) and runs the tasks it is sent, one at a time, answering each with its rows or its
 // error (and says `ready` once loaded). It keeps each job's inputs until told to forget them, the
 // last bar range it sliced, and the indicators of the series it ran (IndicatorCache: each
-// computed once for all the chunks of a job).
+// computed once for all the chunks and jobs over that series).
 //
 // Invariants:
 // - A task's rows are `runSweepChunk` over a copy of the task's bars (`sliceSeries`, as the
@@ -24,7 +24,10 @@ const jobs = new Map<number, JobMessage>();
 /** Each futures job's chain over the whole shared series, built from its recipe on first use. */
 const chains = new Map<number, ContractChain>();
 let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache } | undefined;
-/** The shared series' indicators, computed once for every chunk run over it until the job is forgotten. */
+/**
+ * The shared series' indicators, computed once for every chunk of every job run over it: a pool's
+ * series never changes (a sweep job's chunks each come as a job of their own), and the thread ends with the pool.
+ */
 let wholeIndicators: IndicatorCache | undefined;
 
 function chainOf(job: JobMessage): ContractChain | undefined {
@@ -76,8 +79,6 @@ port.on('message', (message: ToWorker) => {
     jobs.delete(message.job);
     chains.delete(message.job);
     if (sliced?.job === message.job) sliced = undefined;
-    // Its columns go back to the heap between jobs; the next job computes what it needs.
-    wholeIndicators = undefined;
   }
   else port.postMessage(runTask(message));
 });
