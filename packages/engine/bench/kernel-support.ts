@@ -35,13 +35,22 @@ function compiled(entry: string, exit: string): (series: BarSeries) => SignalPro
   return (series) => algorithm.value.createProgram(series);
 }
 
+/**
+ * The ten-indicator rule set's entry and exit with its fast EMA and its RSI period as given: numbers
+ * (the kernel benchmark: 9 and 14), or `$names` (the sweep benchmark's parameters).
+ */
+export function tenIndicatorRules(periods: { readonly fast: string; readonly rsi: string }): { entry: string; exit: string } {
+  const { fast, rsi } = periods;
+  return {
+    entry: `ema(close, ${fast}) > ema(close, 21) and rsi(close, ${rsi}) > 50 and macd(close, 12, 26, 9) > 0 and close > bb_lower(close, 20, 2)`
+      + ' and atr(14) > 0 and adx(14) > 10 and cci(20) > -100 and stoch_k(14, 3) > 20 and close > wma(close, 30) and close > vwap()',
+    exit: `crossunder(ema(close, ${fast}), ema(close, 21)) or rsi(close, ${rsi}) < 40`,
+  };
+}
+
 export const RULE_SETS = {
   crossover: compiled('crossover(sma(close, 10), sma(close, 20))', 'crossunder(sma(close, 10), sma(close, 20))'),
-  tenIndicators: compiled(
-    'ema(close, 9) > ema(close, 21) and rsi(close, 14) > 50 and macd(close, 12, 26, 9) > 0 and close > bb_lower(close, 20, 2)'
-      + ' and atr(14) > 0 and adx(14) > 10 and cci(20) > -100 and stoch_k(14, 3) > 20 and close > wma(close, 30) and close > vwap()',
-    'crossunder(ema(close, 9), ema(close, 21)) or rsi(close, 14) < 40',
-  ),
+  tenIndicators: ((rules) => compiled(rules.entry, rules.exit))(tenIndicatorRules({ fast: '9', rsi: '14' })),
 } as const;
 export type RuleSetName = keyof typeof RULE_SETS;
 

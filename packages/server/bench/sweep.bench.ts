@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { algorithmFromExpressions, gridSize, IndicatorCache, parameterGrid, runSweep, runSweepChunk } from '@vyuha/engine';
 import type { BacktestConfigInput, SweepResult, SweepRow } from '@vyuha/engine';
+import { tenIndicatorRules } from '../../engine/bench/kernel-support';
 import { SweepPool } from '../src/sweep/run-pool';
 import { sessionBars } from '../test/helpers/session-bars';
 
@@ -168,15 +169,11 @@ if (childFile !== undefined) {
   console.log(`best by sharpe: ${best === undefined ? 'none' : `fast=${best.bindings.fast} slow=${best.bindings.slow}, sharpe ${best.metrics.sharpe?.toFixed(2) ?? '-'}, ${best.metrics.trades} trades`}`);
   if (!identical || !subsetEqual) process.exitCode = 1;
 
-  // Shared indicators: a sweep of the ten-indicator rule set over two of its parameters, serially on
-  // this thread, its runs reading one IndicatorCache or each computing its own (a cache that keeps nothing).
+  // Shared indicators: a sweep of the kernel benchmark's ten-indicator rule set over two of its
+  // parameters, serially on this thread, its runs reading one IndicatorCache or each computing its own.
   const tenParameters = [{ name: 'fast', default: 9, from: 5, to: 14, step: 1 }, { name: 'rsi', default: 14, from: 10, to: 19, step: 1 }];
   const tenDocument = {
-    ...algorithmFromExpressions({
-      entry: 'ema(close, $fast) > ema(close, 21) and rsi(close, $rsi) > 50 and macd(close, 12, 26, 9) > 0 and close > bb_lower(close, 20, 2)'
-        + ' and atr(14) > 0 and adx(14) > 10 and cci(20) > -100 and stoch_k(14, 3) > 20 and close > wma(close, 30) and close > vwap()',
-      exit: 'crossunder(ema(close, $fast), ema(close, 21)) or rsi(close, $rsi) < 40',
-    }),
+    ...algorithmFromExpressions(tenIndicatorRules({ fast: '$fast', rsi: '$rsi' })),
     parameters: tenParameters, constraints: [],
   };
   const tenGrid = parameterGrid(tenParameters, []);
@@ -187,6 +184,7 @@ if (childFile !== undefined) {
     const rows = runSweepChunk({ ...tenJob, indicators });
     return { ms: performance.now() - started, rows };
   };
+  // A cache that keeps nothing covers nothing: each run computes its own indicators.
   const own = timedChunk(new IndicatorCache(series, { maxBytes: 0 }));
   const sharedCache = new IndicatorCache(series);
   const shared = timedChunk(sharedCache);

@@ -13,8 +13,8 @@ import type { BarSeries } from '../algorithm/program';
  *   values equal bar-by-bar values for any block sizes (block-steps.test.ts).
  * - Bound to one series, the object and its length when the cache was made: a program over
  *   another series, or over this one after it grew (live), computes its own (`covers`).
- * - At most `maxBytes` of columns: the least recently used entries go first; outputs larger than
- *   the whole budget are computed and returned but not kept.
+ * - At most `maxBytes` of columns: the least recently used entries go first. A budget smaller
+ *   than one column of the series covers nothing (`covers`).
  */
 export class IndicatorCache {
   /** The default budget: 32 columns of a million bars. */
@@ -39,9 +39,13 @@ export class IndicatorCache {
     this.maxBytes = maxBytes;
   }
 
-  /** True when a program over `series` may read this cache: the same series, not grown since. */
+  /**
+   * True when a program over `series` may read this cache: the same series, not grown since, and
+   * a budget that keeps at least one of its columns (else the program computes its own, block by
+   * block, rather than a whole column nobody keeps).
+   */
   covers(series: BarSeries): boolean {
-    return series === this.series && series.length === this.length;
+    return series === this.series && series.length === this.length && this.length * Float64Array.BYTES_PER_ELEMENT <= this.maxBytes;
   }
 
   /**
