@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { algorithmFromExpressions } from '../algorithm/from-expressions';
 import { compileAlgorithm } from '../algorithm/compile';
+import { SIGNAL_NONE } from '../algorithm/program';
 import type { BarSeries, SignalProgram } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
@@ -91,6 +92,36 @@ describe('kernel skip-ahead', () => {
     );
     // 160 backtests: about 4 s alone, longer beside other test files on a busy machine.
   }, 60_000);
+
+  it('nextSignalBar names the first bar from `from` (before `before`) whose signal acts on the position, as onBar bar by bar does', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES),
+          // Steps between the calls (1-3 reach every alignment of a bar within its block's words) and their bounds.
+          calls: fc.array(fc.record({ step: fc.integer({ min: 0, max: 700 }), position: fc.constantFrom(-1, 0, 1), span: fc.integer({ min: 0, max: 5_000 }) }), { minLength: 1, maxLength: 40 }),
+        }),
+        ({ seed, rules, calls }) => {
+          const series = walk({ seed, days: 12, minutesPerDay: 375 });
+          const { skipping, barByBar } = programs(rules, series);
+          const context = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
+          let from = 0;
+          for (const call of calls) {
+            from += call.step;
+            if (from >= series.length) break;
+            const before = Math.min(series.length, from + call.span);
+            context.position = call.position;
+            let expected = from;
+            while (expected < before && barByBar.onBar(expected, context) === SIGNAL_NONE) expected += 1;
+            const next = (skipping.nextSignalBar as (f: number, p: number, b?: number) => number)(from, call.position, before);
+            expect(next).toBe(expected);
+            from = next;
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 
   /** The bars the program is asked about in a backtest of RULES[0] over 20 full sessions. */
   function barsAsked(config: BacktestConfigInput): { asked: number; bars: number; trades: number; squaredOff: number } {
