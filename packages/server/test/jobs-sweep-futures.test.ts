@@ -1,10 +1,15 @@
 // Sweeps of an index traded as its backtest trades it: through its near-month futures (a sweep's
 // chunk job and a walk-forward job give exactly the engine's serial runSweep / runWalkForward over
 // the same stored-run inputs, one FuturesChain shared by every run) or through option legs (a
-// sweep equal to the serial runSweep with the run's trader factory; walk-forwards refused).
+// sweep equal to the serial runSweep with the run's trader factory, a walk-forward equal to the
+// serial runWalkForward with window traders), here and on worker threads; last, option legs with
+// imported option candles, loaded as runs ask for them: on the threads too, pass after pass, rows
+// equal to the serial loop's.
+import { istEpochMs } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { algorithmFromExpressions, parameterGrid, runSweep, runWalkForward, walkForwardWindows } from '@vyuha/engine';
-import type { AlgorithmParameter } from '@vyuha/engine';
+import { algorithmFromExpressions, optionsLegsTraderFactory, parameterGrid, runSweep, runWalkForward, walkForwardWindows } from '@vyuha/engine';
+import type { AlgorithmParameter, SweepResult } from '@vyuha/engine';
+import { parseTradingSymbol, sessionOf, tradingDaysBetween } from '@vyuha/market';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOptionsLegsConfig } from '@vyuha/engine';
 import { prepareStoredRun } from '../src/backtest/stored-run';
@@ -17,6 +22,8 @@ import { createJobQueue, SWEEP_CHUNK_QUEUE } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { readSweepRequest, sweepDocument } from '../src/jobs/sweep-request';
 import { executeSweepJob, walkForwardRecords } from '../src/jobs/sweep-run';
+import { SweepThreads } from '../src/jobs/sweep-threads';
+import { writeCandles } from '../src/market-data/candle-store';
 import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
 import type { TestDatabase } from './helpers/db';
@@ -56,13 +63,37 @@ async function backtestRun(overrides: Record<string, unknown>): Promise<string> 
   return output.run_ids[0] as string;
 }
 
-/** Runs the sweep's queued job here, as a worker would. */
-async function runQueuedJob(sweepId: string): Promise<void> {
+/** Runs the sweep's queued job here, as a worker would (on `threads` when given). */
+async function runQueuedJob(sweepId: string, threads?: SweepThreads): Promise<void> {
   const [job] = await queue.boss.fetch(SWEEP_CHUNK_QUEUE, { batchSize: 1 });
   expect(job?.data).toMatchObject({ sweepId });
-  expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number })).toBe('complete');
+  expect(await executeSweepJob(db.pool, job?.data as { sweepId: string; from: number; to: number }, threads === undefined ? {} : { threads })).toBe('complete');
   await queue.boss.complete(SWEEP_CHUNK_QUEUE, job?.id as string);
 }
+
+/** The sweep's rows as written, in the engine's row shape. */
+async function writtenRows(sweepId: string): Promise<unknown[]> {
+  const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+    'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
+  return rows.map((row) => ({ index: row.position, bindings: row.bindings, metrics: row.metrics }));
+}
+
+/** SweepThreads that count the jobs they ran, so a test knows its runs went to the threads. */
+class CountingThreads extends SweepThreads {
+  ran = 0;
+
+  override rows(...args: Parameters<SweepThreads['rows']>): ReturnType<SweepThreads['rows']> {
+    this.ran += 1;
+    return super.rows(...args);
+  }
+
+  override walkForward(...args: Parameters<SweepThreads['walkForward']>): ReturnType<SweepThreads['walkForward']> {
+    this.ran += 1;
+    return super.walkForward(...args);
+  }
+}
+
+const LEGS = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
 
 /** The inputs a worker builds for the sweep's request, for the engine's serial reference runs. */
 async function serialInputs(sweepId: string, legs?: unknown): Promise<PreparedRun> {
@@ -198,4 +229,110 @@ describe('sweep jobs of an index traded through its futures', () => {
     const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM sweep_results WHERE sweep_id = $1', [sweepId]);
     expect(Number(rows[0]?.n)).toBe(0);
   });
+
+  it('runs a NIFTY sweep and a walk-forward on option legs on worker threads, equal to the serial runs', async () => {
+    const legsRun = await backtestRun({ tradeInstrumentsConfig: LEGS });
+    const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
+    const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
+    const walkId = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;
+    const threads = new CountingThreads({ threads: 2 });
+    try {
+      await runQueuedJob(sweepId, threads);
+      await runQueuedJob(walkId, threads);
+    } finally {
+      await threads.close();
+    }
+    expect(threads.ran).toBe(2);
+    const prepared = await serialInputs(sweepId, LEGS);
+    if (prepared.trader === undefined || prepared.windowTraders === undefined) throw new Error('an option-legs run has its traders');
+    const serial = runSweep({ series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', trader: prepared.trader });
+    expect(await writtenRows(sweepId)).toEqual(json(serial.rows));
+    expect(serial.rows.some((row) => row.metrics.trades > 0)).toBe(true);
+    const windows = walkForwardWindows(prepared.series, walkForward);
+    if (!windows.ok) throw new Error('windows');
+    const serialWalk = walkForwardRecords(runWalkForward({
+      series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', windows: windows.value, traders: prepared.windowTraders,
+    }));
+    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [walkId]);
+    expect(rows).toEqual(json(serialWalk.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+  });
+
+  it('loads imported option candles as the runs on the threads ask for them: a sweep and a walk-forward equal to the serial load-and-run-again loop', async () => {
+    const legsRun = await backtestRun({ tradeInstrumentsConfig: LEGS });
+    const probe = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
+    const before = await serialInputs(probe, LEGS);
+    if (before.legsTrader === undefined) throw new Error('an option-legs run has its trader data');
+    // The contracts the runs look up, in the order they first do: the first few get imported candles.
+    const asked: string[] = [];
+    const recorder = {
+      hasContract: (symbol: string): boolean => {
+        if (!asked.includes(symbol)) asked.push(symbol);
+        return false;
+      },
+      candleAt: (): undefined => undefined,
+    };
+    runSweep({
+      series: before.series, document: DOCUMENT, config: before.config, combinations: combinations().value, metric: 'netPnl',
+      trader: optionsLegsTraderFactory({ ...before.legsTrader, slippage: { kind: 'none' }, candles: recorder }),
+    });
+    const imported = asked.slice(0, 6);
+    expect(imported.length).toBe(6);
+    const niftyId = (await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = 'NIFTY 50'`)).rows[0]?.instrument_id;
+    const minutes = tradingDaysBetween('NSE', RANGE.from, RANGE.to).flatMap((date) => {
+      const session = sessionOf('NSE', date);
+      if (session === undefined) throw new Error(`no session on ${date}`);
+      return Array.from({ length: session.close - session.open }, (_, minute) => istEpochMs(date, '00:00') + (session.open + minute) * 60_000);
+    });
+    for (const [rank, symbol] of imported.entries()) {
+      const contract = parseTradingSymbol(symbol);
+      if (contract.kind !== 'option') throw new Error(`${symbol} is an option`);
+      const { rows } = await db.pool.query<{ instrument_id: number }>(
+        `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, strike_paise, option_type, lot_size)
+         VALUES ('NFO', 'OPT', 'option', $1, $1, $2, $3, $4, $5, 25) RETURNING instrument_id`,
+        [symbol, niftyId, contract.expiry, Math.round(contract.strike * 100), contract.optionType]);
+      // Premiums far from the synthetic chain's: Rs 40 + rank, waving by the minute.
+      const premium = Int32Array.from(minutes, (_, minute) => 4_000 + rank * 100 + (minute % 30) * 20);
+      await writeCandles(db.pool, {
+        instrumentId: rows[0]?.instrument_id as number, source: 'import',
+        candles: { length: minutes.length, time: Float64Array.from(minutes), open: premium, high: premium.map((value) => value + 50), low: premium.map((value) => value - 50), close: premium, volume: new Float64Array(minutes.length) },
+      });
+    }
+    const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
+    const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
+    const walkId = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;
+    const threads = new CountingThreads({ threads: 2 });
+    try {
+      await runQueuedJob(probe, threads);
+      await runQueuedJob(sweepId, threads);
+      await runQueuedJob(walkId, threads);
+    } finally {
+      await threads.close();
+    }
+    // A pass for each job, then one more each once the candles its runs asked for were loaded.
+    expect(threads.ran).toBeGreaterThanOrEqual(6);
+    // The serial reference: run, load what the runs asked for, run again until they ask for nothing.
+    const prepared = await serialInputs(sweepId, LEGS);
+    if (prepared.trader === undefined || prepared.windowTraders === undefined || prepared.legCandles === undefined) throw new Error('an option-legs run has its traders and candles');
+    const candleRange = { dateRange: RANGE, intervalMinutes: 15 };
+    const passes: SweepResult[] = [];
+    do {
+      passes.push(runSweep({ series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', trader: prepared.trader }));
+    } while (await prepared.legCandles.loadWanted(db.pool, candleRange));
+    const serial = passes.at(-1) as SweepResult;
+    expect(passes.length).toBeGreaterThan(1);
+    // The imported candles priced some trades: the first pass (without them loaded) differs.
+    expect(serial.rows.map((row) => row.metrics.netPnl)).not.toEqual(passes[0]?.rows.map((row) => row.metrics.netPnl));
+    expect(await writtenRows(sweepId)).toEqual(json(serial.rows));
+    expect(await writtenRows(probe)).toEqual(json(serial.rows));
+    const windows = walkForwardWindows(prepared.series, walkForward);
+    if (!windows.ok) throw new Error('windows');
+    const walkRequest = { series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl' as const, windows: windows.value, traders: prepared.windowTraders };
+    let serialWalk = runWalkForward(walkRequest);
+    while (await prepared.legCandles.loadWanted(db.pool, candleRange)) serialWalk = runWalkForward(walkRequest);
+    const expected = walkForwardRecords(serialWalk);
+    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [walkId]);
+    expect(rows).toEqual(json(expected.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+  }, 120_000);
 });

@@ -3,7 +3,7 @@
 // stored-run.ts (which loads them) so that a worker thread computing a run (jobs/backtest-thread.ts)
 // loads the engine and these, not the database client.
 import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, FuturesChain, runBacktest } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, ProgramSource, TraderFactory, WindowTraders } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, OptionsLegsConfig, ProgramSource, TraderFactory, WindowTraders } from '@vyuha/engine';
 import { ContractCandles } from './contract-candles';
 import type { StoredLegCandles } from './stored-candles';
 import type { TradePlan } from './trade-plan';
@@ -51,6 +51,14 @@ export function futuresChainOf(recipe: FuturesRecipe, series: BarSeries): Future
   return new FuturesChain({ ...recipe.schedule, index: series, candles: recipe.candles, ...(recipe.sizing === undefined ? {} : { sizing: recipe.sizing }) });
 }
 
+/** What an option-legs run's trader is made from, as plain data (its candles apart): worker threads make the same trader from it. */
+export interface LegsTraderData {
+  readonly config: OptionsLegsConfig;
+  /** INDIA VIX in points at each bar of the series. */
+  readonly vix: Float64Array;
+  readonly fill: 'next-open' | 'close';
+}
+
 /** Everything the engine needs for the run. */
 export interface PreparedRun {
   readonly plan: TradePlan;
@@ -63,6 +71,8 @@ export interface PreparedRun {
   /** How `contracts` was built (set with it). */
   readonly futures?: FuturesRecipe;
   readonly legCandles?: StoredLegCandles;
+  /** Option legs: what `trader` was made from, set with it. */
+  readonly legsTrader?: LegsTraderData;
 }
 
 /**

@@ -150,6 +150,16 @@ export class StoredLegCandles implements OptionCandleSource {
     return undefined;
   }
 
+  /** What a worker thread's copy (sweep/sweep-legs.ts LegCandlesCopy) is made of: the stored contracts and the candles loaded so far. */
+  snapshot(): { stored: string[]; loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>> } {
+    return { stored: [...this.stored.keys()], loaded: this.loaded };
+  }
+
+  /** Contracts a pass elsewhere (a worker thread) asked for: the next loadWanted reads those of them that are stored and not loaded. */
+  want(tradingSymbols: Iterable<string>): void {
+    for (const symbol of tradingSymbols) if (this.stored.has(symbol) && !this.loaded.has(symbol)) this.wanted.add(symbol);
+  }
+
   /** Reads every contract the last pass asked for; false when it asked for none (the pass saw every candle). */
   async loadWanted(pool: pg.Pool, range: { dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<boolean> {
     if (this.wanted.size === 0) return false;

@@ -82,9 +82,10 @@ async function prepareLegs(request: StoredRunRequest, context: { plan: Extract<T
   const { legs } = context.plan;
   const { dailyMaxLoss, dailyMaxProfit } = dailyLimitsOf(legs);
   const fill = request.fill ?? 'next-open';
-  const traderOptions = { config: legs, vix: vixAtBars(context.series, vix), fill, slippage: { kind: 'none' }, candles: legCandles } as const;
+  const legsTrader = { config: legs, vix: vixAtBars(context.series, vix), fill };
+  const traderOptions = { ...legsTrader, slippage: { kind: 'none' }, candles: legCandles } as const;
   return {
-    plan: context.plan, series: context.series, legCandles,
+    plan: context.plan, series: context.series, legCandles, legsTrader,
     trader: optionsLegsTraderFactory(traderOptions),
     windowTraders: optionsLegsWindowTraders(traderOptions),
     config: {

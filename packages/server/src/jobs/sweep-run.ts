@@ -6,9 +6,12 @@
 // legs: one trader factory (a fresh trader per run) over the stored leg candles; a slice of runs
 // is run again until every option candle its runs asked for was loaded (as runPrepared does), so
 // its rows are those of runs with all their candles. A walk-forward of option legs makes each run's
-// trader for its own bars (INDIA VIX and option candles cut to them: optionsLegsWindowTraders) and
-// runs on the event loop's thread a slice of in-sample runs at a time, with progress and cancel
-// between slices, and again until every option candle was loaded.
+// trader for its own bars (INDIA VIX and option candles cut to them: optionsLegsWindowTraders).
+// With worker threads, option-legs runs go to them as other runs do, with their traders' data and
+// the candles loaded so far (../sweep/sweep-legs.ts), pass after pass until no run asked for a
+// candle not loaded; without, a walk-forward of option legs runs on the event loop's thread a slice
+// of in-sample runs at a time, with progress and cancel between slices, and again until every
+// option candle was loaded.
 //
 // Invariants:
 // - Rows are written with ON CONFLICT DO NOTHING on (sweep_id, position): a retried or
@@ -39,7 +42,8 @@ import type pg from 'pg';
 import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
 import { recipeData } from '../backtest/prepared-run';
-import type { FuturesRecipe, FuturesRecipeData } from '../backtest/prepared-run';
+import type { FuturesRecipe, FuturesRecipeData, LegsTraderData } from '../backtest/prepared-run';
+import type { LegsJobData } from '../sweep/sweep-legs';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
@@ -81,6 +85,8 @@ interface SweepInputs {
   /** Option legs: the same traders made for a walk-forward's windows. */
   readonly windowTraders?: WindowTraders;
   readonly legCandles?: StoredLegCandles;
+  /** Option legs: what `trader` was made from (worker threads make the same traders from it). */
+  readonly legsTrader?: LegsTraderData;
 }
 
 function legsOf(request: SweepJobRequest): OptionsLegsConfig | undefined {
@@ -131,6 +137,7 @@ async function loadInputs(pool: pg.Pool, request: SweepJobRequest): Promise<Swee
     ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
     ...(prepared.windowTraders === undefined ? {} : { windowTraders: prepared.windowTraders }),
     ...(prepared.legCandles === undefined ? {} : { legCandles: prepared.legCandles }),
+    ...(prepared.legsTrader === undefined ? {} : { legsTrader: prepared.legsTrader }),
   };
 }
 
@@ -273,11 +280,18 @@ function engineRequest(inputs: SweepInputs, request: Pick<SweepJobRequest, 'metr
 
 /**
  * Whether the sweep's runs can go to worker threads: everything they read can be sent (a futures
- * chain as its recipe). Option legs load candles as runs ask, so those run here, on the event
- * loop's thread.
+ * chain as its recipe; option legs as their traders' data and the candles loaded so far, a pass at
+ * a time: ../sweep/sweep-legs.ts).
  */
 function threadable(inputs: SweepInputs): boolean {
-  return inputs.trader === undefined && inputs.legCandles === undefined && (inputs.contracts === undefined || inputs.futures !== undefined);
+  if (inputs.legCandles !== undefined || inputs.trader !== undefined) return inputs.legCandles !== undefined && inputs.legsTrader !== undefined && inputs.contracts === undefined;
+  return inputs.contracts === undefined || inputs.futures !== undefined;
+}
+
+/** Option legs for the threads: the traders' data and a snapshot of the candles loaded so far. */
+function legsJobOf(inputs: SweepInputs): { legs?: LegsJobData } {
+  if (inputs.legsTrader === undefined || inputs.legCandles === undefined) return {};
+  return { legs: { ...inputs.legsTrader, ...inputs.legCandles.snapshot() } };
 }
 
 /** The recipe a thread builds the sweep's futures chain from, as plain data; none for a stock. */
@@ -291,16 +305,20 @@ async function chunkRows(pool: pg.Pool, job: { sweepId: string; inputs: SweepInp
   const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
   for (;;) {
     let rows: SweepRow[];
+    // Option legs on threads: the contracts their runs asked for that the threads' copy lacked.
+    const wanted = new Set<string>();
     try {
       rows = threads !== undefined && threadable(inputs)
         ? await threads.rows(job.sweepId, {
-          series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, ...futuresOf(inputs) }, from, to,
-        })
+          series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, ...futuresOf(inputs), ...legsJobOf(inputs) }, from, to,
+        }, { onWanted: (symbols) => symbols.forEach((symbol) => wanted.add(symbol)) })
         : runSweepChunk({ ...engineRequest(inputs, request), from, to });
     } catch (error) {
       engineFailure(error);
     }
-    if (inputs.legCandles === undefined || !(await inputs.legCandles.loadWanted(pool, candleRange))) return rows;
+    if (inputs.legCandles === undefined) return rows;
+    inputs.legCandles.want(wanted);
+    if (!(await inputs.legCandles.loadWanted(pool, candleRange))) return rows;
   }
 }
 
@@ -434,6 +452,30 @@ async function legsWalkForward(pool: pg.Pool, job: { sweepId: string; inputs: Sw
   }
 }
 
+/**
+ * A walk-forward with its in-sample sweeps on the threads; with option legs, run again (the threads
+ * given the candles loaded since) until no run, in sample on a thread or out of sample here, asked
+ * for a stored option candle that was not loaded. Throws what the engine throws, and SweepAborted.
+ */
+async function threadsWalkForward(pool: pg.Pool, job: {
+  sweepId: string; inputs: SweepInputs; request: SweepJobRequest; windows: readonly WalkForwardWindow[]; threads: SweepThreads; watch: ReturnType<typeof walkForwardWatch>;
+}): Promise<WalkForwardResult> {
+  const { inputs, request, windows, threads, watch } = job;
+  // A walk-forward makes each run's trader for its own bars: the window traders, not the whole series' factory.
+  const { trader: _wholeSeries, ...rest } = engineRequest(inputs, request);
+  const engine: WalkForwardRequest = { ...rest, windows, ...(inputs.windowTraders === undefined ? {} : { traders: inputs.windowTraders }) };
+  const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
+  for (;;) {
+    const wanted = new Set<string>();
+    const result = await threads.walkForward(job.sweepId, engine, {
+      ...futuresOf(inputs), ...legsJobOf(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal, onWanted: (symbols) => symbols.forEach((symbol) => wanted.add(symbol)),
+    });
+    if (inputs.legCandles === undefined) return result;
+    inputs.legCandles.want(wanted);
+    if (!(await inputs.legCandles.loadWanted(pool, candleRange))) return result;
+  }
+}
+
 async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Promise<SweepDisposition> {
   const { request, threads } = run;
   const inputs = await inputsOf(pool, job.sweepId, request);
@@ -442,17 +484,18 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Pro
   const windows = walkForwardWindows(inputs.series, spec);
   if (!windows.ok) throw new SweepRunFailure(`walkForward: ${windows.error.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
   // The candles are loaded and the windows laid out. On the threads (when given and the runs
-  // allow) the in-sample tasks report progress and a cancel stops them; option legs run here a
-  // slice at a time (legsWalkForward), as do the others without threads.
+  // allow) the in-sample tasks report progress and a cancel stops them (option legs: pass after
+  // pass until every option candle was loaded, threadsWalkForward); without threads option legs run
+  // here a slice at a time (legsWalkForward), the others in one call.
   const { rowCount } = await pool.query(`UPDATE sweeps SET progress = 10 WHERE sweep_id = $1 AND status = 'IN PROGRESS'`, [job.sweepId]);
   if (rowCount === 0) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS`);
   let result: WalkForwardResult;
   const watch = walkForwardWatch(pool, job.sweepId);
   try {
-    if (inputs.windowTraders !== undefined) result = await legsWalkForward(pool, { sweepId: job.sweepId, inputs, request, windows: windows.value });
-    else if (threads !== undefined && threadable(inputs)) {
-      result = await threads.walkForward(job.sweepId, { ...engineRequest(inputs, request), windows: windows.value }, { ...futuresOf(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal });
-    } else result = runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
+    if (threads !== undefined && threadable(inputs)) {
+      result = await threadsWalkForward(pool, { sweepId: job.sweepId, inputs, request, windows: windows.value, threads, watch });
+    } else if (inputs.windowTraders !== undefined) result = await legsWalkForward(pool, { sweepId: job.sweepId, inputs, request, windows: windows.value });
+    else result = runWalkForward({ ...engineRequest(inputs, request), windows: windows.value });
   } catch (error) {
     if (error instanceof SweepAborted) throw new SweepNoLongerRunning(`sweep ${job.sweepId} is no longer IN PROGRESS (${error.message})`);
     engineFailure(error);

@@ -15,6 +15,7 @@ import { SweepPool } from '../sweep/run-pool';
 import type { SweepJob as PoolJob, WatchOptions } from '../sweep/run-pool';
 import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
+import type { LegsJobData } from '../sweep/sweep-legs';
 
 /** A pool without a job for this long is closed (its threads hold the engine and a copy of the series). */
 const IDLE_MS = 60_000;
@@ -44,16 +45,19 @@ export class SweepThreads {
    * Rows of combinations `from` .. `to` - 1 of `job` over `series`, each with its position in the whole grid.
    * @example await threads.rows(sweepId, { series, job: { document, config, combinations, metric }, from: 0, to: 40 }) // as runSweepChunk({ ..., from: 0, to: 40 })
    */
-  async rows(key: string, slice: { series: BarSeries; job: PoolJob; from: number; to: number }): Promise<SweepRow[]> {
+  async rows(key: string, slice: { series: BarSeries; job: PoolJob; from: number; to: number }, watch: Pick<WatchOptions, 'onWanted'> = {}): Promise<SweepRow[]> {
     const { series, job, from, to } = slice;
     return this.inTurn(key, series, async (pool) => {
-      const result = await pool.sweep({ ...job, combinations: job.combinations.slice(from, to) });
+      const result = await pool.sweep({ ...job, combinations: job.combinations.slice(from, to) }, watch);
       return result.rows.map((row) => ({ ...row, index: row.index + from }));
     });
   }
 
-  /** `runWalkForward(request)` with its in-sample sweeps on the sweep's pool (an index's futures: `futures`, the chain's recipe). */
-  async walkForward(key: string, request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData } = {}): Promise<WalkForwardResult> {
+  /**
+   * `runWalkForward(request)` with its in-sample sweeps on the sweep's pool (an index's futures:
+   * `futures`, the chain's recipe; option legs: `legs`, the traders' data and candles loaded so far).
+   */
+  async walkForward(key: string, request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJobData } = {}): Promise<WalkForwardResult> {
     return this.inTurn(key, request.series, (pool) => walkForwardInPool(pool, request, options));
   }
 

@@ -21,6 +21,7 @@ import { mergeSweepChunks, sweepResult } from '@vyuha/engine';
 import type { BarSeries, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, TaskMessage } from './sweep-protocol';
+import type { LegsJobData } from './sweep-legs';
 import { receivedError, shareSeries } from './sweep-protocol';
 
 /**
@@ -46,6 +47,8 @@ export interface WatchOptions {
   readonly onTaskDone?: (done: number, total: number) => void;
   /** Once aborted no more tasks are dealt; the run rejects with SweepAborted after the ones running finish. */
   readonly signal?: AbortSignal;
+  /** Option legs: called with the stored contracts a task's runs asked for that the job's candles lacked (sweep-legs.ts). */
+  readonly onWanted?: (tradingSymbols: readonly string[]) => void;
 }
 
 /** A run stopped by its caller's AbortSignal. */
@@ -56,9 +59,10 @@ export class SweepAborted extends Error {
 /**
  * A sweep's inputs other than the series (the pool holds that). A chain of contracts or a trader
  * factory are objects of this process and cannot be posted to a thread: an index traded as its
- * futures comes as the chain's recipe (`futures`), built again over the series in each thread.
+ * futures comes as the chain's recipe (`futures`), built again over the series in each thread, and
+ * option legs as the trader's data and the candles loaded so far (`legs`, sweep-legs.ts).
  */
-export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader'> & { readonly futures?: FuturesRecipeData };
+export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader'> & { readonly futures?: FuturesRecipeData; readonly legs?: LegsJobData };
 
 /** Bars `fromBar` .. `toBar` - 1 of the pool's series. */
 export interface BarRange {
@@ -202,7 +206,7 @@ export class SweepPool {
    * The sweep over the whole series: equal to `runSweep({ series, ...job })`. Throws what it throws.
    * @example (await pool.sweep({ document, combinations, metric: 'sharpe' })).rows.length // combinations.length
    */
-  async sweep(job: SweepJob, options: ChunkOptions = {}): Promise<SweepResult> {
+  async sweep(job: SweepJob, options: ChunkOptions & WatchOptions = {}): Promise<SweepResult> {
     const [rows] = await this.sweepRanges(job, [{ fromBar: 0, toBar: this.series.length }], options);
     if (rows instanceof Error) throw rows;
     return sweepResult(rows as SweepRow[], job.metric);
@@ -255,6 +259,7 @@ export class SweepPool {
     this.nextJob += 1;
     const jobMessage: JobMessage = {
       type: 'job', job: id, document: job.document, config: job.config, combinations: job.combinations, metric: job.metric, ...(job.futures === undefined ? {} : { futures: job.futures }),
+      ...(job.legs === undefined ? {} : { legs: job.legs }),
     };
     return new Promise<Outcome[]>((resolve, reject) => {
       const outcomes: Outcome[] = new Array<Outcome>(tasks.length).fill(undefined);
@@ -292,6 +297,7 @@ export class SweepPool {
         inFlight -= 1;
         if (message.type === 'rows') {
           outcomes[message.task] = message.rows;
+          if (message.wanted !== undefined) watch.onWanted?.(message.wanted);
         } else {
           outcomes[message.task] = receivedError(message.error);
           failed = true;

@@ -10,6 +10,7 @@
 import { BacktestConfigError, SweepError } from '@vyuha/engine';
 import type { AlgorithmError, BacktestConfigInput, BarSeries, ConfigIssue, ParameterBindings, SweepMetric, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
+import type { LegsJobData } from './sweep-legs';
 
 const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
 
@@ -50,6 +51,8 @@ export interface JobMessage {
   readonly metric: SweepMetric;
   /** An index traded as its futures: the chain's recipe, built again over the shared series in each thread. */
   readonly futures?: FuturesRecipeData;
+  /** Option legs: the trader's data and the candles loaded so far (sweep-legs.ts). */
+  readonly legs?: LegsJobData;
 }
 
 /** Combinations `from` .. `to` - 1 over bars `fromBar` .. `toBar` - 1 of the series (a copy of them, as `sliceSeries`). */
@@ -75,7 +78,8 @@ export interface SentError {
 
 export type FromWorker =
   | { readonly type: 'ready' }
-  | { readonly type: 'rows'; readonly task: number; readonly rows: readonly SweepRow[] }
+  /** `wanted`: option legs, the stored contracts the task's runs asked for that the thread's copy lacked (its rows are then to be run again). */
+  | { readonly type: 'rows'; readonly task: number; readonly rows: readonly SweepRow[]; readonly wanted?: readonly string[] }
   | { readonly type: 'failed'; readonly task: number; readonly error: SentError };
 
 /** An error as plain data for postMessage. */

@@ -9,12 +9,16 @@
 //   serial walk-forward's in-sample sweep), or over the whole shared series: the same inputs as a
 //   serial run, so the same rows.
 // - The shared columns are only read.
+// - Option legs (sweep-legs.ts): a task's runs use the trader the job's process would make, over
+//   the job's copy of the loaded candles; the task answers with the stored contracts they asked for
+//   that the copy lacked.
 import { parentPort, workerData } from 'node:worker_threads';
 import { IndicatorCache, runSweepChunk, sliceContractChain, sliceSeries } from '@vyuha/engine';
 import type { BarSeries, ContractChain } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
 import { seriesOfShared, sendableError } from './sweep-protocol';
+import { LegCandlesCopy, legsTraderOf } from './sweep-legs';
 
 const port = parentPort;
 if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread of the sweep pool');
@@ -57,17 +61,34 @@ function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; cont
   return { series: sliced.series, contracts: sliced.contracts, indicators: sliced.indicators };
 }
 
+/** Each option-legs job's copy of the loaded candles, made on first use. */
+const legCandles = new Map<number, LegCandlesCopy>();
+
+function legCandlesOf(job: JobMessage): LegCandlesCopy | undefined {
+  if (job.legs === undefined) return undefined;
+  let candles = legCandles.get(job.job);
+  if (candles === undefined) {
+    candles = new LegCandlesCopy(job.legs);
+    legCandles.set(job.job, candles);
+  }
+  return candles;
+}
+
 function runTask(task: TaskMessage): FromWorker {
   const job = jobs.get(task.job);
   if (job === undefined) return { type: 'failed', task: task.task, error: { name: 'Error', message: `sweep worker: job ${task.job} was never sent` } };
   try {
     const { series: bars, contracts, indicators } = inputsOf(task, job);
+    const candles = legCandlesOf(job);
+    candles?.takeWanted();
     const rows = runSweepChunk({
       series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators,
       ...(job.config === undefined ? {} : { config: job.config }),
       ...(contracts === undefined ? {} : { contracts }),
+      ...(job.legs === undefined || candles === undefined ? {} : { trader: legsTraderOf(job.legs, candles, { fromBar: task.fromBar, toBar: task.toBar, length: series.length }) }),
     });
-    return { type: 'rows', task: task.task, rows };
+    const wanted = candles?.takeWanted() ?? [];
+    return { type: 'rows', task: task.task, rows, ...(wanted.length === 0 ? {} : { wanted }) };
   } catch (error) {
     return { type: 'failed', task: task.task, error: sendableError(error) };
   }
@@ -78,6 +99,7 @@ port.on('message', (message: ToWorker) => {
   else if (message.type === 'forget') {
     jobs.delete(message.job);
     chains.delete(message.job);
+    legCandles.delete(message.job);
     if (sliced?.job === message.job) sliced = undefined;
   }
   else port.postMessage(runTask(message));
