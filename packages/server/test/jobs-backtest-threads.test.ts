@@ -2,10 +2,12 @@
 // metrics, result document) for stock runs of a grid, several at once, and for an index traded as
 // its futures; the run's own failure with the same reason; a thread killed mid-run fails its run
 // and is replaced;
-// and a job executed with threads writes the rows a job without them writes.
+// a job executed with threads writes the rows a job without them writes; and an option-legs run
+// goes to a thread a pass at a time, the job loading the imported option candles each pass asked
+// for, with the rows of a job without threads.
 import type { Worker } from 'node:worker_threads';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { algorithmFromExpressions, compileAlgorithm } from '@vyuha/engine';
+import { algorithmFromExpressions, compileAlgorithm, optionsLegsTraderFactory, parseOptionsLegsConfig, runBacktest } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareStoredRun } from '../src/backtest/stored-run';
 import type { PreparedRun } from '../src/backtest/stored-run';
@@ -18,6 +20,7 @@ import { createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeScaledStock, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
+import { contractsAsked, writeOptionContracts } from './helpers/option-contracts';
 import type { TestDatabase } from './helpers/db';
 
 const NOW = Date.UTC(2025, 0, 15, 6, 0);
@@ -30,12 +33,15 @@ let userId: string;
 let algorithmId: string;
 const threads = new BacktestThreads({ threads: 2 });
 
-async function prepared(request: { symbol: string; interval: number; capital: number }): Promise<PreparedRun> {
+async function prepared(request: { symbol: string; interval: number; capital: number; legs?: unknown }): Promise<PreparedRun> {
   const { rows } = await db.pool.query<{ instrument_id: number; exchange: string; trading_symbol: string; name: string }>(
     'SELECT instrument_id, exchange, trading_symbol, name FROM instruments WHERE trading_symbol = $1 OR name = $1 ORDER BY instrument_id LIMIT 1', [request.symbol]);
   const row = rows[0] as { instrument_id: number; exchange: string; trading_symbol: string; name: string };
   const instrument = await storedInstrumentOf(db.pool, { instrumentId: row.instrument_id, exchange: row.exchange, tradingSymbol: row.trading_symbol, name: row.name });
-  return prepareStoredRun({ pool: db.pool, instrument, strategyType: 'swing', dateRange: RANGE, intervalMinutes: request.interval, capital: request.capital as Paise });
+  return prepareStoredRun({
+    pool: db.pool, instrument, strategyType: 'swing', dateRange: RANGE, intervalMinutes: request.interval, capital: request.capital as Paise,
+    ...(request.legs === undefined ? {} : { legs: parseOptionsLegsConfig(request.legs) }),
+  });
 }
 
 function compiled(): ReturnType<typeof compileAlgorithm> & { ok: true } {
@@ -49,7 +55,7 @@ beforeAll(async () => {
   queue = createJobQueue({ connectionString: db.url, supervise: false });
   await queue.start();
   userId = await demoUserId(db.pool, 'advanced');
-  await writeSyntheticHistory(db.pool, RANGE, ['NIFTY 50']);
+  await writeSyntheticHistory(db.pool, RANGE, ['NIFTY 50', 'INDIA VIX']);
   await writeScaledStock(db.pool, { symbol: 'ACME', name: 'ACME LTD', range: RANGE });
   algorithmId = await saveAlgorithm(db.pool, { userId, name: 'ema cross', graph: GRAPH });
 });
@@ -145,6 +151,56 @@ describe('backtest threads', () => {
     };
     const [a, b] = [await stored(plain), await stored(threaded)];
     expect((a as { orders: unknown[] }).orders.length).toBeGreaterThan(0);
+    expect(b).toEqual(a);
+  });
+
+  it('compute an option-legs run on a thread a pass at a time, the job loading the option candles each pass asked for: the rows of a job without threads', async () => {
+    const legs = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
+    const before = await prepared({ symbol: 'NIFTY 50', interval: 15, capital: 50_000_000, legs });
+    expect(threadable(before)).toBe(true);
+    if (before.legsTrader === undefined) throw new Error('an option-legs run has its trader data');
+    const legsTrader = before.legsTrader;
+    // The first contracts the run looks up get imported candles.
+    const imported = contractsAsked((candles) => runBacktest({
+      series: before.series, program: compiled().value, config: before.config, trader: optionsLegsTraderFactory({ ...legsTrader, slippage: { kind: 'none' }, candles }),
+    })).slice(0, 4);
+    expect(imported.length).toBe(4);
+    await writeOptionContracts(db.pool, { symbols: imported, underlying: 'NIFTY 50', range: RANGE });
+    const [runBacktestAction] = backtestActions({ pool: db.pool, queue, now: () => NOW });
+    const started = async (): Promise<string> => {
+      const output = await runBacktestAction?.handler({
+        args: { input: backtestInput([algorithmId], { strategyType: 'swing', dateRanges: [RANGE], window: 15, frequenciesAndInvestments: [{ interval: 15, investment: 500_000 }], tradeInstrumentsConfig: legs }) },
+        session: graphqlSession({ tier: 'advanced', userId }),
+      }) as { run_ids: string[] };
+      return output.run_ids[0] as string;
+    };
+    const [plain, threaded] = [await started(), await started()];
+    await db.pool.query(`UPDATE strategy_runs SET status = 'IN PROGRESS', started_at = now() WHERE run_id = ANY($1::uuid[])`, [[plain, threaded]]);
+    let passes = 0;
+    class CountingThreads extends BacktestThreads {
+      override legsPass(...args: Parameters<BacktestThreads['legsPass']>): ReturnType<BacktestThreads['legsPass']> {
+        passes += 1;
+        return super.legsPass(...args);
+      }
+    }
+    const legsThreads = new CountingThreads({ threads: 2 });
+    try {
+      expect(await executeBacktestRun({ pool: db.pool, runId: plain })).toBe('complete');
+      expect(await executeBacktestRun({ pool: db.pool, runId: threaded, threads: legsThreads })).toBe('complete');
+    } finally {
+      await legsThreads.close();
+    }
+    // A first pass asked for the imported contracts, a later one had them.
+    expect(passes).toBeGreaterThan(1);
+    const stored = async (runId: string): Promise<{ run: unknown; orders: Array<{ symbol: string }> }> => {
+      const { rows: [run] } = await db.pool.query('SELECT status, candles, metrics, result FROM strategy_runs WHERE run_id = $1', [runId]);
+      const { rows: orders } = await db.pool.query<{ symbol: string }>(
+        `SELECT i.trading_symbol AS symbol, o.side, o.quantity, o.status, o.filled_quantity, o.average_price_paise FROM orders o JOIN instruments i USING (instrument_id)
+         WHERE o.run_id = $1 ORDER BY o.created_at, o.client_order_id`, [runId]);
+      return { run, orders };
+    };
+    const [a, b] = [await stored(plain), await stored(threaded)];
+    expect(a.orders.some((order) => imported.includes(order.symbol))).toBe(true);
     expect(b).toEqual(a);
   });
 });

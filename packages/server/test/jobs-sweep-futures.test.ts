@@ -5,11 +5,9 @@
 // serial runWalkForward with window traders), here and on worker threads; last, option legs with
 // imported option candles, loaded as runs ask for them: on the threads too, pass after pass, rows
 // equal to the serial loop's.
-import { istEpochMs } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import { algorithmFromExpressions, optionsLegsTraderFactory, parameterGrid, runSweep, runWalkForward, walkForwardWindows } from '@vyuha/engine';
 import type { AlgorithmParameter, SweepResult } from '@vyuha/engine';
-import { parseTradingSymbol, sessionOf, tradingDaysBetween } from '@vyuha/market';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOptionsLegsConfig } from '@vyuha/engine';
 import { prepareStoredRun } from '../src/backtest/stored-run';
@@ -23,9 +21,9 @@ import type { JobQueue } from '../src/jobs/job-queue';
 import { readSweepRequest, sweepDocument } from '../src/jobs/sweep-request';
 import { executeSweepJob, walkForwardRecords } from '../src/jobs/sweep-run';
 import { SweepThreads } from '../src/jobs/sweep-threads';
-import { writeCandles } from '../src/market-data/candle-store';
 import { backtestInput, demoUserId, graphqlSession, saveAlgorithm, writeSyntheticHistory } from './graphql/actions-support';
 import { freshDatabase } from './helpers/db';
+import { contractsAsked, writeOptionContracts } from './helpers/option-contracts';
 import type { TestDatabase } from './helpers/db';
 
 const NOW = Date.UTC(2025, 0, 15, 6, 0);
@@ -264,40 +262,13 @@ describe('sweep jobs of an index traded through its futures', () => {
     const before = await serialInputs(probe, LEGS);
     if (before.legsTrader === undefined) throw new Error('an option-legs run has its trader data');
     // The contracts the runs look up, in the order they first do: the first few get imported candles.
-    const asked: string[] = [];
-    const recorder = {
-      hasContract: (symbol: string): boolean => {
-        if (!asked.includes(symbol)) asked.push(symbol);
-        return false;
-      },
-      candleAt: (): undefined => undefined,
-    };
-    runSweep({
+    const legsTrader = before.legsTrader;
+    const imported = contractsAsked((candles) => runSweep({
       series: before.series, document: DOCUMENT, config: before.config, combinations: combinations().value, metric: 'netPnl',
-      trader: optionsLegsTraderFactory({ ...before.legsTrader, slippage: { kind: 'none' }, candles: recorder }),
-    });
-    const imported = asked.slice(0, 6);
+      trader: optionsLegsTraderFactory({ ...legsTrader, slippage: { kind: 'none' }, candles }),
+    })).slice(0, 6);
     expect(imported.length).toBe(6);
-    const niftyId = (await db.pool.query<{ instrument_id: number }>(`SELECT instrument_id FROM instruments WHERE kind = 'index' AND name = 'NIFTY 50'`)).rows[0]?.instrument_id;
-    const minutes = tradingDaysBetween('NSE', RANGE.from, RANGE.to).flatMap((date) => {
-      const session = sessionOf('NSE', date);
-      if (session === undefined) throw new Error(`no session on ${date}`);
-      return Array.from({ length: session.close - session.open }, (_, minute) => istEpochMs(date, '00:00') + (session.open + minute) * 60_000);
-    });
-    for (const [rank, symbol] of imported.entries()) {
-      const contract = parseTradingSymbol(symbol);
-      if (contract.kind !== 'option') throw new Error(`${symbol} is an option`);
-      const { rows } = await db.pool.query<{ instrument_id: number }>(
-        `INSERT INTO instruments (exchange, segment, kind, trading_symbol, name, underlying_instrument_id, expiry, strike_paise, option_type, lot_size)
-         VALUES ('NFO', 'OPT', 'option', $1, $1, $2, $3, $4, $5, 25) RETURNING instrument_id`,
-        [symbol, niftyId, contract.expiry, Math.round(contract.strike * 100), contract.optionType]);
-      // Premiums far from the synthetic chain's: Rs 40 + rank, waving by the minute.
-      const premium = Int32Array.from(minutes, (_, minute) => 4_000 + rank * 100 + (minute % 30) * 20);
-      await writeCandles(db.pool, {
-        instrumentId: rows[0]?.instrument_id as number, source: 'import',
-        candles: { length: minutes.length, time: Float64Array.from(minutes), open: premium, high: premium.map((value) => value + 50), low: premium.map((value) => value - 50), close: premium, volume: new Float64Array(minutes.length) },
-      });
-    }
+    await writeOptionContracts(db.pool, { symbols: imported, underlying: 'NIFTY 50', range: RANGE });
     const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
     const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
     const walkId = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;

@@ -3,9 +3,9 @@
 // the engine's inputs, the run) -> metrics -> rows, written in one transaction. Progress:
 // candles 0-60% (one step per ~10 days read), engine 60-85%, writing 85-100%. The engine's run
 // and the rows computed from it (backtest-outputs.ts) go to a worker thread when the job is given
-// threads and the run reads nothing more as it goes (backtest-threads.ts); option legs and an
-// index's futures chain are computed here. Cancellation is observed between these steps, not
-// inside the kernel loop.
+// threads (backtest-threads.ts: an index's futures chain as its recipe; option legs a pass at a
+// time with the candles loaded so far, the job loading those a pass asked for between passes).
+// Cancellation is observed between these steps, not inside the kernel loop.
 //
 // Failures: anything the run's own inputs cause (an algorithm that does not compile, a legs
 // config the engine refuses, an instrument that cannot be traded, no stored candles, an
@@ -89,8 +89,9 @@ function parseLegs(config: unknown): ReturnType<typeof parseOptionsLegsConfig> {
 }
 
 /**
- * The run's outputs: on a worker thread when given one and the run reads nothing more as it goes;
- * option legs here, the engine run again until every stored option candle it asked for was loaded.
+ * The run's outputs: on a worker thread when given one and everything the run reads can be sent;
+ * option legs a pass at a time (there or here), the engine run again until every stored option
+ * candle it asked for was loaded.
  */
 async function computeOutputs(pool: pg.Pool, request: { params: BacktestRunParams; prepared: PreparedRun; program: StoredProgram; runId: string; threads: BacktestThreads | undefined }): Promise<RunOutputs> {
   const { params, prepared, program, runId, threads } = request;
@@ -98,6 +99,16 @@ async function computeOutputs(pool: pg.Pool, request: { params: BacktestRunParam
     return threads !== undefined && threadable(prepared)
       ? threads.run({ graph: program.graph, algorithm: program.algorithm, prepared, runId })
       : runOutputs({ prepared, program: program.compiled, runId });
+  }
+  if (threads !== undefined && threadable(prepared)) {
+    // Option legs on a thread: a pass over the candles loaded so far, again once those it asked for are.
+    const range = { dateRange: params.dateRange, intervalMinutes: params.interval };
+    for (;;) {
+      const pass = await threads.legsPass({ graph: program.graph, algorithm: program.algorithm, prepared, runId });
+      if ('outputs' in pass) return pass.outputs;
+      prepared.legCandles.want(pass.wanted);
+      if (!(await prepared.legCandles.loadWanted(pool, range))) throw new Error(`the run asked for option candles of ${pass.wanted.join(', ')} again after they were loaded`);
+    }
   }
   let result: BacktestResult;
   try {

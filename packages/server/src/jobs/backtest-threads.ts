@@ -4,10 +4,12 @@
 // rows, metrics, result document) to a free thread, so one process uses every core and its event
 // loop stays free for the API, polling and progress.
 //
-// - Only a run that reads nothing more from the database as it goes goes to a thread
-//   (`threadable`): a stock's own series, or an index traded as its futures (the chain is built
-//   again on the thread from its recipe: the schedule, the sizing and the contracts' candles).
-//   Option legs load candles as the engine asks, so those runs are computed on the job's thread.
+// - A run goes to a thread when everything it reads can be sent (`threadable`): a stock's own
+//   series, an index traded as its futures (the chain is built again on the thread from its
+//   recipe: the schedule, the sizing and the contracts' candles), or option legs (their trader's
+//   data and a copy of the option candles loaded so far, ../sweep/sweep-legs.ts). Option legs read
+//   candles as the engine asks: a pass that asked for stored contracts the copy lacked answers with
+//   them instead of outputs (`legsPass`), and the job loads them and sends the run again.
 // - A thread computes exactly what the job's thread would: the same functions over a copy of the
 //   same series, config, plan and futures recipe, the algorithm version compiled again from the
 //   graph as saved.
@@ -19,6 +21,7 @@ import type { BacktestConfigInput, BarSeries } from '@vyuha/engine';
 import { recipeData } from '../backtest/prepared-run';
 import type { FuturesRecipeData, PreparedRun } from '../backtest/prepared-run';
 import type { TradePlan } from '../backtest/trade-plan';
+import type { LegsJobData } from '../sweep/sweep-legs';
 import { threadEntry } from '../threads/thread-entry';
 import { BacktestRunFailure } from './backtest-outputs';
 import type { RunOutputs } from './backtest-outputs';
@@ -33,17 +36,24 @@ export interface BacktestTask {
   readonly config: BacktestConfigInput;
   /** An index's futures: the chain's recipe, its candles as plain maps. */
   readonly futures?: FuturesRecipeData;
+  /** Option legs: the trader's data and the candles loaded so far. */
+  readonly legs?: LegsJobData;
   readonly runId: string;
 }
 
+/** A pass of a run on a thread: its outputs, or (option legs) the stored contracts it asked for that were not loaded. */
+export type ThreadPass = { readonly outputs: RunOutputs } | { readonly wanted: readonly string[] };
+
 export type BacktestTaskAnswer =
   | { readonly id: number; readonly outputs: RunOutputs }
+  | { readonly id: number; readonly wanted: readonly string[] }
   | { readonly id: number; readonly failure: string }
   | { readonly id: number; readonly error: { readonly message: string; readonly stack: string } };
 
 /** Whether a prepared run can be computed on a thread (see the header). */
 export function threadable(prepared: PreparedRun): boolean {
-  return prepared.trader === undefined && prepared.legCandles === undefined && (prepared.contracts === undefined || prepared.futures !== undefined);
+  if (prepared.trader !== undefined || prepared.legCandles !== undefined) return prepared.legCandles !== undefined && prepared.legsTrader !== undefined && prepared.contracts === undefined;
+  return prepared.contracts === undefined || prepared.futures !== undefined;
 }
 
 const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
@@ -57,7 +67,7 @@ function seriesCopy(series: BarSeries): { series: BarSeries; buffers: ArrayBuffe
 interface Pending {
   readonly task: BacktestTask;
   readonly buffers: ArrayBuffer[];
-  readonly resolve: (outputs: RunOutputs) => void;
+  readonly resolve: (pass: ThreadPass) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -86,17 +96,37 @@ export class BacktestThreads {
    * @example await threads.run({ graph, algorithm: { label: 'EMA cross', version: 3 }, prepared, runId })
    */
   run(request: { graph: unknown; algorithm: { label: string; version: number }; prepared: PreparedRun; runId: string }): Promise<RunOutputs> {
+    if (request.prepared.legCandles !== undefined) return Promise.reject(new Error('option legs are run a pass at a time: legsPass'));
+    return this.submit(request).then((pass) => {
+      if ('outputs' in pass) return pass.outputs;
+      throw new Error(`a run without option legs asked for option candles (${pass.wanted.join(', ')})`);
+    });
+  }
+
+  /**
+   * One pass of an option-legs run on a thread, over the candles `prepared.legCandles` has loaded:
+   * its outputs when it asked for no stored candle left unloaded; else those contracts (load them
+   * and run another pass). Rejects as `run` does.
+   */
+  legsPass(request: { graph: unknown; algorithm: { label: string; version: number }; prepared: PreparedRun; runId: string }): Promise<ThreadPass> {
+    if (request.prepared.legCandles === undefined) return Promise.reject(new Error('legsPass: the run has no option legs (use run)'));
+    return this.submit(request);
+  }
+
+  private submit(request: { graph: unknown; algorithm: { label: string; version: number }; prepared: PreparedRun; runId: string }): Promise<ThreadPass> {
     if (this.closed) return Promise.reject(new Error('the backtest threads are closed'));
     const { prepared } = request;
-    if (!threadable(prepared)) return Promise.reject(new Error('this run reads objects of this process (option legs, or a chain without its recipe): compute it here'));
+    if (!threadable(prepared)) return Promise.reject(new Error('this run reads objects of this process (a trader without its data, or a chain without its recipe): compute it here'));
     const { series, buffers } = seriesCopy(prepared.series);
     const futures = prepared.futures === undefined ? undefined : recipeData(prepared.futures);
+    const legs = prepared.legsTrader === undefined || prepared.legCandles === undefined ? undefined : { ...prepared.legsTrader, ...prepared.legCandles.snapshot() };
     const task: BacktestTask = {
       id: this.nextId, graph: request.graph, algorithm: request.algorithm, plan: prepared.plan, series, config: prepared.config, runId: request.runId,
       ...(futures === undefined ? {} : { futures }),
+      ...(legs === undefined ? {} : { legs }),
     };
     this.nextId += 1;
-    return new Promise<RunOutputs>((resolve, reject) => {
+    return new Promise<ThreadPass>((resolve, reject) => {
       this.queue.push({ task, buffers, resolve, reject });
       this.dispatch();
     });
@@ -127,7 +157,8 @@ export class BacktestThreads {
       const pending = slot.busy;
       if (pending === undefined || pending.task.id !== answer.id) return;
       slot.busy = undefined;
-      if ('outputs' in answer) pending.resolve(answer.outputs);
+      if ('outputs' in answer) pending.resolve({ outputs: answer.outputs });
+      else if ('wanted' in answer) pending.resolve({ wanted: answer.wanted });
       else if ('failure' in answer) pending.reject(new BacktestRunFailure(answer.failure));
       else pending.reject(Object.assign(new Error(answer.error.message), { stack: answer.error.stack }));
       this.dispatch();
