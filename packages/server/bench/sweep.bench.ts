@@ -14,7 +14,11 @@
 // same threads is printed beside it) and from 1 to 2 threads, the cores each run got, and
 // checks that every result is identical and that their first rows equal a serial runSweep. Last, a
 // 100-combination sweep of the ten-indicator rule set on this thread with its runs sharing their
-// indicators (IndicatorCache) and each computing its own. Prints figures; it times nothing as a test.
+// indicators (IndicatorCache) and each computing its own. Then a sweep of an option-legs strategy
+// (a bought ATM call on a crossover of NIFTY, priced on the synthetic chain from INDIA VIX, a year
+// of generated minutes) on the pool with 1 thread and with 2, the legs sent as their
+// traders' data (sweep-legs.ts), rows checked against a serial runSweep. Prints figures; it times
+// nothing as a test.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -22,7 +26,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { algorithmFromExpressions, gridSize, IndicatorCache, parameterGrid, runSweep, runSweepChunk } from '@vyuha/engine';
+import { algorithmFromExpressions, gridSize, IndicatorCache, optionsLegsTraderFactory, parameterGrid, parseOptionsLegsConfig, runSweep, runSweepChunk } from '@vyuha/engine';
+import type { BarSeries } from '@vyuha/engine';
+import { generateSyntheticMarket, isRegularTradingDay, joinSyntheticSeries } from '@vyuha/market';
 import type { BacktestConfigInput, SweepResult, SweepRow } from '@vyuha/engine';
 import { tenIndicatorRules } from '../../engine/bench/kernel-support';
 import { SweepPool } from '../src/sweep/run-pool';
@@ -192,4 +198,60 @@ if (childFile !== undefined) {
   console.log(`ten indicators, ${tenGrid.value.length} combinations ($fast 5..14 x $rsi 10..19), 1 thread: each run computing its indicators ${seconds(own.ms)}, `
     + `sharing them ${seconds(shared.ms)} (${(own.ms / shared.ms).toFixed(2)}x; ${sharedCache.stats.misses} indicators computed, ${sharedCache.stats.hits} read); rows identical: ${sameRows ? 'yes' : 'NO'}`);
   if (!sameRows) process.exitCode = 1;
+
+  // Option legs on the threads: the same sweep on 1 thread and on 2, and a serial reference.
+  const sessions = [];
+  for (let day = Date.UTC(2025, 0, 1); day < Date.UTC(2026, 0, 1); day += 86_400_000) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    if (isRegularTradingDay('NSE', date as never)) sessions.push({ date, openMinute: 9 * 60 + 15, closeMinute: 15 * 60 + 30 });
+  }
+  const months = [...generateSyntheticMarket({ sessions, seed: 'sweep-bench-legs', instruments: ['NIFTY 50', 'INDIA VIX'] })];
+  const nifty = joinSyntheticSeries(months, 'NIFTY 50');
+  const rupees = (column: Int32Array): Float64Array => Float64Array.from(column, (value) => value / 100);
+  const legsSeries: BarSeries = {
+    length: nifty.time.length, time: nifty.time, open: rupees(nifty.open), high: rupees(nifty.high), low: rupees(nifty.low), close: rupees(nifty.close),
+    volume: new Float64Array(nifty.time.length), oi: new Float64Array(nifty.time.length).fill(Number.NaN),
+  };
+  const legs = {
+    config: parseOptionsLegsConfig({ underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1, stopLoss: { percent: 30 } }] }),
+    vix: rupees(joinSyntheticSeries(months, 'INDIA VIX').close), fill: 'next-open' as const,
+  };
+  const legsParameters = [{ name: 'fast', default: 10, from: 5, to: 20, step: 5 }, { name: 'slow', default: 60, from: 30, to: 200, step: 10 }];
+  const legsGrid = parameterGrid(legsParameters, ['$fast < $slow']);
+  if (!legsGrid.ok) throw new Error('the option-legs grid is valid');
+  const legsJob = {
+    document: { ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }), parameters: legsParameters, constraints: ['$fast < $slow'] },
+    config: { type: 'intraday', capital: 50_000_000, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'option' } } as BacktestConfigInput,
+    combinations: legsGrid.value, metric: 'netPnl' as const,
+    legs: { ...legs, stored: [], loaded: new Map() },
+  };
+  // Wall ms of the first sweep on fresh threads and of the same sweep again on them.
+  const legsTimed = async (workers: number): Promise<{ ms: number; again: number; result: SweepResult }> => {
+    const pool = SweepPool.start(legsSeries, { workers });
+    try {
+      await pool.ready();
+      const started = performance.now();
+      const result = await pool.sweep(legsJob);
+      const ms = performance.now() - started;
+      const againStarted = performance.now();
+      const again = await pool.sweep(legsJob);
+      if (!isDeepStrictEqual(again, result)) throw new Error('the second option-legs sweep on the same pool differs from the first');
+      return { ms, again: performance.now() - againStarted, result };
+    } finally {
+      await pool.close();
+    }
+  };
+  const legsOne = await legsTimed(1);
+  const legsTwo = await legsTimed(2);
+  const { legs: _legs, ...serialJob } = legsJob;
+  const legsSerial = runSweep({
+    ...serialJob, series: legsSeries, combinations: legsGrid.value.slice(0, 5),
+    trader: optionsLegsTraderFactory({ ...legs, slippage: { kind: 'none' } }),
+  });
+  const legsSame = isDeepStrictEqual(legsOne.result, legsTwo.result) && isDeepStrictEqual(legsSerial.rows, legsOne.result.rows.slice(0, 5));
+  const legsTrades = legsOne.result.rows.reduce((sum, row) => sum + row.metrics.trades, 0);
+  console.log(`option legs, ${legsGrid.value.length} combinations ($fast x $slow, a bought ATM weekly call) on ${legsSeries.length.toLocaleString('en-US')} minutes (${legsTrades} trades): `
+    + `1 thread ${seconds(legsOne.ms)}, 2 threads ${seconds(legsTwo.ms)} (${(legsOne.ms / legsTwo.ms).toFixed(2)}x); again on the same threads ${seconds(legsOne.again)} and ${seconds(legsTwo.again)} (${(legsOne.again / legsTwo.again).toFixed(2)}x); `
+    + `identical, first 5 rows equal a serial runSweep: ${legsSame ? 'yes' : 'NO'}`);
+  if (!legsSame) process.exitCode = 1;
 }
