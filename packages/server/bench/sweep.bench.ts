@@ -223,7 +223,7 @@ if (childFile !== undefined) {
     document: { ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }), parameters: legsParameters, constraints: ['$fast < $slow'] },
     config: { type: 'intraday', capital: 50_000_000, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'option' } } as BacktestConfigInput,
     combinations: legsGrid.value, metric: 'netPnl' as const,
-    legs: { ...legs, stored: [], loaded: new Map() },
+    legs: { ...legs, candles: { storedSymbols: (): string[] => [], loadedColumns: () => new Map() } },
   };
   // Wall ms of the first sweep on fresh threads and of the same sweep again on them.
   const legsTimed = async (workers: number): Promise<{ ms: number; again: number; result: SweepResult }> => {

@@ -16,6 +16,8 @@ import type { CandleColumns } from '@vyuha/market';
 import type pg from 'pg';
 import { readCandles } from '../market-data/candle-store';
 import { ContractCandles } from './contract-candles';
+import { candlesByTimeOf } from './leg-candles';
+import type { LegCandleColumns } from './leg-candles';
 
 /** Calendar days per COPY; a year is ~37 progress steps. */
 const CHUNK_DAYS = 10;
@@ -85,12 +87,7 @@ export function vixAtBars(series: BarSeries, vix: CandleColumns): Float64Array {
 
 /** Candles of one contract by bar start time (paise). */
 async function candlesByTime(pool: pg.Pool, request: { instrumentId: number; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<Map<number, OptionCandle>> {
-  const candles = await loadRunCandles({ pool, ...request });
-  const byTime = new Map<number, OptionCandle>();
-  for (let row = 0; row < candles.length; row += 1) {
-    byTime.set(candles.time[row] as number, { open: candles.open[row] as number, high: candles.high[row] as number, low: candles.low[row] as number, close: candles.close[row] as number });
-  }
-  return byTime;
+  return candlesByTimeOf(await loadRunCandles({ pool, ...request }));
 }
 
 /**
@@ -123,6 +120,8 @@ export class StoredContractCandles extends ContractCandles {
  */
 export class StoredLegCandles implements OptionCandleSource {
   private readonly loaded = new Map<string, Map<number, OptionCandle>>();
+  /** The same candles as columns, in load order (what worker threads are sent). */
+  private readonly columns = new Map<string, LegCandleColumns>();
   private readonly wanted = new Set<string>();
 
   constructor(private readonly stored: ReadonlyMap<string, number>) {}
@@ -150,9 +149,14 @@ export class StoredLegCandles implements OptionCandleSource {
     return undefined;
   }
 
-  /** What a worker thread's copy (sweep/sweep-legs.ts LegCandlesCopy) is made of: the stored contracts and the candles loaded so far. */
-  snapshot(): { stored: string[]; loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>> } {
-    return { stored: [...this.stored.keys()], loaded: this.loaded };
+  /** Every contract with stored candles in the range, loaded or not. */
+  storedSymbols(): string[] {
+    return [...this.stored.keys()];
+  }
+
+  /** The candles loaded so far as columns, by trading symbol in load order (what worker threads' copies are sent: sweep/sweep-legs.ts). */
+  loadedColumns(): ReadonlyMap<string, LegCandleColumns> {
+    return this.columns;
   }
 
   /** Contracts a pass elsewhere (a worker thread) asked for: the next loadWanted reads those of them that are stored and not loaded. */
@@ -164,7 +168,14 @@ export class StoredLegCandles implements OptionCandleSource {
   async loadWanted(pool: pg.Pool, range: { dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<boolean> {
     if (this.wanted.size === 0) return false;
     for (const symbol of this.wanted) {
-      this.loaded.set(symbol, await candlesByTime(pool, { instrumentId: this.stored.get(symbol) as number, ...range }));
+      const candles = await loadRunCandles({ pool, instrumentId: this.stored.get(symbol) as number, ...range });
+      // Own copies of exactly the rows, so a thread is sent these and not a larger buffer they view.
+      const columns = {
+        length: candles.length, time: candles.time.slice(0, candles.length), open: candles.open.slice(0, candles.length),
+        high: candles.high.slice(0, candles.length), low: candles.low.slice(0, candles.length), close: candles.close.slice(0, candles.length),
+      };
+      this.columns.set(symbol, columns);
+      this.loaded.set(symbol, candlesByTimeOf(columns));
     }
     this.wanted.clear();
     return true;

@@ -11,7 +11,7 @@ import type { CompiledAlgorithm } from '@vyuha/engine';
 import { versionCompileError } from '../backtest/algorithm-version';
 import { EngineRunError, futuresChainOf, recipeOfData, runPreparedOnce } from '../backtest/prepared-run';
 import type { PreparedRun } from '../backtest/prepared-run';
-import { LegCandlesCopy, legsTraderOf } from '../sweep/sweep-legs';
+import { LegCandleCopy, LegCandlesCopy, legsTraderOf } from '../sweep/sweep-legs';
 import type { LegsJobData } from '../sweep/sweep-legs';
 import { BacktestRunFailure, engineFailure, outputsOf, runOutputs } from './backtest-outputs';
 import type { BacktestTask, BacktestTaskAnswer } from './backtest-threads';
@@ -33,7 +33,9 @@ function preparedOf(task: BacktestTask): PreparedRun {
  */
 function legsAnswer(task: BacktestTask & { legs: LegsJobData }, program: CompiledAlgorithm): BacktestTaskAnswer {
   const { plan, series, config } = task;
-  const candles = new LegCandlesCopy(task.legs);
+  const copy = new LegCandleCopy();
+  copy.receive(task.legs);
+  const candles = new LegCandlesCopy(copy);
   const prepared: PreparedRun = { plan, series, config, trader: legsTraderOf(task.legs, candles, { fromBar: 0, toBar: series.length, length: series.length }) };
   let result;
   try {

@@ -21,6 +21,7 @@ import type { BacktestConfigInput, BarSeries } from '@vyuha/engine';
 import { recipeData } from '../backtest/prepared-run';
 import type { FuturesRecipeData, PreparedRun } from '../backtest/prepared-run';
 import type { TradePlan } from '../backtest/trade-plan';
+import { legsSnapshot } from '../sweep/sweep-legs';
 import type { LegsJobData } from '../sweep/sweep-legs';
 import { threadEntry } from '../threads/thread-entry';
 import { BacktestRunFailure } from './backtest-outputs';
@@ -119,7 +120,7 @@ export class BacktestThreads {
     if (!threadable(prepared)) return Promise.reject(new Error('this run reads objects of this process (a trader without its data, or a chain without its recipe): compute it here'));
     const { series, buffers } = seriesCopy(prepared.series);
     const futures = prepared.futures === undefined ? undefined : recipeData(prepared.futures);
-    const legs = prepared.legsTrader === undefined || prepared.legCandles === undefined ? undefined : { ...prepared.legsTrader, ...prepared.legCandles.snapshot() };
+    const legs = prepared.legsTrader === undefined || prepared.legCandles === undefined ? undefined : legsSnapshot(prepared.legsTrader, prepared.legCandles);
     const task: BacktestTask = {
       id: this.nextId, graph: request.graph, algorithm: request.algorithm, plan: prepared.plan, series, config: prepared.config, runId: request.runId,
       ...(futures === undefined ? {} : { futures }),

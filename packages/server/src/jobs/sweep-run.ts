@@ -43,7 +43,7 @@ import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
 import { recipeData } from '../backtest/prepared-run';
 import type { FuturesRecipe, FuturesRecipeData, LegsTraderData } from '../backtest/prepared-run';
-import type { LegsJobData } from '../sweep/sweep-legs';
+import type { LegsJob } from '../sweep/sweep-legs';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
@@ -288,10 +288,10 @@ function threadable(inputs: SweepInputs): boolean {
   return inputs.contracts === undefined || inputs.futures !== undefined;
 }
 
-/** Option legs for the threads: the traders' data and a snapshot of the candles loaded so far. */
-function legsJobOf(inputs: SweepInputs): { legs?: LegsJobData } {
+/** Option legs for the threads: the traders' data and the sweep's candle store (the pool sends what its threads lack). */
+function legsJobOf(inputs: SweepInputs): { legs?: LegsJob } {
   if (inputs.legsTrader === undefined || inputs.legCandles === undefined) return {};
-  return { legs: { ...inputs.legsTrader, ...inputs.legCandles.snapshot() } };
+  return { legs: { ...inputs.legsTrader, candles: inputs.legCandles } };
 }
 
 /** The recipe a thread builds the sweep's futures chain from, as plain data; none for a stock. */

@@ -15,7 +15,7 @@ import { SweepPool } from '../sweep/run-pool';
 import type { SweepJob as PoolJob, WatchOptions } from '../sweep/run-pool';
 import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
-import type { LegsJobData } from '../sweep/sweep-legs';
+import type { LegsJob } from '../sweep/sweep-legs';
 
 /** A pool without a job for this long is closed (its threads hold the engine and a copy of the series). */
 const IDLE_MS = 60_000;
@@ -55,9 +55,9 @@ export class SweepThreads {
 
   /**
    * `runWalkForward(request)` with its in-sample sweeps on the sweep's pool (an index's futures:
-   * `futures`, the chain's recipe; option legs: `legs`, the traders' data and candles loaded so far).
+   * `futures`, the chain's recipe; option legs: `legs`, the traders' data and the candle store).
    */
-  async walkForward(key: string, request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJobData } = {}): Promise<WalkForwardResult> {
+  async walkForward(key: string, request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJob } = {}): Promise<WalkForwardResult> {
     return this.inTurn(key, request.series, (pool) => walkForwardInPool(pool, request, options));
   }
 

@@ -21,7 +21,8 @@ import { mergeSweepChunks, sweepResult } from '@vyuha/engine';
 import type { BarSeries, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, TaskMessage } from './sweep-protocol';
-import type { LegsJobData } from './sweep-legs';
+import { LegsSent } from './sweep-legs';
+import type { LegsJob } from './sweep-legs';
 import { receivedError, shareSeries } from './sweep-protocol';
 
 /**
@@ -60,9 +61,10 @@ export class SweepAborted extends Error {
  * A sweep's inputs other than the series (the pool holds that). A chain of contracts or a trader
  * factory are objects of this process and cannot be posted to a thread: an index traded as its
  * futures comes as the chain's recipe (`futures`), built again over the series in each thread, and
- * option legs as the trader's data and the candles loaded so far (`legs`, sweep-legs.ts).
+ * option legs as the traders' data and the job's candle store, of which the threads are sent
+ * what they have not had yet (`legs`, sweep-legs.ts).
  */
-export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader'> & { readonly futures?: FuturesRecipeData; readonly legs?: LegsJobData };
+export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader'> & { readonly futures?: FuturesRecipeData; readonly legs?: LegsJob };
 
 /** Bars `fromBar` .. `toBar` - 1 of the pool's series. */
 export interface BarRange {
@@ -142,6 +144,8 @@ export class SweepPool {
   private readonly died: Promise<never>;
   private reportDeath: (error: Error) => void = () => undefined;
   private nextJob = 0;
+  /** What the threads have been sent of each option-legs candle store (they keep it for their life). */
+  private readonly legsSent = new LegsSent();
   private running = false;
   private closing = false;
   private broken: Error | undefined;
@@ -259,7 +263,7 @@ export class SweepPool {
     this.nextJob += 1;
     const jobMessage: JobMessage = {
       type: 'job', job: id, document: job.document, config: job.config, combinations: job.combinations, metric: job.metric, ...(job.futures === undefined ? {} : { futures: job.futures }),
-      ...(job.legs === undefined ? {} : { legs: job.legs }),
+      ...(job.legs === undefined ? {} : { legs: this.legsSent.message(job.legs) }),
     };
     return new Promise<Outcome[]>((resolve, reject) => {
       const outcomes: Outcome[] = new Array<Outcome>(tasks.length).fill(undefined);

@@ -1,47 +1,140 @@
-// Option legs on the sweep pool's threads. An option-legs run reads option candles as it goes:
-// which contracts it trades depends on the underlying's price at each entry, so the job's process
-// loads the stored candles of a contract only once some run has asked for it (StoredLegCandles),
-// and a run that asked for one not yet loaded is run again once it is. On a thread the same holds:
-// the job sends the plain parts of the trader (the legs, INDIA VIX per bar, the fill) and a copy of
-// the candles loaded so far (LegsJobData); each task answers with its rows and the stored contracts
-// its runs asked for that the copy lacked; the job loads those and runs the tasks again, until a
-// pass asks for none. Its rows are then those of runs that read every candle they asked for: the
-// rows the serial loop gives.
+// Option legs on worker threads (the sweep pool's, and the backtest threads'). An option-legs run
+// reads option candles as it goes: which contracts it trades depends on the underlying's price at
+// each entry, so the job's process loads the stored candles of a contract only once some run has
+// asked for it (StoredLegCandles), and a run that asked for one not yet loaded is run again once
+// it is. On a thread the same holds: the job sends the plain parts of the trader (the legs, INDIA
+// VIX per bar, the fill) and the candles loaded so far; each task answers with its rows and the
+// stored contracts its runs asked for that the thread's copy lacked; the job loads those and runs
+// the tasks again, until a pass asks for none. Its rows are then those of runs that read every
+// candle they asked for: the rows the serial loop gives.
+//
+// Candles travel as columns (typed arrays: a copy costs a memcpy, where a map of candle objects
+// costs seconds per million candles). A sweep pool's threads keep each store's candles for the
+// pool's life (`LegCandleCopies`) and are sent only what was loaded since (`LegsSent`); a backtest
+// task is sent the whole store (`legsSnapshot`).
 //
 // Invariants:
 // - A thread's trader is the one the job's process would make: optionsLegsTraderFactory over the
 //   whole series, or optionsLegsWindowTraders for a walk-forward window's bars, with the same legs,
-//   VIX and fill, and a candle source that answers as StoredLegCandles does with the same loads.
+//   VIX and fill, and a candle source that answers as StoredLegCandles does with the same loads
+//   (a store only grows, and a contract's candles never change once loaded).
 // - The copy is only read: a thread records what its runs wanted, per task, and loads nothing.
 import { optionsLegsTraderFactory, optionsLegsWindowTraders } from '@vyuha/engine';
 import type { OptionCandle, OptionCandleSource, TraderFactory } from '@vyuha/engine';
 import type { LegsTraderData } from '../backtest/prepared-run';
+import { candlesByTimeOf } from '../backtest/leg-candles';
+import type { LegCandleColumns } from '../backtest/leg-candles';
 
-/** A legs job for the threads: the trader's data and the candles loaded so far. */
-export interface LegsJobData extends LegsTraderData {
-  /** Every contract with stored candles in the run's range (loaded or not). */
-  readonly stored: readonly string[];
-  /** The candles loaded so far: trading symbol -> bar time (epoch ms) -> candle. */
-  readonly loaded: ReadonlyMap<string, ReadonlyMap<number, OptionCandle>>;
+/** The job process's candles (StoredLegCandles): every stored contract, and those loaded so far as columns. */
+export interface LegCandleStore {
+  storedSymbols(): readonly string[];
+  loadedColumns(): ReadonlyMap<string, LegCandleColumns>;
 }
 
-/** A thread's read-only copy of the loaded candles; records the stored contracts asked for and missing. */
-export class LegCandlesCopy implements OptionCandleSource {
-  private readonly stored: ReadonlySet<string>;
-  private readonly wanted = new Set<string>();
+/** Option legs as a caller gives them to the sweep pool: the traders' data and the job's candle store. */
+export interface LegsJob extends LegsTraderData {
+  readonly candles: LegCandleStore;
+}
 
-  constructor(private readonly data: Pick<LegsJobData, 'stored' | 'loaded'>) {
-    this.stored = new Set(data.stored);
+/** Option legs as a thread is sent them: the traders' data and what it lacks of the store. */
+export interface LegsJobData extends LegsTraderData {
+  /** The store's number among those sent to these threads. */
+  readonly source: number;
+  /** Every stored contract: with the store's first job on these threads. */
+  readonly stored?: readonly string[];
+  /** Contracts loaded since the store's last job on these threads, with their candles. */
+  readonly added: ReadonlyArray<readonly [string, LegCandleColumns]>;
+}
+
+/** The whole store for one task (a backtest thread keeps nothing between tasks). */
+export function legsSnapshot(trader: LegsTraderData, candles: LegCandleStore): LegsJobData {
+  return { ...trader, source: 0, stored: candles.storedSymbols(), added: [...candles.loadedColumns()] };
+}
+
+/** Main side of a sweep pool: what its threads have been sent of each store, so each job sends only what was loaded since. */
+export class LegsSent {
+  private readonly sent = new WeakMap<LegCandleStore, { readonly source: number; readonly symbols: Set<string> }>();
+  private nextSource = 1;
+
+  /** The message part for `job`; what it sends counts as sent (every thread receives every job). */
+  message(job: LegsJob): LegsJobData {
+    const { candles, ...trader } = job;
+    let record = this.sent.get(candles);
+    const first = record === undefined;
+    if (record === undefined) {
+      record = { source: this.nextSource, symbols: new Set() };
+      this.nextSource += 1;
+      this.sent.set(candles, record);
+    }
+    const added: Array<readonly [string, LegCandleColumns]> = [];
+    for (const [symbol, columns] of candles.loadedColumns()) {
+      if (record.symbols.has(symbol)) continue;
+      record.symbols.add(symbol);
+      added.push([symbol, columns]);
+    }
+    return { ...trader, source: record.source, ...(first ? { stored: candles.storedSymbols() } : {}), added };
+  }
+}
+
+/** A thread's copy of one store: the stored contracts and the candles it was sent, by time on first use. */
+export class LegCandleCopy {
+  private stored: ReadonlySet<string> = new Set();
+  private readonly columns = new Map<string, LegCandleColumns>();
+  private readonly byTime = new Map<string, Map<number, OptionCandle>>();
+
+  /** Takes what a message sends of the store. */
+  receive(data: Pick<LegsJobData, 'stored' | 'added'>): void {
+    if (data.stored !== undefined) this.stored = new Set(data.stored);
+    for (const [symbol, columns] of data.added) this.columns.set(symbol, columns);
   }
 
   hasContract(tradingSymbol: string): boolean {
     return this.stored.has(tradingSymbol);
   }
 
+  /** The contract's candles by bar time, or undefined when none were sent. */
+  candlesOf(tradingSymbol: string): Map<number, OptionCandle> | undefined {
+    let candles = this.byTime.get(tradingSymbol);
+    if (candles === undefined) {
+      const columns = this.columns.get(tradingSymbol);
+      if (columns === undefined) return undefined;
+      candles = candlesByTimeOf(columns);
+      this.byTime.set(tradingSymbol, candles);
+    }
+    return candles;
+  }
+}
+
+/** Thread side of a sweep pool: each store's copy, kept for the thread's life and added to by each job. */
+export class LegCandleCopies {
+  private readonly copies = new Map<number, LegCandleCopy>();
+
+  /** The store's copy with what `data` adds. */
+  receive(data: LegsJobData): LegCandleCopy {
+    let copy = this.copies.get(data.source);
+    if (copy === undefined) {
+      copy = new LegCandleCopy();
+      this.copies.set(data.source, copy);
+    }
+    copy.receive(data);
+    return copy;
+  }
+}
+
+/** Runs' candle source over a thread's copy: answers as StoredLegCandles does, and records the stored contracts asked for and missing. */
+export class LegCandlesCopy implements OptionCandleSource {
+  private readonly wanted = new Set<string>();
+
+  constructor(private readonly copy: LegCandleCopy) {}
+
+  hasContract(tradingSymbol: string): boolean {
+    return this.copy.hasContract(tradingSymbol);
+  }
+
   candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
-    const candles = this.data.loaded.get(tradingSymbol);
+    const candles = this.copy.candlesOf(tradingSymbol);
     if (candles !== undefined) return candles.get(time);
-    if (this.stored.has(tradingSymbol)) this.wanted.add(tradingSymbol);
+    if (this.copy.hasContract(tradingSymbol)) this.wanted.add(tradingSymbol);
     return undefined;
   }
 

@@ -10,15 +10,16 @@
 //   serial run, so the same rows.
 // - The shared columns are only read.
 // - Option legs (sweep-legs.ts): a task's runs use the trader the job's process would make, over
-//   the job's copy of the loaded candles; the task answers with the stored contracts they asked for
-//   that the copy lacked.
+//   the thread's copy of the job's candle store (kept across jobs, added to by each); the task
+//   answers with the stored contracts they asked for that the copy lacked.
 import { parentPort, workerData } from 'node:worker_threads';
 import { IndicatorCache, runSweepChunk, sliceContractChain, sliceSeries } from '@vyuha/engine';
 import type { BarSeries, ContractChain } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
 import { seriesOfShared, sendableError } from './sweep-protocol';
-import { LegCandlesCopy, legsTraderOf } from './sweep-legs';
+import { LegCandleCopies, LegCandlesCopy, legsTraderOf } from './sweep-legs';
+import type { LegCandleCopy } from './sweep-legs';
 
 const port = parentPort;
 if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread of the sweep pool');
@@ -61,26 +62,17 @@ function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; cont
   return { series: sliced.series, contracts: sliced.contracts, indicators: sliced.indicators };
 }
 
-/** Each option-legs job's copy of the loaded candles, made on first use. */
-const legCandles = new Map<number, LegCandlesCopy>();
-
-function legCandlesOf(job: JobMessage): LegCandlesCopy | undefined {
-  if (job.legs === undefined) return undefined;
-  let candles = legCandles.get(job.job);
-  if (candles === undefined) {
-    candles = new LegCandlesCopy(job.legs);
-    legCandles.set(job.job, candles);
-  }
-  return candles;
-}
+/** Option legs: each candle store's copy, kept for the thread's life, and each job's. */
+const legCopies = new LegCandleCopies();
+const jobCandles = new Map<number, LegCandleCopy>();
 
 function runTask(task: TaskMessage): FromWorker {
   const job = jobs.get(task.job);
   if (job === undefined) return { type: 'failed', task: task.task, error: { name: 'Error', message: `sweep worker: job ${task.job} was never sent` } };
   try {
     const { series: bars, contracts, indicators } = inputsOf(task, job);
-    const candles = legCandlesOf(job);
-    candles?.takeWanted();
+    const copy = jobCandles.get(task.job);
+    const candles = copy === undefined ? undefined : new LegCandlesCopy(copy);
     const rows = runSweepChunk({
       series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators,
       ...(job.config === undefined ? {} : { config: job.config }),
@@ -95,11 +87,14 @@ function runTask(task: TaskMessage): FromWorker {
 }
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'job') jobs.set(message.job, message);
+  if (message.type === 'job') {
+    jobs.set(message.job, message);
+    if (message.legs !== undefined) jobCandles.set(message.job, legCopies.receive(message.legs));
+  }
   else if (message.type === 'forget') {
     jobs.delete(message.job);
     chains.delete(message.job);
-    legCandles.delete(message.job);
+    jobCandles.delete(message.job);
     if (sliced?.job === message.job) sliced = undefined;
   }
   else port.postMessage(runTask(message));

@@ -13,14 +13,14 @@ import { walkForwardFromSweeps } from '@vyuha/engine';
 import type { WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { ChunkOptions, SweepPool, WatchOptions } from './run-pool';
-import type { LegsJobData } from './sweep-legs';
+import type { LegsJob } from './sweep-legs';
 
 /**
  * `runWalkForward(request)` with the in-sample sweeps on `pool`, whose series must be
  * `request.series`. Throws SweepError, BacktestConfigError, RangeError as the serial run does.
  * @example (await walkForwardInPool(pool, request)).overfitting.gapPercent // as runWalkForward(request).overfitting.gapPercent
  */
-export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions & WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJobData } = {}): Promise<WalkForwardResult> {
+export async function walkForwardInPool(pool: SweepPool, request: WalkForwardRequest, options: ChunkOptions & WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJob } = {}): Promise<WalkForwardResult> {
   if (pool.series !== request.series) throw new RangeError('series: the pool was started on another series');
   if (request.contracts !== undefined && options.futures === undefined) throw new RangeError('contracts: the threads build the chain from its recipe; pass options.futures');
   if (request.traders !== undefined && options.legs === undefined) throw new RangeError('traders: the threads make option-legs traders from their data; pass options.legs');
