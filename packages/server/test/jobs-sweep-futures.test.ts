@@ -76,6 +76,13 @@ async function writtenRows(sweepId: string): Promise<unknown[]> {
   return rows.map((row) => ({ index: row.position, bindings: row.bindings, metrics: row.metrics }));
 }
 
+/** The walk-forward's rows as written equal the records of `expected` (a serial runWalkForward). */
+async function expectWalkForwardRows(sweepId: string, expected: ReturnType<typeof walkForwardRecords>): Promise<void> {
+  const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
+    'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [sweepId]);
+  expect(rows).toEqual(json(expected.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+}
+
 /** SweepThreads that count the jobs they ran, so a test knows its runs went to the threads. */
 class CountingThreads extends SweepThreads {
   ran = 0;
@@ -251,9 +258,7 @@ describe('sweep jobs of an index traded through its futures', () => {
     const serialWalk = walkForwardRecords(runWalkForward({
       series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', windows: windows.value, traders: prepared.windowTraders,
     }));
-    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
-      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [walkId]);
-    expect(rows).toEqual(json(serialWalk.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+    await expectWalkForwardRows(walkId, serialWalk);
   });
 
   it('loads imported option candles as the runs on the threads ask for them: a sweep and a walk-forward equal to the serial load-and-run-again loop', async () => {
@@ -301,9 +306,6 @@ describe('sweep jobs of an index traded through its futures', () => {
     const walkRequest = { series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl' as const, windows: windows.value, traders: prepared.windowTraders };
     let serialWalk = runWalkForward(walkRequest);
     while (await prepared.legCandles.loadWanted(db.pool, candleRange)) serialWalk = runWalkForward(walkRequest);
-    const expected = walkForwardRecords(serialWalk);
-    const { rows } = await db.pool.query<{ position: number; bindings: unknown; metrics: unknown }>(
-      'SELECT position, bindings, metrics FROM sweep_results WHERE sweep_id = $1 ORDER BY position', [walkId]);
-    expect(rows).toEqual(json(expected.rows.map((row) => ({ position: row.position, bindings: row.bindings, metrics: row.metrics }))));
+    await expectWalkForwardRows(walkId, walkForwardRecords(serialWalk));
   }, 120_000);
 });

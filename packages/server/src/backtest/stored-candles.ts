@@ -16,7 +16,7 @@ import type { CandleColumns } from '@vyuha/market';
 import type pg from 'pg';
 import { readCandles } from '../market-data/candle-store';
 import { ContractCandles } from './contract-candles';
-import { candlesByTimeOf } from './leg-candles';
+import { candlesByTimeOf, LegCandleCopy, LegCandlesCopy } from './leg-candles';
 import type { LegCandleColumns } from './leg-candles';
 
 /** Calendar days per COPY; a year is ~37 progress steps. */
@@ -119,12 +119,16 @@ export class StoredContractCandles extends ContractCandles {
  * (the engine asks synchronously), and the pass is repeated until it asks for nothing new.
  */
 export class StoredLegCandles implements OptionCandleSource {
-  private readonly loaded = new Map<string, Map<number, OptionCandle>>();
-  /** The same candles as columns, in load order (what worker threads are sent). */
-  private readonly columns = new Map<string, LegCandleColumns>();
+  /** The stored contracts and the candles loaded, as columns (what worker threads are sent) and by time. */
+  private readonly copy = new LegCandleCopy();
+  /** What runs read: records the stored contracts they asked for and were not loaded. */
+  private readonly source = new LegCandlesCopy(this.copy);
+  /** Contracts a pass elsewhere (a worker thread) asked for (`want`). */
   private readonly wanted = new Set<string>();
 
-  constructor(private readonly stored: ReadonlyMap<string, number>) {}
+  constructor(private readonly stored: ReadonlyMap<string, number>) {
+    this.copy.receive({ stored: [...stored.keys()], added: [] });
+  }
 
   /** Option contracts of `underlyingId` with at least one stored candle in [from, to) epoch ms. */
   static async find(pool: pg.Pool, request: { underlyingId: number; from: number; to: number }): Promise<StoredLegCandles> {
@@ -139,14 +143,11 @@ export class StoredLegCandles implements OptionCandleSource {
   }
 
   hasContract(tradingSymbol: string): boolean {
-    return this.stored.has(tradingSymbol);
+    return this.copy.hasContract(tradingSymbol);
   }
 
-  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
-    const candles = this.loaded.get(tradingSymbol);
-    if (candles !== undefined) return candles.get(time);
-    if (this.stored.has(tradingSymbol)) this.wanted.add(tradingSymbol);
-    return undefined;
+  candleAt(tradingSymbol: string, barIndex: number, time: number): OptionCandle | undefined {
+    return this.source.candleAt(tradingSymbol, barIndex, time);
   }
 
   /** Every contract with stored candles in the range, loaded or not. */
@@ -156,16 +157,17 @@ export class StoredLegCandles implements OptionCandleSource {
 
   /** The candles loaded so far as columns, by trading symbol in load order (what worker threads' copies are sent: sweep/sweep-legs.ts). */
   loadedColumns(): ReadonlyMap<string, LegCandleColumns> {
-    return this.columns;
+    return this.copy.loadedColumns();
   }
 
   /** Contracts a pass elsewhere (a worker thread) asked for: the next loadWanted reads those of them that are stored and not loaded. */
   want(tradingSymbols: Iterable<string>): void {
-    for (const symbol of tradingSymbols) if (this.stored.has(symbol) && !this.loaded.has(symbol)) this.wanted.add(symbol);
+    for (const symbol of tradingSymbols) if (this.stored.has(symbol) && !this.copy.hasCandles(symbol)) this.wanted.add(symbol);
   }
 
   /** Reads every contract the last pass asked for; false when it asked for none (the pass saw every candle). */
   async loadWanted(pool: pg.Pool, range: { dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<boolean> {
+    for (const symbol of this.source.takeWanted()) this.wanted.add(symbol);
     if (this.wanted.size === 0) return false;
     for (const symbol of this.wanted) {
       const candles = await loadRunCandles({ pool, instrumentId: this.stored.get(symbol) as number, ...range });
@@ -174,8 +176,7 @@ export class StoredLegCandles implements OptionCandleSource {
         length: candles.length, time: candles.time.slice(0, candles.length), open: candles.open.slice(0, candles.length),
         high: candles.high.slice(0, candles.length), low: candles.low.slice(0, candles.length), close: candles.close.slice(0, candles.length),
       };
-      this.columns.set(symbol, columns);
-      this.loaded.set(symbol, candlesByTimeOf(columns));
+      this.copy.receive({ added: [[symbol, columns]] });
     }
     this.wanted.clear();
     return true;

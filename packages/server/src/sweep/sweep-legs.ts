@@ -20,10 +20,10 @@
 //   (a store only grows, and a contract's candles never change once loaded).
 // - The copy is only read: a thread records what its runs wanted, per task, and loads nothing.
 import { optionsLegsTraderFactory, optionsLegsWindowTraders } from '@vyuha/engine';
-import type { OptionCandle, OptionCandleSource, TraderFactory } from '@vyuha/engine';
-import type { LegsTraderData } from '../backtest/prepared-run';
-import { candlesByTimeOf } from '../backtest/leg-candles';
+import type { OptionCandleSource, TraderFactory } from '@vyuha/engine';
+import { LegCandleCopy } from '../backtest/leg-candles';
 import type { LegCandleColumns } from '../backtest/leg-candles';
+import type { LegsTraderData } from '../backtest/prepared-run';
 
 /** The job process's candles (StoredLegCandles): every stored contract, and those loaded so far as columns. */
 export interface LegCandleStore {
@@ -76,35 +76,6 @@ export class LegsSent {
   }
 }
 
-/** A thread's copy of one store: the stored contracts and the candles it was sent, by time on first use. */
-export class LegCandleCopy {
-  private stored: ReadonlySet<string> = new Set();
-  private readonly columns = new Map<string, LegCandleColumns>();
-  private readonly byTime = new Map<string, Map<number, OptionCandle>>();
-
-  /** Takes what a message sends of the store. */
-  receive(data: Pick<LegsJobData, 'stored' | 'added'>): void {
-    if (data.stored !== undefined) this.stored = new Set(data.stored);
-    for (const [symbol, columns] of data.added) this.columns.set(symbol, columns);
-  }
-
-  hasContract(tradingSymbol: string): boolean {
-    return this.stored.has(tradingSymbol);
-  }
-
-  /** The contract's candles by bar time, or undefined when none were sent. */
-  candlesOf(tradingSymbol: string): Map<number, OptionCandle> | undefined {
-    let candles = this.byTime.get(tradingSymbol);
-    if (candles === undefined) {
-      const columns = this.columns.get(tradingSymbol);
-      if (columns === undefined) return undefined;
-      candles = candlesByTimeOf(columns);
-      this.byTime.set(tradingSymbol, candles);
-    }
-    return candles;
-  }
-}
-
 /** Thread side of a sweep pool: each store's copy, kept for the thread's life and added to by each job. */
 export class LegCandleCopies {
   private readonly copies = new Map<number, LegCandleCopy>();
@@ -118,31 +89,6 @@ export class LegCandleCopies {
     }
     copy.receive(data);
     return copy;
-  }
-}
-
-/** Runs' candle source over a thread's copy: answers as StoredLegCandles does, and records the stored contracts asked for and missing. */
-export class LegCandlesCopy implements OptionCandleSource {
-  private readonly wanted = new Set<string>();
-
-  constructor(private readonly copy: LegCandleCopy) {}
-
-  hasContract(tradingSymbol: string): boolean {
-    return this.copy.hasContract(tradingSymbol);
-  }
-
-  candleAt(tradingSymbol: string, _barIndex: number, time: number): OptionCandle | undefined {
-    const candles = this.copy.candlesOf(tradingSymbol);
-    if (candles !== undefined) return candles.get(time);
-    if (this.copy.hasContract(tradingSymbol)) this.wanted.add(tradingSymbol);
-    return undefined;
-  }
-
-  /** The contracts asked for since the last call, and forgets them. */
-  takeWanted(): string[] {
-    const wanted = [...this.wanted];
-    this.wanted.clear();
-    return wanted;
   }
 }
 

@@ -18,8 +18,9 @@ import type { BarSeries, ContractChain } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
 import { seriesOfShared, sendableError } from './sweep-protocol';
-import { LegCandleCopies, LegCandlesCopy, legsTraderOf } from './sweep-legs';
-import type { LegCandleCopy } from './sweep-legs';
+import { LegCandlesCopy } from '../backtest/leg-candles';
+import type { LegCandleCopy } from '../backtest/leg-candles';
+import { LegCandleCopies, legsTraderOf } from './sweep-legs';
 
 const port = parentPort;
 if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread of the sweep pool');

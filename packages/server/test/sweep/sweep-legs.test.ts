@@ -3,9 +3,9 @@
 // thread's copy (a thread keeps every store's copy for its life); a task's candle source answers
 // from the copy as the store would and records the stored contracts it asked for and lacked.
 import { describe, expect, it } from 'vitest';
-import { candlesByTimeOf } from '../../src/backtest/leg-candles';
+import { candlesByTimeOf, LegCandlesCopy } from '../../src/backtest/leg-candles';
 import type { LegCandleColumns } from '../../src/backtest/leg-candles';
-import { LegCandleCopies, LegCandlesCopy, legsSnapshot, LegsSent } from '../../src/sweep/sweep-legs';
+import { LegCandleCopies, legsSnapshot, LegsSent } from '../../src/sweep/sweep-legs';
 import type { LegCandleStore } from '../../src/sweep/sweep-legs';
 import { parseOptionsLegsConfig } from '@vyuha/engine';
 
