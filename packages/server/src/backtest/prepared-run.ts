@@ -28,19 +28,19 @@ export interface FuturesRecipe {
   readonly candles: ContractCandles;
 }
 
-/** A recipe as plain data (its candles as maps), to post to a worker thread. */
+/** A recipe as plain data (its candles as columns: a copy is a few typed arrays per contract), to post to a worker thread. */
 export interface FuturesRecipeData {
   readonly schedule: FuturesRecipe['schedule'];
   readonly sizing?: FuturesRecipe['sizing'];
-  readonly loaded: ContractCandles['loaded'];
+  readonly columns: ContractCandles['columns'];
 }
 
 export function recipeData(recipe: FuturesRecipe): FuturesRecipeData {
-  return { schedule: recipe.schedule, loaded: recipe.candles.loaded, ...(recipe.sizing === undefined ? {} : { sizing: recipe.sizing }) };
+  return { schedule: recipe.schedule, columns: recipe.candles.columns, ...(recipe.sizing === undefined ? {} : { sizing: recipe.sizing }) };
 }
 
 export function recipeOfData(data: FuturesRecipeData): FuturesRecipe {
-  return { schedule: data.schedule, candles: new ContractCandles(data.loaded), ...(data.sizing === undefined ? {} : { sizing: data.sizing }) };
+  return { schedule: data.schedule, candles: new ContractCandles(data.columns), ...(data.sizing === undefined ? {} : { sizing: data.sizing }) };
 }
 
 /**

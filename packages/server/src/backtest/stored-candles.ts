@@ -16,7 +16,7 @@ import type { CandleColumns } from '@vyuha/market';
 import type pg from 'pg';
 import { readCandles } from '../market-data/candle-store';
 import { ContractCandles } from './contract-candles';
-import { candlesByTimeOf, LegCandleCopy, LegCandlesCopy } from './leg-candles';
+import { LegCandleCopy, LegCandlesCopy } from './leg-candles';
 import type { LegCandleColumns } from './leg-candles';
 
 /** Calendar days per COPY; a year is ~37 progress steps. */
@@ -85,9 +85,17 @@ export function vixAtBars(series: BarSeries, vix: CandleColumns): Float64Array {
   return levels;
 }
 
-/** Candles of one contract by bar start time (paise). */
-async function candlesByTime(pool: pg.Pool, request: { instrumentId: number; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<Map<number, OptionCandle>> {
-  return candlesByTimeOf(await loadRunCandles({ pool, ...request }));
+/**
+ * One contract's candles over a run as columns of exactly its rows: own copies, so a worker thread
+ * is sent these and not a larger buffer they view.
+ */
+async function contractColumns(pool: pg.Pool, request: { instrumentId: number; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<LegCandleColumns> {
+  const candles = await loadRunCandles({ pool, ...request });
+  const rows = candles.length;
+  return {
+    length: rows, time: candles.time.slice(0, rows), open: candles.open.slice(0, rows),
+    high: candles.high.slice(0, rows), low: candles.low.slice(0, rows), close: candles.close.slice(0, rows),
+  };
 }
 
 /**
@@ -105,9 +113,9 @@ export class StoredContractCandles extends ContractCandles {
                      AND c.ts >= timestamptz 'epoch' + $3::bigint * interval '1 millisecond'
                      AND c.ts < timestamptz 'epoch' + $4::bigint * interval '1 millisecond')`,
       [request.underlyingId, request.symbols, istEpochMs(request.dateRange.from, '00:00'), istEpochMs(addDays(request.dateRange.to, 1), '00:00')]);
-    const loaded = new Map<string, Map<number, OptionCandle>>();
+    const loaded = new Map<string, LegCandleColumns>();
     for (const row of rows) {
-      loaded.set(row.trading_symbol, await candlesByTime(pool, { instrumentId: row.instrument_id, dateRange: request.dateRange, intervalMinutes: request.intervalMinutes }));
+      loaded.set(row.trading_symbol, await contractColumns(pool, { instrumentId: row.instrument_id, dateRange: request.dateRange, intervalMinutes: request.intervalMinutes }));
     }
     return new StoredContractCandles(loaded);
   }
@@ -170,13 +178,7 @@ export class StoredLegCandles implements OptionCandleSource {
     for (const symbol of this.source.takeWanted()) this.wanted.add(symbol);
     if (this.wanted.size === 0) return false;
     for (const symbol of this.wanted) {
-      const candles = await loadRunCandles({ pool, instrumentId: this.stored.get(symbol) as number, ...range });
-      // Own copies of exactly the rows, so a thread is sent these and not a larger buffer they view.
-      const columns = {
-        length: candles.length, time: candles.time.slice(0, candles.length), open: candles.open.slice(0, candles.length),
-        high: candles.high.slice(0, candles.length), low: candles.low.slice(0, candles.length), close: candles.close.slice(0, candles.length),
-      };
-      this.copy.receive({ added: [[symbol, columns]] });
+      this.copy.receive({ added: [[symbol, await contractColumns(pool, { instrumentId: this.stored.get(symbol) as number, ...range })]] });
     }
     this.wanted.clear();
     return true;

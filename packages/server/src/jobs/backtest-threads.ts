@@ -35,7 +35,7 @@ export interface BacktestTask {
   readonly plan: TradePlan;
   readonly series: BarSeries;
   readonly config: BacktestConfigInput;
-  /** An index's futures: the chain's recipe, its candles as plain maps. */
+  /** An index's futures: the chain's recipe, its candles as columns. */
   readonly futures?: FuturesRecipeData;
   /** Option legs: the trader's data and the candles loaded so far. */
   readonly legs?: LegsJobData;
