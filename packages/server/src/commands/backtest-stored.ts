@@ -96,13 +96,17 @@ function storedSizing(values: Values): { futures?: FuturesSizing; equity?: Sizin
   return { equity: { kind: 'quantity', quantity: amount } };
 }
 
-/** A stored-history run the command line asked for, its options checked. */
-export interface StoredCommand {
+/** The stored history a command line asked for (--symbol, --options, --from, --to and the run's options), checked. */
+export interface StoredHistory {
   readonly symbol: string;
   readonly legs: OptionsLegsConfig | undefined;
-  readonly algorithm: CompiledAlgorithm;
   readonly values: Values;
   readonly dateRange: { readonly from: IsoDate; readonly to: IsoDate };
+}
+
+/** A stored-history backtest the command line asked for, its options checked. */
+export interface StoredCommand extends StoredHistory {
+  readonly algorithm: CompiledAlgorithm;
 }
 
 /** Options of a legs run, or of an instrument run, that do not apply to it. */
@@ -117,7 +121,7 @@ function refuseForeignOptions(values: Values, legsFile: string | undefined): voi
 }
 
 /** The stored history of a run prepared as a run_backtest job prepares it, and the instrument it names. */
-export async function prepareStoredCommand(pool: pg.Pool, command: StoredCommand): Promise<{ prepared: PreparedRun; instrument: StoredInstrument }> {
+export async function prepareStoredCommand(pool: pg.Pool, command: StoredHistory): Promise<{ prepared: PreparedRun; instrument: StoredInstrument }> {
   const { values, legs } = command;
   const config = configOf({ ...values, sizing: undefined, charges: undefined });
   const sizing = legs === undefined ? storedSizing(values) : {};
@@ -139,17 +143,18 @@ async function runOnStore(pool: pg.Pool, command: StoredCommand): Promise<number
 }
 
 /**
- * Checks the options of a stored-history run: the run, or the lines that say why its inputs cannot
- * run (a bad legs file, an algorithm that does not compile). A wrong command line is a UsageError.
+ * Checks the options that name a run's stored history (--symbol, --options, --from, --to, --type,
+ * --interval and the options that do not apply): the history, or the lines that say why it cannot
+ * run (a bad legs file). A wrong command line is a UsageError. `vyuha sweep --symbol` reads them too.
  */
-export function storedCommandOf(values: Values): { command?: StoredCommand; errors: string[] } {
+export function storedHistoryOf(values: Values): { history?: StoredHistory; errors: string[] } {
   const symbol = requireOption(values, 'symbol');
   const file = typeof values.options === 'string' ? values.options : undefined;
   if (values.options !== undefined && file === undefined) throw new UsageError('--options needs a file');
   refuseForeignOptions(values, file);
   const from = dateOption(values, 'from');
   const to = dateOption(values, 'to');
-  if (from === undefined || to === undefined) throw new UsageError('a backtest on stored history needs --from and --to (IST dates)');
+  if (from === undefined || to === undefined) throw new UsageError('a run on stored history needs --from and --to (IST dates)');
   if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
   if (values.type !== undefined && values.type !== 'intraday' && values.type !== 'swing') throw new UsageError(`--type must be intraday or swing, got "${String(values.type)}"`);
   intervalOf(values);
@@ -160,9 +165,19 @@ export function storedCommandOf(values: Values): { command?: StoredCommand; erro
     if (parsed.config.underlying !== symbol.toUpperCase()) return { errors: [`--symbol ${symbol} is not the underlying of ${file} (${parsed.config.underlying})`] };
     legs = parsed.config;
   }
+  return { history: { symbol, legs, values, dateRange: { from: from as IsoDate, to: to as IsoDate } }, errors: [] };
+}
+
+/**
+ * Checks the options of a stored-history backtest: the run, or the lines that say why its inputs
+ * cannot run (a bad legs file, an algorithm that does not compile). A wrong command line is a UsageError.
+ */
+export function storedCommandOf(values: Values): { command?: StoredCommand; errors: string[] } {
+  const { history, errors: historyErrors } = storedHistoryOf(values);
+  if (history === undefined) return { errors: historyErrors };
   const { algorithm, errors } = algorithmOf(values);
   if (algorithm === undefined) return { errors };
-  return { command: { symbol, legs, algorithm, values, dateRange: { from: from as IsoDate, to: to as IsoDate } }, errors: [] };
+  return { command: { ...history, algorithm }, errors: [] };
 }
 
 /** Runs `vyuha backtest --symbol S [--options FILE.json] ...`; resolves to the exit code. */

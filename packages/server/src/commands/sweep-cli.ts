@@ -27,15 +27,14 @@ export const SWEEP_OPTIONS = {
   'metric': { type: 'string' }, 'sample': { type: 'string' }, 'seed': { type: 'string' }, 'workers': { type: 'string' },
   'type': { type: 'string' }, 'interval': { type: 'string' }, 'capital': { type: 'string' }, 'sizing': { type: 'string' },
   'lot-size': { type: 'string' }, 'fill': { type: 'string' }, 'charges': { type: 'string' }, 'from': { type: 'string' },
-  'to': { type: 'string' }, 'json': { type: 'boolean' },
+  'to': { type: 'string' }, 'json': { type: 'boolean' }, 'symbol': { type: 'string' }, 'options': { type: 'string' },
 } as const;
 
 /** Parsed values of SWEEP_OPTIONS (and a command's own). */
 export type SweepValues = Record<string, string | boolean | string[] | undefined>;
 
-/** What both commands run on. */
-export interface SweepInputs {
-  readonly series: BarSeries;
+/** What both commands run on but the bars: the document, its grid, the config, the metric, the threads. */
+export interface SweepSetup {
   readonly document: AlgorithmDocument;
   readonly parameters: readonly AlgorithmParameter[];
   readonly constraints: readonly string[];
@@ -47,8 +46,13 @@ export interface SweepInputs {
   readonly sample?: { readonly count: number; readonly seed: number };
 }
 
+/** What both commands run on. */
+export interface SweepInputs extends SweepSetup {
+  readonly series: BarSeries;
+}
+
 /** The values of single-valued options only, as backtest-cli.ts reads them. */
-function plainValues(values: SweepValues): Values {
+export function plainValues(values: SweepValues): Values {
   return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string | boolean | undefined] => !Array.isArray(entry[1])));
 }
 
@@ -149,17 +153,15 @@ function combinationsOf(document: AlgorithmDocument, values: SweepValues, label:
   return { combinations: grid.value, ...(sample === undefined ? {} : { sample }), errors: [] };
 }
 
-/** Everything a sweep or walk-forward needs from the command line, or the lines saying what is wrong. */
-export function sweepInputsOf(values: SweepValues): { inputs?: SweepInputs; errors: string[] } {
-  const dataFile = values.data;
-  if (typeof dataFile !== 'string' || dataFile === '') throw new UsageError('--data is required');
+/**
+ * Everything a sweep or walk-forward needs from the command line but the bars, or the lines saying
+ * what is wrong; the config is read from `configValues` (the plain values, or those a stored-history
+ * run reads its config from).
+ */
+export function sweepSetupOf(values: SweepValues, configValues: Values): { setup?: SweepSetup; errors: string[] } {
   const metric = metricOf(values);
-  const workers = (() => {
-    const requested = wholeOption(values, 'workers', { min: 1, max: 256 });
-    return poolSize(requested);
-  })();
-  const plain = plainValues(values);
-  const config = configOf(plain);
+  const workers = poolSize(wholeOption(values, 'workers', { min: 1, max: 256 }));
+  const config = configOf(configValues);
   try {
     validateBacktestConfig(config);
   } catch (error) {
@@ -170,17 +172,27 @@ export function sweepInputsOf(values: SweepValues): { inputs?: SweepInputs; erro
   if (document === undefined) return { errors };
   const grid = combinationsOf(document, values, label);
   if (grid.combinations === undefined) return { errors: grid.errors };
-  const read = barSeriesOfFile(dataFile, plain);
-  if (!read.ok) return { errors: read.error.map((issue) => `${dataFile}:${formatParseIssue(issue)}`) };
-  const series = read.value;
-  if (series.length === 0) return { errors: [`${dataFile}: no candles between --from and --to`] };
   return {
-    inputs: {
-      series, document, parameters: document.parameters ?? [], constraints: document.constraints ?? [], combinations: grid.combinations, config, metric, workers,
+    setup: {
+      document, parameters: document.parameters ?? [], constraints: document.constraints ?? [], combinations: grid.combinations, config, metric, workers,
       ...(grid.sample === undefined ? {} : { sample: grid.sample }),
     },
     errors: [],
   };
+}
+
+/** Everything a sweep or walk-forward of a CSV (--data) needs from the command line, or the lines saying what is wrong. */
+export function sweepInputsOf(values: SweepValues): { inputs?: SweepInputs; errors: string[] } {
+  const dataFile = values.data;
+  if (typeof dataFile !== 'string' || dataFile === '') throw new UsageError('--data is required (or --symbol S with --from and --to: stored history)');
+  const plain = plainValues(values);
+  const { setup, errors } = sweepSetupOf(values, plain);
+  if (setup === undefined) return { errors };
+  const read = barSeriesOfFile(dataFile, plain);
+  if (!read.ok) return { errors: read.error.map((issue) => `${dataFile}:${formatParseIssue(issue)}`) };
+  const series = read.value;
+  if (series.length === 0) return { errors: [`${dataFile}: no candles between --from and --to`] };
+  return { inputs: { ...setup, series }, errors: [] };
 }
 
 /** Prints refusals as `vyuha <command>: <line>`; exit code 1. */

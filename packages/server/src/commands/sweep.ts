@@ -1,7 +1,7 @@
 // `vyuha sweep` and `vyuha walkforward`: every combination of an algorithm's $parameters (or a
-// seeded sample) backtested on one OHLCV CSV over worker threads, read as a ranked table, the best
-// cell and its stability (sweep), or rolled through in-sample/out-of-sample windows with the
-// overfitting gap (walkforward). Inputs: sweep-cli.ts; threads: ../sweep/run-pool.ts.
+// seeded sample) backtested on one OHLCV CSV or on stored history (--symbol: sweep-stored.ts) over
+// worker threads, read as a ranked table, the best cell and its stability (sweep), or rolled
+// through in-sample/out-of-sample windows with the overfitting gap (walkforward). Inputs: sweep-cli.ts; threads: ../sweep/run-pool.ts.
 //
 // Invariants:
 // - The estimated credits (../sweep/credits.ts) go to stderr before anything runs, and into
@@ -12,12 +12,17 @@ import { BacktestConfigError, rankValue, stability, SWEEP_METRICS, sweepHeatmap,
 import { formatRupees } from '@vyuha/core';
 import { largestWarmup, sweepCredits, walkForwardCredits, type CreditEstimate } from '../sweep/credits';
 import { SweepPool } from '../sweep/run-pool';
-import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import { configIssues } from './backtest-cli';
 import { parseOptions, print, UsageError, type CliCommand } from './command';
 import { gridText, refuse, SWEEP_OPTIONS, sweepInputsOf, wholeOption, type SweepInputs, type SweepValues } from './sweep-cli';
+import { CSV_RUNS, withStoredSweep, type PoolRuns } from './sweep-stored';
 
 const COMMON = `  --data        candle CSV (datetime,open,high,low,close,volume[,oi]), as vyuha backtest
+  --symbol      instead of --data: stored history of an instrument (with --from and --to, IST
+                dates), traded as vyuha backtest --symbol and the web app's sweep trade it: an
+                index as its near-month future, a stock as shares
+  --options     with --symbol: option legs (LEGS.json, as vyuha backtest --options) on the index,
+                priced from imported option candles where stored, else the synthetic chain
   --algo        algorithm JSON with "parameters" (and "constraints"); or --entry/--exit
   --param       NAME=FROM:TO:STEP, repeatable: a $NAME the expressions use, swept from FROM to
                 TO by STEP (on --algo: replaces that parameter's range)
@@ -27,32 +32,36 @@ const COMMON = `  --data        candle CSV (datetime,open,high,low,close,volume[
   --sample N    a seeded random sample of N combinations instead of all (--seed S, default 1)
   --workers N   worker threads (default: one per core)
   --json        print the result as JSON (paise as integers)
-  --type, --interval, --capital, --sizing, --lot-size, --fill, --charges, --from, --to: as vyuha backtest
+  --type, --interval, --capital, --sizing, --lot-size, --fill, --charges, --from, --to: as vyuha
+                backtest (with --symbol: as vyuha backtest --symbol)
 
 The estimated credits (candles processed: combinations x candles, as the runs they contain) are
 printed to stderr before the runs start.
 `;
 
-const SWEEP_USAGE = `Usage: vyuha sweep --data FILE.csv (--algo FILE.json | --entry EXPR [--exit EXPR])
+const SWEEP_USAGE = `Usage: vyuha sweep (--data FILE.csv | --symbol S --from D --to D [--options LEGS.json])
+                   (--algo FILE.json | --entry EXPR [--exit EXPR])
                    [--param NAME=FROM:TO:STEP ...] [--constraint EXPR ...] [--metric NAME]
                    [--sample N [--seed S]] [--workers N] [--top N] [--heatmap X,Y] [--json]
                    [backtest options]
 
 Backtests every combination of the algorithm's parameters (all of them, or a seeded sample) on
-the CSV, spread over worker threads, and prints the top rows by the metric, the best row, and the
-stability around it: every row within one step of the best in each parameter, their mean and
-range against the best (near 1: a plateau; well below: a lone peak).
+the CSV or the stored history, spread over worker threads, and prints the top rows by the
+metric, the best row, and the stability around it: every row within one step of the best in
+each parameter, their mean and range against the best (near 1: a plateau; well below: a lone
+peak).
 
 ${COMMON}  --top N       rows in the table (default 10; --json has every row)
   --heatmap X,Y the metric over parameters X and Y, the others at the best row's values
 `;
 
-const WALKFORWARD_USAGE = `Usage: vyuha walkforward --data FILE.csv (--algo FILE.json | --entry EXPR [--exit EXPR])
+const WALKFORWARD_USAGE = `Usage: vyuha walkforward (--data FILE.csv | --symbol S --from D --to D [--options LEGS.json])
+                         (--algo FILE.json | --entry EXPR [--exit EXPR])
                          --in-sample-days N --out-of-sample-days M [--step-days S] [--anchored]
                          [--param NAME=FROM:TO:STEP ...] [--constraint EXPR ...] [--metric NAME]
                          [--sample N [--seed S]] [--workers N] [--json] [backtest options]
 
-Rolls windows over the CSV's trading days: each window sweeps its N in-sample days, keeps the best
+Rolls windows over the bars' trading days: each window sweeps its N in-sample days, keeps the best
 combination by the metric, and runs it on the next M days (out of sample; indicators warm up on
 the bars before). Prints the windows, the stitched out-of-sample result and the overfitting gap:
 the in-sample annualised return (mean over windows) against the out-of-sample one.
@@ -183,28 +192,36 @@ function sweepText(inputs: SweepInputs, result: SweepResult, extras: { top: numb
   return lines.join('\n');
 }
 
+/** The command's inputs and how its runs are made: stored history with --symbol, else the --data CSV. */
+async function withInputs(command: string, values: SweepValues, work: (inputs: SweepInputs, runs: PoolRuns) => Promise<number>): Promise<number> {
+  if (values.symbol !== undefined) return withStoredSweep(command, values, work);
+  const { inputs, errors } = sweepInputsOf(values);
+  if (inputs === undefined) return refuse(command, errors);
+  return work(inputs, CSV_RUNS);
+}
+
 async function runSweepCommand(args: readonly string[]): Promise<number> {
   const { values } = parseOptions(args, SWEEP_FLAGS);
   const top = wholeOption(values, 'top', { min: 1, max: 100_000 }) ?? 10;
-  const { inputs, errors } = sweepInputsOf(values);
-  if (inputs === undefined) return refuse('sweep', errors);
-  const estimate = sweepCredits(inputs.combinations.length, inputs.series.length);
-  announce('sweep', estimate);
-  const { document, config, combinations, metric } = inputs;
-  const result = await onPool('sweep', inputs, (pool) => pool.sweep({ document, config, combinations, metric }));
-  if (typeof result === 'number') return result;
-  const heatmap = heatmapOf(values, result, inputs.parameters);
-  if (values.json === true) {
-    const around = result.best === undefined ? null : stability(result.rows, { best: result.best, metric, parameters: inputs.parameters });
-    print(JSON.stringify({
-      metric, parameters: inputs.parameters, constraints: inputs.constraints, sample: inputs.sample ?? null, workers: inputs.workers,
-      candles: inputs.series.length, estimatedCredits: estimate.credits, candlesProcessed: result.candlesProcessed,
-      rows: result.rows, best: result.best ?? null, stability: around, heatmap: heatmap ?? null,
-    }, null, 2));
-  } else {
-    print(sweepText(inputs, result, { top, heatmap }));
-  }
-  return 0;
+  return withInputs('sweep', values, async (inputs, runs) => {
+    const estimate = sweepCredits(inputs.combinations.length, inputs.series.length);
+    announce('sweep', estimate);
+    const { document, config, combinations, metric } = inputs;
+    const result = await onPool('sweep', inputs, (pool) => runs.sweep(pool, { document, config, combinations, metric }));
+    if (typeof result === 'number') return result;
+    const heatmap = heatmapOf(values, result, inputs.parameters);
+    if (values.json === true) {
+      const around = result.best === undefined ? null : stability(result.rows, { best: result.best, metric, parameters: inputs.parameters });
+      print(JSON.stringify({
+        metric, parameters: inputs.parameters, constraints: inputs.constraints, sample: inputs.sample ?? null, workers: inputs.workers,
+        candles: inputs.series.length, estimatedCredits: estimate.credits, candlesProcessed: result.candlesProcessed,
+        rows: result.rows, best: result.best ?? null, stability: around, heatmap: heatmap ?? null,
+      }, null, 2));
+    } else {
+      print(sweepText(inputs, result, { top, heatmap }));
+    }
+    return 0;
+  });
 }
 
 function specOf(values: SweepValues): WalkForwardSpec {
@@ -253,33 +270,33 @@ function walkForwardText(inputs: SweepInputs, spec: WalkForwardSpec, result: Wal
 async function runWalkForwardCommand(args: readonly string[]): Promise<number> {
   const { values } = parseOptions(args, WALKFORWARD_FLAGS);
   const spec = specOf(values);
-  const { inputs, errors } = sweepInputsOf(values);
-  if (inputs === undefined) return refuse('walkforward', errors);
-  const windows = walkForwardWindows(inputs.series, spec);
-  if (!windows.ok) return refuse('walkforward', windows.error.map((issue) => `${FLAG_OF_SPEC[issue.field] ?? issue.field}: ${issue.message}`));
-  const { document, config, combinations, metric } = inputs;
-  let warmup: number;
-  try {
-    warmup = largestWarmup(document, combinations);
-  } catch (error) {
-    if (error instanceof SweepError) return refuse('walkforward', [error.message]);
-    throw error;
-  }
-  const estimate = walkForwardCredits(windows.value, { combinations: combinations.length, warmup });
-  announce('walkforward', estimate);
-  const request = { series: inputs.series, document, config, combinations, metric, windows: windows.value };
-  const result = await onPool('walkforward', inputs, (pool) => walkForwardInPool(pool, request));
-  if (typeof result === 'number') return result;
-  if (values.json === true) {
-    const { equity: _equity, ...rest } = result;
-    print(JSON.stringify({
-      ...rest, spec, parameters: inputs.parameters, constraints: inputs.constraints, sample: inputs.sample ?? null, combinations: combinations.length,
-      workers: inputs.workers, candles: inputs.series.length, estimatedCredits: estimate.credits,
-    }, null, 2));
-  } else {
-    print(walkForwardText(inputs, spec, result));
-  }
-  return 0;
+  return withInputs('walkforward', values, async (inputs, runs) => {
+    const windows = walkForwardWindows(inputs.series, spec);
+    if (!windows.ok) return refuse('walkforward', windows.error.map((issue) => `${FLAG_OF_SPEC[issue.field] ?? issue.field}: ${issue.message}`));
+    const { document, config, combinations, metric } = inputs;
+    let warmup: number;
+    try {
+      warmup = largestWarmup(document, combinations);
+    } catch (error) {
+      if (error instanceof SweepError) return refuse('walkforward', [error.message]);
+      throw error;
+    }
+    const estimate = walkForwardCredits(windows.value, { combinations: combinations.length, warmup });
+    announce('walkforward', estimate);
+    const request = { series: inputs.series, document, config, combinations, metric, windows: windows.value };
+    const result = await onPool('walkforward', inputs, (pool) => runs.walkForward(pool, request));
+    if (typeof result === 'number') return result;
+    if (values.json === true) {
+      const { equity: _equity, ...rest } = result;
+      print(JSON.stringify({
+        ...rest, spec, parameters: inputs.parameters, constraints: inputs.constraints, sample: inputs.sample ?? null, combinations: combinations.length,
+        workers: inputs.workers, candles: inputs.series.length, estimatedCredits: estimate.credits,
+      }, null, 2));
+    } else {
+      print(walkForwardText(inputs, spec, result));
+    }
+    return 0;
+  });
 }
 
 export const sweepCommand: CliCommand = { name: 'sweep', usage: SWEEP_USAGE, run: runSweepCommand };

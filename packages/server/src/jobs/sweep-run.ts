@@ -41,9 +41,9 @@ import type {
 import type pg from 'pg';
 import type { StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
-import { recipeData } from '../backtest/prepared-run';
-import type { FuturesRecipe, FuturesRecipeData, LegsTraderData } from '../backtest/prepared-run';
-import type { LegsJob } from '../sweep/sweep-legs';
+import type { FuturesRecipe, LegsTraderData } from '../backtest/prepared-run';
+import { passesUntilLoaded, threadable, threadParts } from '../sweep/stored-passes';
+import type { CandleRange } from '../sweep/stored-passes';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
@@ -278,48 +278,25 @@ function engineRequest(inputs: SweepInputs, request: Pick<SweepJobRequest, 'metr
   };
 }
 
-/**
- * Whether the sweep's runs can go to worker threads: everything they read can be sent (a futures
- * chain as its recipe; option legs as their traders' data and the candles loaded so far, a pass at
- * a time: ../sweep/sweep-legs.ts).
- */
-function threadable(inputs: SweepInputs): boolean {
-  if (inputs.legCandles !== undefined || inputs.trader !== undefined) return inputs.legCandles !== undefined && inputs.legsTrader !== undefined && inputs.contracts === undefined;
-  return inputs.contracts === undefined || inputs.futures !== undefined;
-}
-
-/** Option legs for the threads: the traders' data and the sweep's candle store (the pool sends what its threads lack). */
-function legsJobOf(inputs: SweepInputs): { legs?: LegsJob } {
-  if (inputs.legsTrader === undefined || inputs.legCandles === undefined) return {};
-  return { legs: { ...inputs.legsTrader, candles: inputs.legCandles } };
-}
-
-/** The recipe a thread builds the sweep's futures chain from, as plain data; none for a stock. */
-function futuresOf(inputs: SweepInputs): { futures?: FuturesRecipeData } {
-  return inputs.futures === undefined ? {} : { futures: recipeData(inputs.futures) };
+/** The candles the sweep's runs cover: the range its option candles are loaded over. */
+function candleRangeOf(request: SweepJobRequest): CandleRange {
+  return { dateRange: request.dateRange, intervalMinutes: request.interval };
 }
 
 /** Rows of combinations from .. to - 1 (on `threads` when given and the runs allow); with option legs, run again until every option candle the runs asked for was loaded. */
 async function chunkRows(pool: pg.Pool, job: { sweepId: string; inputs: SweepInputs; request: SweepJobRequest; from: number; to: number; threads: SweepThreads | undefined }): Promise<SweepRow[]> {
   const { inputs, request, from, to, threads } = job;
-  const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
-  for (;;) {
-    let rows: SweepRow[];
-    // Option legs on threads: the contracts their runs asked for that the threads' copy lacked.
-    const wanted = new Set<string>();
+  return passesUntilLoaded(pool, { candles: inputs.legCandles, range: candleRangeOf(request) }, async (onWanted) => {
     try {
-      rows = threads !== undefined && threadable(inputs)
+      return threads !== undefined && threadable(inputs)
         ? await threads.rows(job.sweepId, {
-          series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, ...futuresOf(inputs), ...legsJobOf(inputs) }, from, to,
-        }, { onWanted: (symbols) => symbols.forEach((symbol) => wanted.add(symbol)) })
+          series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, ...threadParts(inputs) }, from, to,
+        }, { onWanted })
         : runSweepChunk({ ...engineRequest(inputs, request), from, to });
     } catch (error) {
       engineFailure(error);
     }
-    if (inputs.legCandles === undefined) return rows;
-    inputs.legCandles.want(wanted);
-    if (!(await inputs.legCandles.loadWanted(pool, candleRange))) return rows;
-  }
+  });
 }
 
 /** How a job runs: its sweep's request, and the threads to run on (undefined: here). */
@@ -431,7 +408,7 @@ async function legsWalkForward(pool: pg.Pool, job: { sweepId: string; inputs: Sw
   const { inputs, request, windows } = job;
   const { trader: _wholeSeries, ...rest } = engineRequest(inputs, request);
   const engine: WalkForwardRequest = { ...rest, windows, ...(inputs.windowTraders === undefined ? {} : { traders: inputs.windowTraders }) };
-  const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
+  const candleRange = candleRangeOf(request);
   for (;;) {
     const inSampleRows: SweepRow[][] = [];
     for (const window of windows) {
@@ -464,16 +441,9 @@ async function threadsWalkForward(pool: pg.Pool, job: {
   // A walk-forward makes each run's trader for its own bars: the window traders, not the whole series' factory.
   const { trader: _wholeSeries, ...rest } = engineRequest(inputs, request);
   const engine: WalkForwardRequest = { ...rest, windows, ...(inputs.windowTraders === undefined ? {} : { traders: inputs.windowTraders }) };
-  const candleRange = { dateRange: request.dateRange, intervalMinutes: request.interval };
-  for (;;) {
-    const wanted = new Set<string>();
-    const result = await threads.walkForward(job.sweepId, engine, {
-      ...futuresOf(inputs), ...legsJobOf(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal, onWanted: (symbols) => symbols.forEach((symbol) => wanted.add(symbol)),
-    });
-    if (inputs.legCandles === undefined) return result;
-    inputs.legCandles.want(wanted);
-    if (!(await inputs.legCandles.loadWanted(pool, candleRange))) return result;
-  }
+  return passesUntilLoaded(pool, { candles: inputs.legCandles, range: candleRangeOf(request) }, (onWanted) => threads.walkForward(job.sweepId, engine, {
+    ...threadParts(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal, onWanted,
+  }));
 }
 
 async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Promise<SweepDisposition> {
