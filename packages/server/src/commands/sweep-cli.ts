@@ -49,6 +49,8 @@ export interface SweepSetup {
 /** What both commands run on. */
 export interface SweepInputs extends SweepSetup {
   readonly series: BarSeries;
+  /** Where the bars come from and what the runs trade, as the text output says it. */
+  readonly source: string;
 }
 
 /** The values of single-valued options only, as backtest-cli.ts reads them. */
@@ -192,7 +194,7 @@ export function sweepInputsOf(values: SweepValues): { inputs?: SweepInputs; erro
   if (!read.ok) return { errors: read.error.map((issue) => `${dataFile}:${formatParseIssue(issue)}`) };
   const series = read.value;
   if (series.length === 0) return { errors: [`${dataFile}: no candles between --from and --to`] };
-  return { inputs: { ...setup, series }, errors: [] };
+  return { inputs: { ...setup, series, source: dataFile }, errors: [] };
 }
 
 /** Prints refusals as `vyuha <command>: <line>`; exit code 1. */

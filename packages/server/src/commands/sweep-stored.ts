@@ -16,6 +16,7 @@ import { passesUntilLoaded, threadable, threadParts } from '../sweep/stored-pass
 import type { CandleRange } from '../sweep/stored-passes';
 import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import { intervalOf, prepareStoredCommand, storedHistoryOf, withDatabase } from './backtest-stored';
+import type { StoredHistory } from './backtest-stored';
 import { UsageError } from './command';
 import { plainValues, refuse, sweepSetupOf } from './sweep-cli';
 import type { SweepInputs, SweepValues } from './sweep-cli';
@@ -51,6 +52,14 @@ function storedRuns(db: pg.Pool, prepared: PreparedRun, range: CandleRange): Poo
   };
 }
 
+/** `NIFTY 2024-05-02..2024-06-14 (stored), traded as its near-month futures`: the text output's source. */
+function sourceText(history: StoredHistory, prepared: PreparedRun): string {
+  const { plan } = prepared;
+  const traded = plan.kind === 'option-legs' ? `option legs of ${String(history.values.options)}`
+    : plan.kind === 'index-futures' ? 'traded as its near-month futures' : 'traded as shares';
+  return `${history.symbol.toUpperCase()} ${history.dateRange.from}..${history.dateRange.to} (stored), ${traded}`;
+}
+
 /**
  * The inputs of `vyuha <command> --symbol S ...` and how its runs are made, for `work`, with the
  * database open while it works (option legs load candles as the runs ask); a refusal of the
@@ -69,7 +78,7 @@ export async function withStoredSweep(command: string, values: SweepValues, work
       const { prepared } = await prepareStoredCommand(db, history);
       if (!threadable(prepared)) throw new Error(`the runs of ${history.symbol} read something worker threads cannot be sent`);
       const range = { dateRange: history.dateRange, intervalMinutes: intervalOf(plain) };
-      return work({ ...setup, series: prepared.series, config: prepared.config }, storedRuns(db, prepared, range));
+      return work({ ...setup, series: prepared.series, config: prepared.config, source: sourceText(history, prepared) }, storedRuns(db, prepared, range));
     });
   } catch (error) {
     if (error instanceof StoredRunError || error instanceof UnknownInstrumentError) return refuse(command, [error.message]);

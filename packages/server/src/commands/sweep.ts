@@ -163,7 +163,7 @@ function sweepText(inputs: SweepInputs, result: SweepResult, extras: { top: numb
   const { parameters, metric } = inputs;
   const lines = [
     `Sweep of ${result.rows.length.toLocaleString('en-US')} combinations of ${gridText(parameters, inputs.constraints)}`
-      + `${inputs.sample === undefined ? '' : ` (a sample, seed ${inputs.sample.seed})`} on ${inputs.series.length.toLocaleString('en-US')} candles`,
+      + `${inputs.sample === undefined ? '' : ` (a sample, seed ${inputs.sample.seed})`} on ${inputs.series.length.toLocaleString('en-US')} candles of ${inputs.source}`,
     '',
     `Top ${Math.min(extras.top, result.rows.length)} by ${metric}:`,
     table(ranked(result.rows, metric).slice(0, extras.top), parameters),
@@ -253,7 +253,7 @@ function walkForwardText(inputs: SweepInputs, spec: WalkForwardSpec, result: Wal
   return [
     `Walk-forward: ${result.windows.length} windows (in sample ${spec.inSampleDays} days, out of sample ${spec.outOfSampleDays}, `
       + `step ${spec.stepDays ?? spec.outOfSampleDays}, ${spec.anchored === true ? 'anchored' : 'rolling'}), `
-      + `${inputs.combinations.length.toLocaleString('en-US')} combinations (${gridText(inputs.parameters, inputs.constraints)}), chosen by ${metric}`,
+      + `${inputs.combinations.length.toLocaleString('en-US')} combinations (${gridText(inputs.parameters, inputs.constraints)}), chosen by ${metric}, on ${inputs.source}`,
     '',
     aligned([header, ...rows]),
     '',

@@ -92,6 +92,9 @@ describe('vyuha sweep / walkforward --symbol (stored history)', () => {
     const indexItself = runSweep({ series: run.series, document, config: { ...run.config, sizing: { kind: 'quantity', quantity: 25 } }, combinations, metric: 'netPnl' });
     expect(printed.rows.map((row) => row.metrics.netPnl)).not.toEqual(indexItself.rows.map((row) => row.metrics.netPnl));
 
+    const text = await vyuha(['sweep', ...STORED, ...ALGORITHM, '--metric', 'netPnl', '--top', '3']);
+    expect(text.stdout).toContain(`on ${run.series.length.toLocaleString('en-US')} candles of NIFTY ${RANGE.from}..${RANGE.to} (stored), traded as its near-month futures`);
+
     const walk = await vyuha(['walkforward', ...STORED, ...ALGORITHM, ...WALK, '--json']);
     expect(walk.code).toBe(0);
     const windows = walkForwardWindows(run.series, { inSampleDays: 10, outOfSampleDays: 5 });
