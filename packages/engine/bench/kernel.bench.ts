@@ -83,11 +83,19 @@ function threadUrl(): URL {
   return new URL(`data:text/javascript;base64,${Buffer.from(text).toString('base64')}`);
 }
 
-/** The answer of a worker's next message. */
+/** The answer of a worker's next message (or its error); the listener of the other is removed, so rounds add none. */
 function nextMessage<T>(worker: Worker): Promise<T> {
   return new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    const onMessage = (message: T): void => {
+      worker.off('error', onError);
+      resolve(message);
+    };
+    const onError = (error: Error): void => {
+      worker.off('message', onMessage);
+      reject(error);
+    };
+    worker.once('message', onMessage);
+    worker.once('error', onError);
   });
 }
 
