@@ -98,6 +98,17 @@ class CountingThreads extends SweepThreads {
   }
 }
 
+/** Runs the queued jobs of these sweeps, in order, on 2 counting threads; resolves to the thread jobs they made. */
+async function jobsOnCountingThreads(sweepIds: readonly string[]): Promise<number> {
+  const threads = new CountingThreads({ threads: 2 });
+  try {
+    for (const sweepId of sweepIds) await runQueuedJob(sweepId, threads);
+  } finally {
+    await threads.close();
+  }
+  return threads.ran;
+}
+
 const LEGS = { underlying: 'NIFTY', onBuy: [{ option: 'CE', side: 'buy', strike: { by: 'atm-offset', steps: 0 }, expiry: 'current-weekly', lots: 1 }] };
 
 /** The inputs a worker builds for the sweep's request, for the engine's serial reference runs. */
@@ -240,14 +251,7 @@ describe('sweep jobs of an index traded through its futures', () => {
     const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
     const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
     const walkId = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;
-    const threads = new CountingThreads({ threads: 2 });
-    try {
-      await runQueuedJob(sweepId, threads);
-      await runQueuedJob(walkId, threads);
-    } finally {
-      await threads.close();
-    }
-    expect(threads.ran).toBe(2);
+    expect(await jobsOnCountingThreads([sweepId, walkId])).toBe(2);
     const prepared = await serialInputs(sweepId, LEGS);
     if (prepared.trader === undefined || prepared.windowTraders === undefined) throw new Error('an option-legs run has its traders');
     const serial = runSweep({ series: prepared.series, document: DOCUMENT, config: prepared.config, combinations: combinations().value, metric: 'netPnl', trader: prepared.trader });
@@ -277,16 +281,8 @@ describe('sweep jobs of an index traded through its futures', () => {
     const walkForward = { inSampleDays: 10, outOfSampleDays: 5 };
     const sweepId = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
     const walkId = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;
-    const threads = new CountingThreads({ threads: 2 });
-    try {
-      await runQueuedJob(probe, threads);
-      await runQueuedJob(sweepId, threads);
-      await runQueuedJob(walkId, threads);
-    } finally {
-      await threads.close();
-    }
     // A pass for each job, then one more each once the candles its runs asked for were loaded.
-    expect(threads.ran).toBeGreaterThanOrEqual(6);
+    expect(await jobsOnCountingThreads([probe, sweepId, walkId])).toBeGreaterThanOrEqual(6);
     // The serial reference: run, load what the runs asked for, run again until they ask for nothing.
     const prepared = await serialInputs(sweepId, LEGS);
     if (prepared.trader === undefined || prepared.windowTraders === undefined || prepared.legCandles === undefined) throw new Error('an option-legs run has its traders and candles');

@@ -174,7 +174,7 @@ export class StoredLegCandles implements OptionCandleSource {
   }
 
   /** Reads every contract the last pass asked for; false when it asked for none (the pass saw every candle). */
-  async loadWanted(pool: pg.Pool, range: { dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<boolean> {
+  async loadWanted(pool: pg.Pool, range: CandleRange): Promise<boolean> {
     for (const symbol of this.source.takeWanted()) this.wanted.add(symbol);
     if (this.wanted.size === 0) return false;
     for (const symbol of this.wanted) {
@@ -182,5 +182,32 @@ export class StoredLegCandles implements OptionCandleSource {
     }
     this.wanted.clear();
     return true;
+  }
+}
+
+/** The candles a run covers: the range its option candles are loaded over. */
+export interface CandleRange {
+  readonly dateRange: { readonly from: IsoDate; readonly to: IsoDate };
+  readonly intervalMinutes: number;
+}
+
+/**
+ * Runs `pass` until it asks for no stored option candle that was not loaded, and resolves to that
+ * pass's result; one pass without option legs (`candles` undefined). A pass that runs here reads
+ * `candles` itself (it records what was missing); a pass on worker threads reports their wants
+ * through the callback it is given.
+ */
+export async function passesUntilLoaded<T>(
+  db: pg.Pool,
+  source: { readonly candles: StoredLegCandles | undefined; readonly range: CandleRange },
+  pass: (onWanted: (tradingSymbols: readonly string[]) => void) => Promise<T>,
+): Promise<T> {
+  const { candles, range } = source;
+  for (;;) {
+    const wanted = new Set<string>();
+    const result = await pass((symbols) => symbols.forEach((symbol) => wanted.add(symbol)));
+    if (candles === undefined) return result;
+    candles.want(wanted);
+    if (!(await candles.loadWanted(db, range))) return result;
   }
 }

@@ -20,7 +20,7 @@ import type {
 } from '@vyuha/engine';
 import type pg from 'pg';
 import { seriesOf } from './series';
-import { loadRunCandles, StoredContractCandles, StoredLegCandles, vixAtBars } from './stored-candles';
+import { loadRunCandles, passesUntilLoaded, StoredContractCandles, StoredLegCandles, vixAtBars } from './stored-candles';
 import { futuresChainOf, ROLL_TIME, runPreparedOnce } from './prepared-run';
 import type { PreparedRun } from './prepared-run';
 import { tradePlanOf } from './trade-plan';
@@ -152,10 +152,7 @@ export async function prepareStoredRun(request: StoredRunRequest): Promise<Prepa
 export async function runPrepared(pool: pg.Pool, request: { prepared: PreparedRun; program: ProgramSource; dateRange: { from: IsoDate; to: IsoDate }; intervalMinutes: number }): Promise<BacktestResult> {
   const { prepared, program } = request;
   const range = { dateRange: request.dateRange, intervalMinutes: request.intervalMinutes };
-  for (;;) {
-    const result = runPreparedOnce(prepared, program);
-    if (prepared.legCandles === undefined || !(await prepared.legCandles.loadWanted(pool, range))) return result;
-  }
+  return passesUntilLoaded(pool, { candles: prepared.legCandles, range }, async () => runPreparedOnce(prepared, program));
 }
 
 

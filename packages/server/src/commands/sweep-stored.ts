@@ -3,7 +3,7 @@
 // trade what the web app's sweep of the same request trades: an index's near-month futures, a
 // stock's shares, or option legs (--options LEGS.json) priced from imported option candles where
 // the store has them. The runs go to the sweep pool's threads with what they read beyond the bars
-// (../sweep/stored-passes.ts); option legs are run pass after pass until no run asked for a stored
+// (../sweep/stored-passes.ts); option legs are run pass after pass (passesUntilLoaded) until no run asked for a stored
 // option candle that was not loaded, so the rows are those of runs that read every candle they
 // asked for, as in the sweep job.
 import type { SweepResult, WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
@@ -12,8 +12,9 @@ import type { PreparedRun } from '../backtest/prepared-run';
 import { StoredRunError } from '../backtest/stored-run';
 import { UnknownInstrumentError } from '../market-data/instrument-lookup';
 import type { SweepJob, SweepPool } from '../sweep/run-pool';
-import { passesUntilLoaded, threadable, threadParts } from '../sweep/stored-passes';
-import type { CandleRange } from '../sweep/stored-passes';
+import { passesUntilLoaded } from '../backtest/stored-candles';
+import type { CandleRange } from '../backtest/stored-candles';
+import { threadable, threadParts } from '../sweep/stored-passes';
 import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import { intervalOf, prepareStoredCommand, storedHistoryOf, withDatabase } from './backtest-stored';
 import type { StoredHistory } from './backtest-stored';

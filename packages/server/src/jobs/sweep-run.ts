@@ -39,11 +39,11 @@ import type {
   WalkForwardResult, WalkForwardWindow, WindowTraders,
 } from '@vyuha/engine';
 import type pg from 'pg';
-import type { StoredLegCandles } from '../backtest/stored-candles';
+import { passesUntilLoaded } from '../backtest/stored-candles';
+import type { CandleRange, StoredLegCandles } from '../backtest/stored-candles';
 import { prepareStoredRun, StoredRunError } from '../backtest/stored-run';
 import type { FuturesRecipe, LegsTraderData } from '../backtest/prepared-run';
-import { passesUntilLoaded, threadable, threadParts } from '../sweep/stored-passes';
-import type { CandleRange } from '../sweep/stored-passes';
+import { threadable, threadParts } from '../sweep/stored-passes';
 import { storedInstrumentOf } from '../backtest/trade-plan';
 import { inTransaction } from '../db/transaction';
 import { readSweepRequest, SLICE_CANDLES, sweepCombinations, sweepDocument, SweepRequestError } from './sweep-request';
@@ -408,8 +408,7 @@ async function legsWalkForward(pool: pg.Pool, job: { sweepId: string; inputs: Sw
   const { inputs, request, windows } = job;
   const { trader: _wholeSeries, ...rest } = engineRequest(inputs, request);
   const engine: WalkForwardRequest = { ...rest, windows, ...(inputs.windowTraders === undefined ? {} : { traders: inputs.windowTraders }) };
-  const candleRange = candleRangeOf(request);
-  for (;;) {
+  return passesUntilLoaded(pool, { candles: inputs.legCandles, range: candleRangeOf(request) }, async () => {
     const inSampleRows: SweepRow[][] = [];
     for (const window of windows) {
       const sweep = inSampleRequest(engine, window);
@@ -424,9 +423,8 @@ async function legsWalkForward(pool: pg.Pool, job: { sweepId: string; inputs: Sw
       }
       inSampleRows.push(rows);
     }
-    const result = walkForwardFromSweeps(engine, (_window, index) => inSampleRows[index] as SweepRow[]);
-    if (inputs.legCandles === undefined || !(await inputs.legCandles.loadWanted(pool, candleRange))) return result;
-  }
+    return walkForwardFromSweeps(engine, (_window, index) => inSampleRows[index] as SweepRow[]);
+  });
 }
 
 /**
