@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { Column, StringTable } from './ledger-columns';
+
+describe('Column', () => {
+  it('reads back every row written, across many chunks, and 0 for rows never written', () => {
+    const money = new Column('f64');
+    const rows = new Column('i32');
+    // 10,000 rows span several chunks whatever their size; every third row is left unwritten.
+    for (let row = 0; row < 10_000; row += 1) {
+      if (row % 3 === 2) continue;
+      money.set(row, row * 1.25 - 0.5);
+      rows.set(row, row * 7);
+    }
+    for (let row = 0; row < 10_000; row += 1) {
+      expect(money.get(row)).toBe(row % 3 === 2 ? 0 : row * 1.25 - 0.5);
+      expect(rows.get(row)).toBe(row % 3 === 2 ? 0 : row * 7);
+    }
+    expect(money.get(50_000)).toBe(0);
+  });
+
+  it('writes far ahead without touching the rows between, and keeps each type narrow', () => {
+    const codes = new Column('u8');
+    const numbers = new Column('i32');
+    codes.set(70_000, 7);
+    numbers.set(70_001, 2.9);
+    expect(codes.get(70_000)).toBe(7);
+    expect(codes.get(0)).toBe(0);
+    expect(codes.get(69_999)).toBe(0);
+    expect(numbers.get(70_001)).toBe(2);
+    codes.set(1, 300);
+    expect(codes.get(1)).toBe(300 % 256);
+  });
+});
+
+describe('StringTable', () => {
+  it('gives each distinct string one code, first seen first', () => {
+    const table = new StringTable();
+    expect([table.code('NIFTY'), table.code('BANKNIFTY'), table.code('NIFTY'), table.code('NIFTY')]).toEqual([0, 1, 0, 0]);
+    expect(table.value(1)).toBe('BANKNIFTY');
+    expect(table.values).toEqual(['NIFTY', 'BANKNIFTY']);
+  });
+});
