@@ -250,10 +250,10 @@ describe('sweep jobs', () => {
     let tasksDone = 0;
     // The user cancels once the job is running on the threads; its next progress write finds the sweep CANCELLED.
     class CancellingThreads extends SweepThreads {
-      override async walkForward(key: string, request: WalkForwardRequest, options: Parameters<SweepThreads['walkForward']>[2] = {}): Promise<WalkForwardResult> {
+      override async walkForward(request: WalkForwardRequest, options: Parameters<SweepThreads['walkForward']>[1] = {}): Promise<WalkForwardResult> {
         expect(await sweepRow(sweepId)).toMatchObject({ status: 'IN PROGRESS', progress: 10 });
         expect(await call('cancel_sweep')({ sweep_id: sweepId })).toMatchObject({ status: 'CANCELLED', cancelled: true });
-        return super.walkForward(key, request, {
+        return super.walkForward(request, {
           ...options,
           onTaskDone: (done, total) => {
             tasksDone = done;

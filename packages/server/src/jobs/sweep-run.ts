@@ -289,7 +289,7 @@ async function chunkRows(pool: pg.Pool, job: { sweepId: string; inputs: SweepInp
   return passesUntilLoaded(pool, { candles: inputs.legCandles, range: candleRangeOf(request) }, async (onWanted) => {
     try {
       return threads !== undefined && threadable(inputs)
-        ? await threads.rows(job.sweepId, {
+        ? await threads.rows({
           series: inputs.series, job: { document: inputs.document, config: inputs.config, combinations: inputs.combinations, metric: request.metric, ...threadParts(inputs) }, from, to,
         }, { onWanted })
         : runSweepChunk({ ...engineRequest(inputs, request), from, to });
@@ -439,7 +439,7 @@ async function threadsWalkForward(pool: pg.Pool, job: {
   // A walk-forward makes each run's trader for its own bars: the window traders, not the whole series' factory.
   const { trader: _wholeSeries, ...rest } = engineRequest(inputs, request);
   const engine: WalkForwardRequest = { ...rest, windows, ...(inputs.windowTraders === undefined ? {} : { traders: inputs.windowTraders }) };
-  return passesUntilLoaded(pool, { candles: inputs.legCandles, range: candleRangeOf(request) }, (onWanted) => threads.walkForward(job.sweepId, engine, {
+  return passesUntilLoaded(pool, { candles: inputs.legCandles, range: candleRangeOf(request) }, (onWanted) => threads.walkForward(engine, {
     ...threadParts(inputs), onTaskDone: watch.onTaskDone, signal: watch.signal, onWanted,
   }));
 }
@@ -488,10 +488,7 @@ async function runWalkForwardJob(pool: pg.Pool, job: SweepJob, run: JobRun): Pro
  * it; 'written' otherwise. Infrastructure errors are thrown.
  */
 export async function executeSweepJob(pool: pg.Pool, job: SweepJob, options: { threads?: SweepThreads } = {}): Promise<SweepDisposition> {
-  const disposition = await sweepJobOutcome(pool, job, options.threads);
-  // Its last job done, the sweep's threads are not needed any more.
-  if (disposition !== 'written') await options.threads?.release(job.sweepId);
-  return disposition;
+  return sweepJobOutcome(pool, job, options.threads);
 }
 
 async function sweepJobOutcome(pool: pg.Pool, job: SweepJob, threads: SweepThreads | undefined): Promise<SweepDisposition> {

@@ -2,12 +2,14 @@
 // of this process (../sweep/run-pool.ts), so that one worker process uses every core and its event
 // loop stays free for the API, job polling and progress writes while they run.
 //
-// - One pool per sweep whose jobs this process is running, started on the sweep's series at its
-//   first job (the series' columns are copied once into shared memory), used by one job at a time
-//   (later jobs of the sweep wait their turn: a pool runs one sweep at a time, over all its threads).
-// - A pool is closed when its sweep is released (completed, or its inputs left the cache), after
-//   IDLE_MS without a job, or when the workers stop. A pool whose job failed is dropped (a thread
-//   may have died): the job fails as the serial run would, and the next job starts a new pool.
+// - One pool for every sweep this process runs, started at the first job. Each job gives the pool
+//   its sweep's series (copied once into shared memory when it is not the one the threads have),
+//   so the threads load the engine once and every sweep after the first runs on code their earlier
+//   runs optimised (a fresh thread spends about a second of CPU optimising it). Jobs take turns:
+//   a pool runs one sweep at a time, over all its threads, which already use every core.
+// - The pool is closed after IDLE_MS without a job, or when the workers stop. A pool whose job
+//   failed is dropped (a thread may have died): the job fails as the serial run would, and the
+//   next job starts a new pool.
 // - Results equal the serial `runSweepChunk` / `runWalkForward` (the pool's own guarantee); rows of
 //   a chunk keep their positions in the whole grid.
 import type { BarSeries, SweepRow, WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
@@ -17,98 +19,88 @@ import { walkForwardInPool } from '../sweep/walk-forward-pool';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { LegsJob } from '../sweep/sweep-legs';
 
-/** A pool without a job for this long is closed (its threads hold the engine and a copy of the series). */
-const IDLE_MS = 60_000;
+/** The pool is closed after this long without a job (its threads hold the engine's optimised code and the last series). */
+const IDLE_MS = 5 * 60_000;
 
 export interface SweepThreadsOptions {
-  /** Threads per sweep pool; default one per available core. */
+  /** Threads in the pool; default one per available core. */
   readonly threads?: number;
   readonly idleMs?: number;
 }
 
-interface Entry {
-  readonly pool: SweepPool;
-  /** The last job's end: the next job of the sweep starts after it. */
-  turn: Promise<unknown>;
-  /** Jobs queued or running on the pool. */
-  pending: number;
-  timer: NodeJS.Timeout | undefined;
-}
-
 export class SweepThreads {
-  private readonly entries = new Map<string, Entry>();
+  private pool: SweepPool | undefined;
+  /** The last job's end: the next job starts after it. */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** Jobs queued or running. */
+  private pending = 0;
+  private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly options: SweepThreadsOptions = {}) {}
 
   /**
    * Rows of combinations `from` .. `to` - 1 of `job` over `series`, each with its position in the whole grid.
-   * @example await threads.rows(sweepId, { series, job: { document, config, combinations, metric }, from: 0, to: 40 }) // as runSweepChunk({ ..., from: 0, to: 40 })
+   * @example await threads.rows({ series, job: { document, config, combinations, metric }, from: 0, to: 40 }) // as runSweepChunk({ ..., from: 0, to: 40 })
    */
-  async rows(key: string, slice: { series: BarSeries; job: PoolJob; from: number; to: number }, watch: Pick<WatchOptions, 'onWanted'> = {}): Promise<SweepRow[]> {
+  async rows(slice: { series: BarSeries; job: PoolJob; from: number; to: number }, watch: Pick<WatchOptions, 'onWanted'> = {}): Promise<SweepRow[]> {
     const { series, job, from, to } = slice;
-    return this.inTurn(key, series, async (pool) => {
+    return this.inTurn(series, async (pool) => {
       const result = await pool.sweep({ ...job, combinations: job.combinations.slice(from, to) }, watch);
       return result.rows.map((row) => ({ ...row, index: row.index + from }));
     });
   }
 
   /**
-   * `runWalkForward(request)` with its in-sample sweeps on the sweep's pool (an index's futures:
+   * `runWalkForward(request)` with its in-sample sweeps on the pool (an index's futures:
    * `futures`, the chain's recipe; option legs: `legs`, the traders' data and the candle store).
    */
-  async walkForward(key: string, request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJob } = {}): Promise<WalkForwardResult> {
-    return this.inTurn(key, request.series, (pool) => walkForwardInPool(pool, request, options));
+  async walkForward(request: WalkForwardRequest, options: WatchOptions & { futures?: FuturesRecipeData; legs?: LegsJob } = {}): Promise<WalkForwardResult> {
+    return this.inTurn(request.series, (pool) => walkForwardInPool(pool, request, options));
   }
 
-  /** Closes the sweep's pool (after the job using it, if any). */
-  async release(key: string): Promise<void> {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
-    await entry.turn.catch(() => undefined);
-    await entry.pool.close();
-  }
-
-  /** Closes every pool; later jobs are refused. */
+  /** Closes the pool (after the job using it, if any); later jobs are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.entries.keys()].map((key) => this.release(key)));
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await this.turn.catch(() => undefined);
+    await this.drop();
   }
 
-  private inTurn<T>(key: string, series: BarSeries, work: (pool: SweepPool) => Promise<T>): Promise<T> {
+  private inTurn<T>(series: BarSeries, work: (pool: SweepPool) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the sweep threads are closed'));
-    let entry = this.entries.get(key);
-    if (entry !== undefined && entry.pool.series !== series) {
-      // The sweep's inputs were loaded again (they had left the cache): a pool on the new series.
-      void this.release(key);
-      entry = undefined;
-    }
-    if (entry === undefined) {
-      entry = { pool: SweepPool.start(series, { ...(this.options.threads === undefined ? {} : { workers: this.options.threads }) }), turn: Promise.resolve(), pending: 0, timer: undefined };
-      this.entries.set(key, entry);
-    }
-    const current = entry;
-    if (current.timer !== undefined) clearTimeout(current.timer);
-    current.timer = undefined;
-    current.pending += 1;
-    const run = current.turn.catch(() => undefined).then(() => work(current.pool));
-    current.turn = run;
-    run.then(() => {
-      current.pending -= 1;
-      this.idle(key, current);
-    }, () => {
-      current.pending -= 1;
-      if (this.entries.get(key) === current) void this.release(key);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending += 1;
+    const run = this.turn.catch(() => undefined).then(() => {
+      if (this.closed) throw new Error('the sweep threads are closed');
+      this.pool ??= SweepPool.start(series, this.options.threads === undefined ? {} : { workers: this.options.threads });
+      this.pool.useSeries(series);
+      return work(this.pool);
+    });
+    // The next job waits for this one, and for the pool of a failed one to be closed.
+    this.turn = run.then(() => undefined, () => this.drop());
+    void this.turn.then(() => {
+      this.pending -= 1;
+      this.idle();
     });
     return run;
   }
 
-  private idle(key: string, entry: Entry): void {
-    if (this.entries.get(key) !== entry || entry.pending > 0) return;
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => void this.release(key), this.options.idleMs ?? IDLE_MS);
-    entry.timer.unref();
+  /** Closes the pool and forgets it (after a failed job, when idle, at close). */
+  private async drop(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  private idle(): void {
+    if (this.pending > 0 || this.closed || this.pool === undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // A job may have come meanwhile: it cleared this timer, or it is pending.
+      if (this.pending === 0) void (this.turn = this.turn.then(() => this.drop()));
+    }, this.options.idleMs ?? IDLE_MS);
+    this.timer.unref();
   }
 }

@@ -10,6 +10,8 @@
 //   the error the serial run throws (same class, same message: sweep-protocol.ts).
 // - A thread that dies (its module fails to load, it runs out of memory) rejects the run.
 // - One run at a time per pool; `close` terminates every thread (callers close in a finally).
+// - Between runs the pool may be given another series (`useSeries`): the threads, their code
+//   already optimised, run the next sweep over it and keep nothing of the last one.
 // - A caller's AbortSignal stops the dealing: the tasks running finish, then the run rejects with
 //   SweepAborted and the pool takes the next run.
 import { createRequire } from 'node:module';
@@ -20,7 +22,7 @@ import { Worker } from 'node:worker_threads';
 import { mergeSweepChunks, sweepResult } from '@vyuha/engine';
 import type { BarSeries, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
-import type { FromWorker, JobMessage, TaskMessage } from './sweep-protocol';
+import type { FromWorker, JobMessage, SeriesMessage, TaskMessage } from './sweep-protocol';
 import { LegsSent } from './sweep-legs';
 import type { LegsJob } from './sweep-legs';
 import { receivedError, shareSeries } from './sweep-protocol';
@@ -144,19 +146,19 @@ export class SweepPool {
   private readonly died: Promise<never>;
   private reportDeath: (error: Error) => void = () => undefined;
   private nextJob = 0;
-  /** What the threads have been sent of each option-legs candle store (they keep it for their life). */
-  private readonly legsSent = new LegsSent();
+  /** What the threads have been sent of each option-legs candle store (they keep it until the series changes). */
+  private legsSent = new LegsSent();
   private running = false;
   private closing = false;
   private broken: Error | undefined;
   private onMessage: ((thread: Worker, message: Exclude<FromWorker, { type: 'ready' }>) => void) | undefined;
   private onCrash: ((error: Error) => void) | undefined;
 
-  private constructor(
-    /** The series the threads share (read-only), for what the caller runs beside them. */
-    readonly series: BarSeries,
-    workers: number,
-  ) {
+  /** The series the threads share (read-only) now. */
+  private current: BarSeries;
+
+  private constructor(series: BarSeries, workers: number) {
+    this.current = series;
     const workerData = shareSeries(series);
     const entry = workerEntry();
     const ready: Array<Promise<void>> = [];
@@ -194,6 +196,28 @@ export class SweepPool {
     return Promise.race([this.loaded, this.died]);
   }
 
+  /** The series the threads share (read-only), for what the caller runs beside them. */
+  get series(): BarSeries {
+    return this.current;
+  }
+
+  /**
+   * Gives the threads `series` for the runs after this call (its columns copied once into shared
+   * memory); they drop what they kept of the last one (its indicators, its futures chains). The
+   * threads stay up, with the engine's code as their earlier runs optimised it. Throws while a
+   * run is on the pool.
+   * @example pool.useSeries(nextSeries); await pool.sweep(job) // runs over nextSeries
+   */
+  useSeries(series: BarSeries): void {
+    if (series === this.current) return;
+    if (this.running) throw new Error('the sweep pool cannot change its series during a run');
+    const message: SeriesMessage = { type: 'series', series: shareSeries(series) };
+    for (const thread of this.threads) thread.postMessage(message);
+    this.current = series;
+    // The threads drop the candle stores' copies with the series (a store belongs to one sweep's inputs).
+    this.legsSent = new LegsSent();
+  }
+
   get size(): number {
     return this.threads.length;
   }
@@ -211,7 +235,7 @@ export class SweepPool {
    * @example (await pool.sweep({ document, combinations, metric: 'sharpe' })).rows.length // combinations.length
    */
   async sweep(job: SweepJob, options: ChunkOptions & WatchOptions = {}): Promise<SweepResult> {
-    const [rows] = await this.sweepRanges(job, [{ fromBar: 0, toBar: this.series.length }], options);
+    const [rows] = await this.sweepRanges(job, [{ fromBar: 0, toBar: this.current.length }], options);
     if (rows instanceof Error) throw rows;
     return sweepResult(rows as SweepRow[], job.metric);
   }

@@ -9,8 +9,8 @@
 // candle they asked for: the rows the serial loop gives.
 //
 // Candles travel as columns (typed arrays: a copy costs a memcpy, where a map of candle objects
-// costs seconds per million candles). A sweep pool's threads keep each store's candles for the
-// pool's life (`LegCandleCopies`) and are sent only what was loaded since (`LegsSent`); a backtest
+// costs seconds per million candles). A sweep pool's threads keep each store's candles until the
+// pool is given another series (`LegCandleCopies`) and are sent only what was loaded since (`LegsSent`); a backtest
 // task is sent the whole store (`legsSnapshot`).
 //
 // Invariants:
@@ -76,7 +76,7 @@ export class LegsSent {
   }
 }
 
-/** Thread side of a sweep pool: each store's copy, kept for the thread's life and added to by each job. */
+/** Thread side of a sweep pool: each store's copy, kept while the series stays and added to by each job. */
 export class LegCandleCopies {
   private readonly copies = new Map<number, LegCandleCopy>();
 

@@ -14,7 +14,7 @@ import type { LegsJobData } from './sweep-legs';
 
 const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
 
-/** The series as the threads receive it (workerData). */
+/** The series as the threads receive it (workerData, or a SeriesMessage). */
 export interface SharedSeries {
   readonly buffer: SharedArrayBuffer;
   readonly length: number;
@@ -66,7 +66,13 @@ export interface TaskMessage {
   readonly toBar: number;
 }
 
-export type ToWorker = JobMessage | TaskMessage | { readonly type: 'forget'; readonly job: number };
+/** The series for the tasks after it, in place of the one the thread had. */
+export interface SeriesMessage {
+  readonly type: 'series';
+  readonly series: SharedSeries;
+}
+
+export type ToWorker = JobMessage | TaskMessage | SeriesMessage | { readonly type: 'forget'; readonly job: number };
 
 export interface SentError {
   readonly name: string;

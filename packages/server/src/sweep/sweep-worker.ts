@@ -1,5 +1,5 @@
 // A sweep pool thread (run-pool.ts): loads the engine once, maps the series the pool shared
-// (workerData) and runs the tasks it is sent, one at a time, answering each with its rows or its
+// (workerData, later another in a `series` message) and runs the tasks it is sent, one at a time, answering each with its rows or its
 // error (and says `ready` once loaded). It keeps each job's inputs until told to forget them, the
 // last bar range it sliced, and the indicators of the series it ran (IndicatorCache: each
 // computed once for all the chunks and jobs over that series).
@@ -25,14 +25,15 @@ import { LegCandleCopies, legsTraderOf } from './sweep-legs';
 const port = parentPort;
 if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread of the sweep pool');
 
-const series = seriesOfShared(workerData as SharedSeries);
+/** The pool's series now: workerData, then each SeriesMessage's (run-pool.ts useSeries). */
+let series = seriesOfShared(workerData as SharedSeries);
 const jobs = new Map<number, JobMessage>();
 /** Each futures job's chain over the whole shared series, built from its recipe on first use. */
 const chains = new Map<number, ContractChain>();
 let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache } | undefined;
 /**
- * The shared series' indicators, computed once for every chunk of every job run over it: a pool's
- * series never changes (a sweep job's chunks each come as a job of their own), and the thread ends with the pool.
+ * The shared series' indicators, computed once for every chunk of every job run over it (a sweep
+ * job's chunks each come as a job of their own); dropped when the pool gives another series.
  */
 let wholeIndicators: IndicatorCache | undefined;
 
@@ -64,7 +65,7 @@ function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; cont
 }
 
 /** Option legs: each candle store's copy, kept for the thread's life, and each job's. */
-const legCopies = new LegCandleCopies();
+let legCopies = new LegCandleCopies();
 const jobCandles = new Map<number, LegCandleCopy>();
 
 function runTask(task: TaskMessage): FromWorker {
@@ -91,6 +92,15 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'job') {
     jobs.set(message.job, message);
     if (message.legs !== undefined) jobCandles.set(message.job, legCopies.receive(message.legs));
+  }
+  else if (message.type === 'series') {
+    // Another sweep's bars: what was kept of the last series (indicators, chains, a sliced range,
+    // the option candles its jobs sent) belongs to that sweep. The pool forgets what it sent too.
+    series = seriesOfShared(message.series);
+    wholeIndicators = undefined;
+    sliced = undefined;
+    chains.clear();
+    legCopies = new LegCandleCopies();
   }
   else if (message.type === 'forget') {
     jobs.delete(message.job);

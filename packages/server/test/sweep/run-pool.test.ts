@@ -1,8 +1,9 @@
 // The sweep pool against the engine's serial runs: the same rows field by field (2 threads, odd
-// chunk sizes and the default shrinking chunks), and the serial run's error (class and message)
-// when a combination or the config is refused.
+// chunk sizes and the default shrinking chunks), the serial run's error (class and message)
+// when a combination or the config is refused, and runs over another series given to the same
+// threads between runs.
 import { afterAll, describe, expect, it } from 'vitest';
-import { algorithmFromExpressions, BacktestConfigError, parameterGrid, runSweep, SweepError } from '@vyuha/engine';
+import { algorithmFromExpressions, BacktestConfigError, parameterGrid, runSweep, sliceSeries, SweepError } from '@vyuha/engine';
 import type { AlgorithmParameter, BacktestConfigInput, ParameterBindings } from '@vyuha/engine';
 import { guidedRanges, SweepAborted, SweepPool } from '../../src/sweep/run-pool';
 import { sessionBars } from '../helpers/session-bars';
@@ -106,5 +107,29 @@ describe('SweepPool', () => {
     await expect(refused).rejects.toThrow(serialConfig.message);
     // The pool still works after a refused run.
     expect((await pool.sweep({ document, config, combinations: combinations.slice(0, 2), metric: 'netPnl' })).rows).toHaveLength(2);
+  });
+
+  it('runs over another series given between runs: the serial sweep of the new bars, none of the last series\' indicators kept', async () => {
+    const other = SweepPool.start(series, { workers: 2 });
+    try {
+      const job = { document, config, combinations, metric: 'netPnl' as const };
+      expect(await other.sweep(job)).toStrictEqual(runSweep({ series, ...job }));
+      // Another year of bars, and then a shorter series: each sweep equals the serial one over its own bars.
+      for (const next of [sessionBars({ days: 30, seed: 12 }), sessionBars({ days: 12, seed: 13 })]) {
+        other.useSeries(next);
+        expect(other.series).toBe(next);
+        const serial = runSweep({ series: next, ...job });
+        expect(serial).not.toStrictEqual(runSweep({ series, ...job }));
+        expect(await other.sweep(job, { chunkSize: 4 })).toStrictEqual(serial);
+        const [window] = await other.sweepRanges(job, [{ fromBar: 75, toBar: next.length }]);
+        expect(window).toStrictEqual(runSweep({ series: sliceSeries(next, 75, next.length), ...job }).rows);
+      }
+      // Not in the middle of a run.
+      const running = other.sweep(job);
+      expect(() => other.useSeries(series)).toThrow('the sweep pool cannot change its series during a run');
+      await running;
+    } finally {
+      await other.close();
+    }
   });
 });
