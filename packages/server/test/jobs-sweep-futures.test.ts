@@ -265,7 +265,7 @@ describe('sweep jobs of an index traded through its futures', () => {
     await expectWalkForwardRows(walkId, serialWalk);
   });
 
-  it('loads imported option candles as the runs on the threads ask for them: a sweep and a walk-forward equal to the serial load-and-run-again loop', async () => {
+  it('loads imported option candles as the runs ask for them, on the threads and without: a sweep and a walk-forward equal to the serial load-and-run-again loop', async () => {
     const legsRun = await backtestRun({ tradeInstrumentsConfig: LEGS });
     const probe = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
     const before = await serialInputs(probe, LEGS);
@@ -303,5 +303,18 @@ describe('sweep jobs of an index traded through its futures', () => {
     let serialWalk = runWalkForward(walkRequest);
     while (await prepared.legCandles.loadWanted(db.pool, candleRange)) serialWalk = runWalkForward(walkRequest);
     await expectWalkForwardRows(walkId, walkForwardRecords(serialWalk));
-  }, 120_000);
+    // The walk-forward's first pass, over a store with nothing loaded, differs: the passes matter to it too.
+    const fresh = await serialInputs(walkId, LEGS);
+    if (fresh.windowTraders === undefined) throw new Error('an option-legs run has its window traders');
+    const firstWalk = runWalkForward({ ...walkRequest, series: fresh.series, traders: fresh.windowTraders });
+    expect(walkForwardRecords(firstWalk).rows).not.toEqual(walkForwardRecords(serialWalk).rows);
+
+    // A worker process without threads runs the same passes itself: the same rows.
+    const plainSweep = (await start({ metric: 'netPnl' }, legsRun)).sweep_id as string;
+    const plainWalk = (await start({ kind: 'walkforward', walkForward, metric: 'netPnl' }, legsRun)).sweep_id as string;
+    await runQueuedJob(plainSweep);
+    await runQueuedJob(plainWalk);
+    expect(await writtenRows(plainSweep)).toEqual(json(serial.rows));
+    await expectWalkForwardRows(plainWalk, walkForwardRecords(serialWalk));
+  }, 180_000);
 });
