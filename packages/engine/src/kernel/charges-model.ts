@@ -65,12 +65,12 @@ export function chargeModelOf(config: ChargesConfig): ChargeModel {
       return { components: charges.components, total: charges.total };
     }
     const { date, side, price, quantity } = request;
-    const charges = event === 'trade'
+    // The breakdown as it is (its components and total are a FillCharges): no second object per fill.
+    return event === 'trade'
       ? chargesFor({ date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan })
       : chargesFor({
         date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan, event,
         ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }),
       });
-    return { components: charges.components, total: charges.total };
   };
 }

@@ -26,16 +26,20 @@ describe('equity and drawdown curves', () => {
   });
 
   it('the deepest drawdown is the largest fall under the running peak', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 1_000_000 }), { maxLength: 60 }), (values) => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.integer({ min: 1, max: 1_000_000 }), fc.double({ min: 1, max: 1_000_000, noNaN: true })), { maxLength: 60 }), (values) => {
       const equity = Float64Array.from(values);
       const deepest = deepestDrawdown(equity, 500_000);
       let peak = 500_000;
       let expected = 0;
+      let expectedPercent = 0;
       for (const value of values) {
         peak = Math.max(peak, value);
         expected = Math.max(expected, peak - value);
+        expectedPercent = Math.max(expectedPercent, ((peak - value) / peak) * 100);
       }
       expect(deepest.depth).toBe(expected);
+      // The percentage taken once per peak equals the per-bar one exactly.
+      expect(deepest.depthPercent).toBe(expectedPercent);
       expect(deepest.depth).toBeGreaterThanOrEqual(0);
       if (deepest.recoveryPosition !== null) expect(equity[deepest.recoveryPosition]).toBeGreaterThanOrEqual(deepest.peakPosition < 0 ? 500_000 : equity[deepest.peakPosition]!);
     }));

@@ -92,21 +92,41 @@ function drawdownOf(equity: Float64Array, capital: number): { drawdown: Float64A
 export function deepestDrawdown(equity: Float64Array, capital: number): DeepestDrawdown {
   let peak = capital;
   let peakPosition = -1;
-  let best = { depth: 0, peakPosition: -1, troughPosition: -1, recoveryPosition: null as number | null };
+  let depth = 0;
+  let deepestPeak = -1;
+  let trough = -1;
+  let recovery: number | null = null;
+  // The deepest fall below the current peak. Under one peak the percentage is largest at the
+  // deepest fall (division by the same positive peak and x 100 keep the order, rounding too), so
+  // it is taken once per peak instead of once per bar: the same figure, without a division per
+  // bar. A fall deeper than the deepest overall is deeper than the peak's own deepest too.
+  let fall = 0;
   let depthPercent = 0;
   for (let i = 0; i < equity.length; i += 1) {
     const value = equity[i] as number;
     if (value >= peak) {
-      if (best.recoveryPosition === null && best.depth > 0 && best.peakPosition === peakPosition) best.recoveryPosition = i;
+      if (fall > 0) {
+        depthPercent = Math.max(depthPercent, (fall / peak) * 100);
+        fall = 0;
+        if (recovery === null && deepestPeak === peakPosition && depth > 0) recovery = i;
+      }
       peak = value;
       peakPosition = i;
       continue;
     }
-    const depth = peak - value;
-    depthPercent = Math.max(depthPercent, (depth / peak) * 100);
-    if (depth > best.depth) best = { depth, peakPosition, troughPosition: i, recoveryPosition: null };
+    const below = peak - value;
+    if (below > fall) {
+      fall = below;
+      if (below > depth) {
+        depth = below;
+        deepestPeak = peakPosition;
+        trough = i;
+        recovery = null;
+      }
+    }
   }
-  return { ...best, depthPercent };
+  if (fall > 0) depthPercent = Math.max(depthPercent, (fall / peak) * 100);
+  return { depth, peakPosition: deepestPeak, troughPosition: trough, recoveryPosition: recovery, depthPercent };
 }
 
 /** Drawdown episode as reported in the metrics. */

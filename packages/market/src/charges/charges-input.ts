@@ -60,19 +60,31 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: s
   throw new InvalidChargesInputError(field, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
-/** The last date that passed `checkDate`: orders come in runs of one date, and the check reads the text each time. */
-let lastCheckedDate: IsoDate | undefined;
+/**
+ * Dates that passed the checks (a calendar date, on or after the schedule's start): a backtest
+ * charges each of its days' fills, a sweep does so for every run over the same days, and reading
+ * the text costs more than the rest of a fill's charges. Forgotten past MAX_CHECKED_DATES (a
+ * century of days is 36,525), so no input can grow it without bound.
+ */
+const checkedDates = new Set<string>();
+const MAX_CHECKED_DATES = 50_000;
+
+/** True when `value` is a date the schedule covers (see checkedDates). */
+function knownDate(value: unknown): value is IsoDate {
+  if (typeof value !== 'string') return false;
+  if (checkedDates.has(value)) return true;
+  if (!isIsoDate(value) || value < CHARGE_SCHEDULE_START) return false;
+  if (checkedDates.size >= MAX_CHECKED_DATES) checkedDates.clear();
+  checkedDates.add(value);
+  return true;
+}
 
 function checkDate(value: unknown, field: string): IsoDate {
-  if (value === lastCheckedDate && lastCheckedDate !== undefined) return lastCheckedDate;
+  if (knownDate(value)) return value;
   if (typeof value !== 'string' || !isIsoDate(value)) {
     throw new InvalidChargesInputError(field, `must be a calendar date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
   }
-  if (value < CHARGE_SCHEDULE_START) {
-    throw new InvalidChargesInputError(field, `must be on or after ${CHARGE_SCHEDULE_START}, when the charges schedule starts; got ${value}`);
-  }
-  lastCheckedDate = value;
-  return value;
+  throw new InvalidChargesInputError(field, `must be on or after ${CHARGE_SCHEDULE_START}, when the charges schedule starts; got ${value}`);
 }
 
 function wholeNumber(value: unknown, options: { field: string; minimum: number }): bigint {
@@ -108,8 +120,10 @@ export interface TradeFields {
  */
 export function tradeFields(input: ChargesInput, into: { date: IsoDate; exchange: ChargeExchange; value: number }): boolean {
   if (input.event !== undefined && input.event !== 'trade') return false;
-  const exchange = EXCHANGE_OF[input.exchange];
-  if (exchange === undefined || !Object.hasOwn(EXCHANGE_OF, input.exchange)) return false;
+  // Compared, not looked up: a lookup needs an own-property check (a key like 'constructor'), a runtime call per fill.
+  const given = input.exchange;
+  const exchange = given === 'NSE' || given === 'NFO' ? 'NSE' : given === 'BSE' || given === 'BFO' ? 'BSE' : undefined;
+  if (exchange === undefined) return false;
   if (input.instrument !== 'option' && input.instrument !== 'future') return false;
   if (input.side !== 'buy' && input.side !== 'sell') return false;
   const { price, quantity } = input;
@@ -119,10 +133,7 @@ export function tradeFields(input: ChargesInput, into: { date: IsoDate; exchange
   const value = price * quantity;
   if (value > Number.MAX_SAFE_INTEGER) return false;
   const date = input.date as IsoDate;
-  if (date !== lastCheckedDate || lastCheckedDate === undefined) {
-    if (typeof date !== 'string' || !isIsoDate(date) || date < CHARGE_SCHEDULE_START) return false;
-    lastCheckedDate = date;
-  }
+  if (!knownDate(date)) return false;
   into.date = date;
   into.exchange = exchange;
   into.value = value;

@@ -75,6 +75,8 @@ const FIELD_OF: Readonly<Record<Exclude<ScheduledChargeComponent, 'gst'>, Statut
 interface OrderRates {
   /** The non-GST rows on the order's basis and side, each with the component it adds to. */
   readonly statutory: ReadonlyArray<{ readonly field: StatutoryField; readonly rate: number }>;
+  /** The statutory rates summed per component (parts per 10^8): value x each is that component's exact amount, as the rows' amounts added. */
+  readonly byField: Readonly<Record<StatutoryField, number>>;
   /** The GST rate (parts per 10^8) in force. */
   readonly gstRate: number;
   /** The rows applied, then the GST row. */
@@ -84,7 +86,13 @@ interface OrderRates {
 }
 
 // A worthless expiry is no trade: no order, no tax, no fee.
-const NO_RATES: OrderRates = Object.freeze({ statutory: Object.freeze([]), gstRate: 0, rates: Object.freeze([]), shown: Object.freeze([]) });
+const NO_RATES: OrderRates = Object.freeze({ statutory: Object.freeze([]), byField: ratesByField([]), gstRate: 0, rates: Object.freeze([]), shown: Object.freeze([]) });
+
+function ratesByField(statutory: OrderRates['statutory']): OrderRates['byField'] {
+  const byField: Record<StatutoryField, number> = { stt: 0, exchangeTransaction: 0, investorProtection: 0, sebiFee: 0, stampDuty: 0 };
+  for (const row of statutory) byField[row.field] += row.rate;
+  return Object.freeze(byField);
+}
 
 function appliedRates(rates: readonly ChargeScheduleRow[]): readonly ChargeScheduleRow[] {
   const used = new Set(rates);
@@ -100,7 +108,7 @@ function ratesOf(trade: NormalizedCharges): OrderRates {
   const gstRow = inForce.find((row) => row.basis === 'taxable-charges');
   const rates = gstRow === undefined ? applied : [...applied, gstRow];
   // Shared by every order of the kind: frozen, so no caller can change another's.
-  return Object.freeze({ statutory: Object.freeze(statutory), gstRate: gstRow?.rate ?? 0, rates: Object.freeze(rates), shown: Object.freeze(appliedRates(rates)) });
+  return Object.freeze({ statutory: Object.freeze(statutory), byField: ratesByField(statutory), gstRate: gstRow?.rate ?? 0, rates: Object.freeze(rates), shown: Object.freeze(appliedRates(rates)) });
 }
 
 /** Where any row starts or stops applying, ascending: between two of these dates the rows in force do not change. */
@@ -276,22 +284,14 @@ function brokerageInDoubles(plan: BrokeragePlan, value: number): number | undefi
  * `charges-doubles.test.ts` compares the two on random and boundary orders.
  */
 function chargesInDoubles(value: number, brokerage: number, rates: OrderRates): ChargeBreakdown | undefined {
-  let stt = 0;
-  let exchangeTransaction = 0;
-  let investorProtection = 0;
-  let sebiFee = 0;
-  let stampDuty = 0;
-  const { statutory } = rates;
-  for (let index = 0; index < statutory.length; index += 1) {
-    const row = statutory[index] as OrderRates['statutory'][number];
-    const amount = value * row.rate;
-    if (amount > MAX_EXACT) return undefined;
-    if (row.field === 'stt') stt += amount;
-    else if (row.field === 'exchangeTransaction') exchangeTransaction += amount;
-    else if (row.field === 'investorProtection') investorProtection += amount;
-    else if (row.field === 'sebiFee') sebiFee += amount;
-    else stampDuty += amount;
-  }
+  // Whole rates times a whole value: each product is exact up to MAX_EXACT (and beyond it rounds
+  // to beyond it), and a component's rows add up to value x their summed rate exactly.
+  const { byField } = rates;
+  const stt = value * byField.stt;
+  const exchangeTransaction = value * byField.exchangeTransaction;
+  const investorProtection = value * byField.investorProtection;
+  const sebiFee = value * byField.sebiFee;
+  const stampDuty = value * byField.stampDuty;
   if (stt > MAX_EXACT || exchangeTransaction > MAX_EXACT || investorProtection > MAX_EXACT || sebiFee > MAX_EXACT || stampDuty > MAX_EXACT) return undefined;
   const exchangeRounded = roundToPaisaNumber(exchangeTransaction);
   const sebiRounded = roundToPaisaNumber(sebiFee);
