@@ -32,6 +32,7 @@ import { paiseToRupees, type IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
 import { EquitySegments, heldEquity } from './equity-segments';
+import { firstAtOrAfter } from './sorted-search';
 import type { Ledger } from './ledger';
 import type { Clock, Feed } from './ports';
 import { IST_OFFSET_MS } from '@vyuha/core';
@@ -153,6 +154,8 @@ export class Kernel {
   private readonly barMilliseconds: number;
   // Hoisted from the options so the per-bar path reads own fields only.
   private readonly time: Float64Array;
+  /** dayEndIn's range, reused. */
+  private readonly dayRange = { from: 0, to: 0 };
   private readonly length: number;
   private readonly program: SignalProgram;
   private readonly ledger: Ledger;
@@ -367,20 +370,16 @@ export class Kernel {
     if (inMarket) this.barsInMarket += to - from;
   }
 
-  /** The first bar in [from, to) of a later day than the current one (times increase strictly: a binary search); `to` when none is. */
+  /** The first bar in [from, to) of a later day than the current one (times increase strictly: a galloping search); `to` when none is. */
   private dayEndIn(from: number, to: number): number {
     const time = this.time;
     const target = this.nextDayStart;
     // Most skips end inside the day they start in: one comparison instead of a search.
     if ((time[to - 1] as number) < target) return to;
-    let low = from;
-    let high = to;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((time[middle] as number) < target) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    const range = this.dayRange;
+    range.from = from;
+    range.to = to;
+    return firstAtOrAfter(time, target, range);
   }
 
   /**
