@@ -3,28 +3,14 @@
 // when a combination or the config is refused, and runs over another series given to the same
 // threads between runs.
 import { afterAll, describe, expect, it } from 'vitest';
-import { algorithmFromExpressions, BacktestConfigError, parameterGrid, runSweep, sliceSeries, SweepError } from '@vyuha/engine';
-import type { AlgorithmParameter, BacktestConfigInput, ParameterBindings } from '@vyuha/engine';
+import { BacktestConfigError, runSweep, sliceSeries, SweepError } from '@vyuha/engine';
+import type { BacktestConfigInput } from '@vyuha/engine';
 import { guidedRanges, SweepAborted, SweepPool } from '../../src/sweep/run-pool';
 import { sessionBars } from '../helpers/session-bars';
-
-const FAST: AlgorithmParameter = { name: 'fast', default: 3, from: 3, to: 12, step: 3 };
-const SLOW: AlgorithmParameter = { name: 'slow', default: 10, from: 10, to: 40, step: 10 };
-const document = {
-  ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }),
-  parameters: [FAST, SLOW],
-  constraints: ['$fast < $slow'],
-};
-const config: BacktestConfigInput = { type: 'swing', sizing: { kind: 'quantity', quantity: 50 }, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } };
-
-function gridOf(parameters: readonly AlgorithmParameter[], constraints: readonly string[]): ParameterBindings[] {
-  const grid = parameterGrid(parameters, constraints);
-  if (!grid.ok) throw new Error(JSON.stringify(grid.error));
-  return grid.value;
-}
+import { config, document, gridOf, SLOW } from './crossover-grid';
 
 const series = sessionBars({ days: 30, seed: 11 });
-const combinations = gridOf([FAST, SLOW], ['$fast < $slow']);
+const combinations = gridOf(document.parameters, document.constraints);
 const pool = SweepPool.start(series, { workers: 2 });
 
 afterAll(async () => {

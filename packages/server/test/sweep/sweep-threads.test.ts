@@ -3,23 +3,13 @@
 // serial chunk over its own bars; a failed job drops the pool and the next starts a new one; an
 // idle pool is closed; closed threads refuse jobs.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { algorithmFromExpressions, parameterGrid, runSweepChunk, SweepError } from '@vyuha/engine';
-import type { AlgorithmParameter, BacktestConfigInput } from '@vyuha/engine';
+import { runSweepChunk, SweepError } from '@vyuha/engine';
 import { SweepThreads } from '../../src/jobs/sweep-threads';
 import { SweepPool } from '../../src/sweep/run-pool';
 import { sessionBars } from '../helpers/session-bars';
+import { config, document, gridOf, SLOW } from './crossover-grid';
 
-const FAST: AlgorithmParameter = { name: 'fast', default: 3, from: 3, to: 12, step: 3 };
-const SLOW: AlgorithmParameter = { name: 'slow', default: 10, from: 10, to: 40, step: 10 };
-const document = {
-  ...algorithmFromExpressions({ entry: 'crossover(sma(close, $fast), sma(close, $slow))', exit: 'crossunder(sma(close, $fast), sma(close, $slow))' }),
-  parameters: [FAST, SLOW],
-  constraints: ['$fast < $slow'],
-};
-const config: BacktestConfigInput = { type: 'swing', sizing: { kind: 'quantity', quantity: 50 }, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } };
-const grid = parameterGrid([FAST, SLOW], ['$fast < $slow']);
-if (!grid.ok) throw new Error('the grid is valid');
-const combinations = grid.value;
+const combinations = gridOf(document.parameters, document.constraints);
 const job = { document, config, combinations, metric: 'sharpe' as const };
 const first = sessionBars({ days: 30, seed: 21 });
 const second = sessionBars({ days: 25, seed: 22 });
@@ -55,9 +45,8 @@ describe('SweepThreads', () => {
     const threads = new SweepThreads({ threads: 2, idleMs: 50 });
     try {
       const halfSteps = { ...document, parameters: [{ name: 'fast', default: 2, from: 2, to: 3.5, step: 0.5 }, { ...SLOW, to: 10 }], constraints: [] };
-      const halves = parameterGrid(halfSteps.parameters, []);
-      if (!halves.ok) throw new Error('the grid is valid');
-      const failing = threads.rows({ series: first, job: { ...job, document: halfSteps, combinations: halves.value }, from: 0, to: halves.value.length });
+      const halves = gridOf(halfSteps.parameters, []);
+      const failing = threads.rows({ series: first, job: { ...job, document: halfSteps, combinations: halves }, from: 0, to: halves.length });
       await expect(failing).rejects.toBeInstanceOf(SweepError);
       await expect(failing).rejects.toThrow(/^combination 1: /);
       expect(await threads.rows({ series: second, job, from: 0, to: 3 })).toStrictEqual(runSweepChunk({ series: second, ...job, from: 0, to: 3 }));
