@@ -8,7 +8,7 @@
 // contract can differ from the contract note by at most Rs 1 of STT per fill.
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
-import { chargesFor, DEFAULT_BROKERAGE_PLAN, equityDeliveryChargesFor, equityIntradayChargesFor } from '@vyuha/market';
+import { chargesFor, DEFAULT_BROKERAGE_PLAN, emptyChargesScratch, equityDeliveryChargesFor, equityIntradayChargesFor, tradeChargesInto } from '@vyuha/market';
 import type { BrokeragePlan, ChargeComponents, ChargeEvent, TradeSide } from '@vyuha/market';
 
 /** What is being charged: an index option, an index/stock future, or an intraday (MIS) or delivery (CNC) equity trade on NSE. */
@@ -38,6 +38,11 @@ export interface FillCharges {
   readonly total: Paise;
 }
 
+/**
+ * A fill's charges. A model may answer every plain trade with the same object, its numbers
+ * rewritten (a backtest charges every fill and makes no object for it): read what you need from
+ * one answer before asking the model again.
+ */
 export type ChargeModel = (request: FillChargeRequest) => FillCharges;
 
 const ZERO = paise(0);
@@ -55,6 +60,9 @@ export function chargeModelOf(config: ChargesConfig): ChargeModel {
   const brokerage = config.brokerage === undefined ? {} : { brokerage: config.brokerage };
   // chargesFor's own default, named here so the per-fill input is one plain object (no spreads).
   const plan = config.brokerage ?? DEFAULT_BROKERAGE_PLAN;
+  // A plain trade's input and answer, reused from fill to fill (see ChargeModel).
+  const trade = { date: '1970-01-01' as IsoDate, exchange: config.exchange, instrument: 'future' as 'option' | 'future', side: 'buy' as TradeSide, price: 0 as Paise, quantity: 0, brokerage: plan };
+  const charged = emptyChargesScratch();
   return (request) => {
     const instrument = request.instrument ?? config.instrument;
     const event = request.event ?? 'trade';
@@ -65,12 +73,19 @@ export function chargeModelOf(config: ChargesConfig): ChargeModel {
       return { components: charges.components, total: charges.total };
     }
     const { date, side, price, quantity } = request;
-    // The breakdown as it is (its components and total are a FillCharges): no second object per fill.
-    return event === 'trade'
-      ? chargesFor({ date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan })
-      : chargesFor({
-        date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan, event,
-        ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }),
-      });
+    if (event === 'trade') {
+      trade.date = date;
+      trade.instrument = instrument;
+      trade.side = side;
+      trade.price = price;
+      trade.quantity = quantity;
+      // chargesFor for what cannot be computed in place: it names a bad field, or needs bigint.
+      return tradeChargesInto(trade, charged) ? charged : chargesFor(trade);
+    }
+    // The breakdown as it is (its components and total are a FillCharges).
+    return chargesFor({
+      date, exchange: config.exchange, instrument, side, price, quantity, brokerage: plan, event,
+      ...(request.settlementPrice === undefined ? {} : { settlementPrice: request.settlementPrice }),
+    });
   };
 }

@@ -1,7 +1,7 @@
 import { createRng, paise } from '@vyuha/core';
 import { describe, expect, it } from 'vitest';
 import type { BrokeragePlan } from './brokerage';
-import { chargesFor, chargesForDay } from './charges';
+import { chargesFor, chargesForDay, emptyChargesScratch, tradeChargesInto } from './charges';
 import type { ChargesInput } from './charges-input';
 
 // chargesFor computes in doubles while every step stays within Number.MAX_SAFE_INTEGER and in
@@ -24,6 +24,8 @@ describe('chargesFor in doubles', () => {
     const rng = createRng(2026);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(rng.next() * items.length)] as T;
     let large = 0;
+    let inPlace = 0;
+    const scratch = emptyChargesScratch();
     for (let count = 0; count < 4000; count += 1) {
       // Values spread over 1 .. ~10^15 paise: log-uniform, so small and huge orders are both common.
       const value = Math.floor(10 ** (rng.next() * 15));
@@ -38,8 +40,22 @@ describe('chargesFor in doubles', () => {
         ...(brokerage === undefined ? {} : { brokerage }),
       };
       if (price * quantity * 150_000 > Number.MAX_SAFE_INTEGER) large += 1;
-      expect(chargesFor(order), JSON.stringify(order)).toEqual(inBigint(order));
+      const expected = inBigint(order);
+      expect(chargesFor(order), JSON.stringify(order)).toEqual(expected);
+      // In place, into one reused scratch: the same components and total for a plain trade it can
+      // compute in doubles; otherwise false, the scratch as it was.
+      const before = { components: { ...scratch.components }, total: scratch.total };
+      if (tradeChargesInto(order, scratch)) {
+        expect(event).toBe('trade');
+        expect(scratch, JSON.stringify(order)).toEqual({ components: (expected as { components: unknown }).components, total: (expected as { total: unknown }).total });
+        inPlace += 1;
+      } else {
+        expect(scratch).toEqual(before);
+      }
     }
+    // Most plain trades were charged in place, and exercises, worthless expiries and orders past exact doubles were not.
+    expect(inPlace).toBeGreaterThan(1_500);
+    expect(inPlace).toBeLessThan(4_000 - large);
     // Some orders went past exact doubles, so the bigint fallback was compared too.
     expect(large).toBeGreaterThan(100);
   });

@@ -248,19 +248,58 @@ export function chargesFor(input: ChargesInput): ChargeBreakdown {
   if (tradeFields(input, FIELDS)) {
     const brokerage = brokerageInDoubles(input.brokerage ?? DEFAULT_BROKERAGE_PLAN, FIELDS.value);
     if (brokerage !== undefined) {
-      const inDoubles = chargesInDoubles(FIELDS.value, brokerage, tradeRates(FIELDS, input));
-      if (inDoubles !== undefined) return inDoubles;
+      const rates = tradeRates(FIELDS, input);
+      if (doublesInto(priced(FIELDS.value, brokerage), rates, SCRATCH)) return breakdownOfScratch(FIELDS.value, rates);
     }
   }
   const trade = normalizeChargesInput(input);
   const rates = orderRates(trade);
-  const inDoubles = chargesInDoubles(Number(trade.value), trade.event === 'expire-worthless' ? 0 : Number(brokerageFor(trade.brokerage, trade.value)), rates);
-  if (inDoubles !== undefined) return inDoubles;
+  if (doublesInto(priced(Number(trade.value), trade.event === 'expire-worthless' ? 0 : Number(brokerageFor(trade.brokerage, trade.value))), rates, SCRATCH)) {
+    return breakdownOfScratch(Number(trade.value), rates);
+  }
   const exact = exactCharges(trade, rates);
   return breakdown({ stt: roundToRupee(exact.stt), others: rounded(exact), turnover: exact.turnover, rates: rates.shown });
 }
 
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
+/** A trade's charges written in place (tradeChargesInto): the components and their total, in paise. */
+export interface ChargesScratch {
+  readonly components: { -readonly [K in keyof ChargeComponents]: Paise };
+  total: Paise;
+}
+
+/** A scratch with every component 0. @example tradeChargesInto(order, emptyChargesScratch()) */
+export function emptyChargesScratch(): ChargesScratch {
+  const zero = paise(0);
+  return { components: { brokerage: zero, stt: zero, exchangeTransaction: zero, investorProtection: zero, sebiFee: zero, stampDuty: zero, gst: zero }, total: zero };
+}
+
+/** chargesFor's own scratch (one call at a time: nothing here awaits). */
+const SCRATCH = emptyChargesScratch();
+
+/** doublesInto's order: its value and brokerage in paise (reused, as SCRATCH). */
+const PRICED = { value: 0, brokerage: 0 };
+
+function priced(value: number, brokerage: number): { readonly value: number; readonly brokerage: number } {
+  PRICED.value = value;
+  PRICED.brokerage = brokerage;
+  return PRICED;
+}
+
+/**
+ * `chargesFor(input)`'s components and total written into `out` instead of new objects, for a
+ * plain trade (no `event`, or `trade`) whose charges compute in doubles: a backtest charges every
+ * fill and keeps only the numbers. False, and `out` unchanged, for anything else (an exercise, a
+ * bad input, an order so large it needs bigint arithmetic): call chargesFor then, which also
+ * names a bad field.
+ * @example tradeChargesInto({ date: '2024-10-15', exchange: 'NSE', instrument: 'option', side: 'sell', price: paise(12_050), quantity: 75 }, out) && out.total // 3640
+ */
+export function tradeChargesInto(input: ChargesInput, out: ChargesScratch): boolean {
+  if (!tradeFields(input, FIELDS)) return false;
+  const brokerage = brokerageInDoubles(input.brokerage ?? DEFAULT_BROKERAGE_PLAN, FIELDS.value);
+  return brokerage !== undefined && doublesInto(priced(FIELDS.value, brokerage), tradeRates(FIELDS, input), out);
+}
 
 /** chargesFor's scratch for `tradeFields` (one call at a time: nothing here awaits). */
 const FIELDS: { date: IsoDate; exchange: ChargeExchange; value: number } = { date: '1970-01-01' as IsoDate, exchange: 'NSE', value: 0 };
@@ -276,14 +315,15 @@ function brokerageInDoubles(plan: BrokeragePlan, value: number): number | undefi
 }
 
 /**
- * One order's charges as `chargesFor`'s bigint arithmetic gives them, computed in doubles: a
- * backtest charges every fill, and each bigint step allocates. Doubles hold every whole number up
- * to Number.MAX_SAFE_INTEGER exactly, so while each product, sum and rounding stays within that
- * (checked at every step) the result is the same to the paisa; otherwise undefined, and the
- * caller computes in bigint (an order of about Rs 90 crore x an STT rate and beyond).
- * `charges-doubles.test.ts` compares the two on random and boundary orders.
+ * One order's charges (its value and brokerage in paise) as `chargesFor`'s bigint arithmetic gives them, computed in doubles into
+ * `out`: a backtest charges every fill, and each bigint step allocates. Doubles hold every whole
+ * number up to Number.MAX_SAFE_INTEGER exactly, so while each product, sum and rounding stays
+ * within that (checked at every step) the result is the same to the paisa; otherwise false, `out`
+ * unchanged, and the caller computes in bigint (an order of about Rs 90 crore x an STT rate and
+ * beyond). `charges-doubles.test.ts` compares the two on random and boundary orders.
  */
-function chargesInDoubles(value: number, brokerage: number, rates: OrderRates): ChargeBreakdown | undefined {
+function doublesInto(order: { readonly value: number; readonly brokerage: number }, rates: OrderRates, out: ChargesScratch): boolean {
+  const { value, brokerage } = order;
   // Whole rates times a whole value: each product is exact up to MAX_EXACT (and beyond it rounds
   // to beyond it), and a component's rows add up to value x their summed rate exactly.
   const { byField } = rates;
@@ -292,30 +332,35 @@ function chargesInDoubles(value: number, brokerage: number, rates: OrderRates): 
   const investorProtection = value * byField.investorProtection;
   const sebiFee = value * byField.sebiFee;
   const stampDuty = value * byField.stampDuty;
-  if (stt > MAX_EXACT || exchangeTransaction > MAX_EXACT || investorProtection > MAX_EXACT || sebiFee > MAX_EXACT || stampDuty > MAX_EXACT) return undefined;
+  if (stt > MAX_EXACT || exchangeTransaction > MAX_EXACT || investorProtection > MAX_EXACT || sebiFee > MAX_EXACT || stampDuty > MAX_EXACT) return false;
   const exchangeRounded = roundToPaisaNumber(exchangeTransaction);
   const sebiRounded = roundToPaisaNumber(sebiFee);
   const protection = roundToPaisaNumber(investorProtection);
   const stamp = roundToPaisaNumber(stampDuty);
   const sttRounded = roundToRupeeNumber(stt);
-  if (exchangeRounded === undefined || sebiRounded === undefined || protection === undefined || stamp === undefined || sttRounded === undefined) return undefined;
+  if (exchangeRounded === undefined || sebiRounded === undefined || protection === undefined || stamp === undefined || sttRounded === undefined) return false;
   const taxable = brokerage + exchangeRounded + sebiRounded;
   const gstAmount = taxable * rates.gstRate;
-  if (taxable > MAX_EXACT || gstAmount > MAX_EXACT) return undefined;
+  if (taxable > MAX_EXACT || gstAmount > MAX_EXACT) return false;
   const gst = roundToPaisaNumber(gstAmount);
-  if (gst === undefined) return undefined;
-  const components: ChargeComponents = {
-    brokerage: paise(brokerage),
-    stt: paise(sttRounded),
-    exchangeTransaction: paise(exchangeRounded),
-    investorProtection: paise(protection),
-    sebiFee: paise(sebiRounded),
-    stampDuty: paise(stamp),
-    gst: paise(gst),
-  };
+  if (gst === undefined) return false;
+  const components = out.components;
+  components.brokerage = paise(brokerage);
+  components.stt = paise(sttRounded);
+  components.exchangeTransaction = paise(exchangeRounded);
+  components.investorProtection = paise(protection);
+  components.sebiFee = paise(sebiRounded);
+  components.stampDuty = paise(stamp);
+  components.gst = paise(gst);
   // Summed in component order, as breakdown().
-  const sum = components.brokerage + components.stt + components.exchangeTransaction + components.investorProtection + components.sebiFee + components.stampDuty + components.gst;
-  return { components, total: paise(sum), turnover: paise(value), rates: rates.shown };
+  out.total = paise(components.brokerage + components.stt + components.exchangeTransaction + components.investorProtection + components.sebiFee + components.stampDuty + components.gst);
+  return true;
+}
+
+/** The breakdown of an order of `value` paise whose charges are in SCRATCH. */
+function breakdownOfScratch(value: number, rates: OrderRates): ChargeBreakdown {
+  const { brokerage, stt, exchangeTransaction, investorProtection, sebiFee, stampDuty, gst } = SCRATCH.components;
+  return { components: { brokerage, stt, exchangeTransaction, investorProtection, sebiFee, stampDuty, gst }, total: SCRATCH.total, turnover: paise(value), rates: rates.shown };
 }
 
 /**
