@@ -315,12 +315,13 @@ function brokerageInDoubles(plan: BrokeragePlan, value: number): number | undefi
 }
 
 /**
- * One order's charges (its value and brokerage in paise) as `chargesFor`'s bigint arithmetic gives them, computed in doubles into
- * `out`: a backtest charges every fill, and each bigint step allocates. Doubles hold every whole
- * number up to Number.MAX_SAFE_INTEGER exactly, so while each product, sum and rounding stays
- * within that (checked at every step) the result is the same to the paisa; otherwise false, `out`
- * unchanged, and the caller computes in bigint (an order of about Rs 90 crore x an STT rate and
- * beyond). `charges-doubles.test.ts` compares the two on random and boundary orders.
+ * One order's charges (its value and brokerage in paise) as `chargesFor`'s bigint arithmetic
+ * gives them, computed in doubles into `out`: a backtest charges every fill, and each bigint step
+ * allocates. Doubles hold every whole number up to Number.MAX_SAFE_INTEGER exactly, so while each
+ * product, sum and rounding stays within that (checked at every step) the result is the same to
+ * the paisa; otherwise false, `out` unchanged, and the caller computes in bigint (an order of
+ * about Rs 90 crore x an STT rate and beyond). `charges-doubles.test.ts` compares the two on
+ * random and boundary orders.
  */
 function doublesInto(order: { readonly value: number; readonly brokerage: number }, rates: OrderRates, out: ChargesScratch): boolean {
   const { value, brokerage } = order;
