@@ -1,8 +1,9 @@
 // A sweep pool thread (run-pool.ts): loads the engine once, maps the series the pool shared
-// (workerData, later another in a `series` message) and runs the tasks it is sent, one at a time, answering each with its rows or its
-// error (and says `ready` once loaded). It keeps each job's inputs until told to forget them, the
-// last bar range it sliced, and the indicators of the series it ran (IndicatorCache: each
-// computed once for all the chunks and jobs over that series).
+// (workerData, later another in a `series` message) and runs the tasks it is sent, one at a
+// time, answering each with its rows or its error (and says `ready` once loaded). It keeps each
+// job's inputs until told to forget them, the last bar range it sliced, and the indicators of the
+// series it ran (IndicatorCache: each computed once for all the chunks and jobs over that
+// series), until it is given another series.
 //
 // Invariants:
 // - A task's rows are `runSweepChunk` over a copy of the task's bars (`sliceSeries`, as the
