@@ -7,9 +7,10 @@
 //   so the threads load the engine once and every sweep after the first runs on code their earlier
 //   runs optimised (a fresh thread spends about a second of CPU optimising it). Jobs take turns:
 //   a pool runs one sweep at a time, over all its threads, which already use every core.
-// - The pool is closed after IDLE_MS without a job, or when the workers stop. A pool whose job
-//   failed is dropped (a thread may have died): the job fails as the serial run would, and the
-//   next job starts a new pool.
+// - The pool is closed after IDLE_MS without a job, or when the workers stop. A pool whose thread
+//   died is dropped: a job running on it fails (pg-boss runs it again), and the next job starts a
+//   new pool. A job that fails for its own reasons (a refused combination or config, a cancel)
+//   fails as the serial run would and leaves the pool, its threads warm, to the next job.
 // - Results equal the serial `runSweepChunk` / `runWalkForward` (the pool's own guarantee); rows of
 //   a chunk keep their positions in the whole grid.
 import type { BarSeries, SweepRow, WalkForwardRequest, WalkForwardResult } from '@vyuha/engine';
@@ -72,14 +73,16 @@ export class SweepThreads {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.pending += 1;
-    const run = this.turn.catch(() => undefined).then(() => {
+    const run = this.turn.catch(() => undefined).then(async () => {
       if (this.closed) throw new Error('the sweep threads are closed');
+      // A thread died since the last job (the pool refuses runs then): start again.
+      if (this.pool?.usable === false) await this.drop();
       this.pool ??= SweepPool.start(series, this.options.threads === undefined ? {} : { workers: this.options.threads });
       this.pool.useSeries(series);
       return work(this.pool);
     });
-    // The next job waits for this one, and for the pool of a failed one to be closed.
-    this.turn = run.then(() => undefined, () => this.drop());
+    // The next job waits for this one, and for the pool to be closed if a thread died under it.
+    this.turn = run.then(() => undefined, () => (this.pool?.usable === false ? this.drop() : undefined));
     void this.turn.then(() => {
       this.pending -= 1;
       this.idle();
@@ -87,7 +90,7 @@ export class SweepThreads {
     return run;
   }
 
-  /** Closes the pool and forgets it (after a failed job, when idle, at close). */
+  /** Closes the pool and forgets it (a thread died, idle, or at close). */
   private async drop(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;

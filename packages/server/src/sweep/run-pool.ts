@@ -222,6 +222,11 @@ export class SweepPool {
     return this.threads.length;
   }
 
+  /** False once a thread has died or the pool is closing: it then refuses every run. */
+  get usable(): boolean {
+    return this.broken === undefined && !this.closing;
+  }
+
   /** The chunks of `total` combinations: the caller's size, else guided (GUIDED_SHARE). */
   chunksOf(total: number, options: ChunkOptions = {}): Array<[number, number]> {
     const { chunkSize } = options;
