@@ -307,11 +307,12 @@ export class SweepPool {
         this.running = false;
         this.onMessage = undefined;
         this.onCrash = undefined;
+        // The threads forget the job's inputs whatever its outcome: a kept pool runs job after job.
+        if (this.broken === undefined) for (const thread of this.threads) thread.postMessage({ type: 'forget', job: id });
         if (error !== undefined) {
           reject(error);
           return;
         }
-        for (const thread of this.threads) thread.postMessage({ type: 'forget', job: id });
         resolve(outcomes);
       };
       const deal = (thread: Worker): void => {
