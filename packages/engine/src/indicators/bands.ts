@@ -45,6 +45,16 @@ export class BollingerBands implements Indicator {
     if (this.sinceRebuild === this.window.capacity) this.rebuild();
   }
 
+  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { values, valuesOffset, out, outOffset, output } = block;
+    for (let index = start; index < end; index += 1) {
+      const input = values[index - valuesOffset] as number;
+      if (input === input) this.update(input);
+      out[index - outOffset] = input === input ? this.output(output) : Number.NaN;
+    }
+  }
+
   /** The population standard deviation of the window (NaN until ready). */
   get standardDeviation(): number {
     if (!this.window.full) return Number.NaN;

@@ -1,4 +1,4 @@
-import type { Indicator, IndicatorBar } from './indicator';
+import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { ExponentialMovingAverage, requirePeriod } from './moving-averages';
 
 /**
@@ -29,6 +29,16 @@ export class MovingAverageConvergenceDivergence implements Indicator {
     if (!this.fast.ready || !this.slow.ready) return;
     this.line = this.fast.value - this.slow.value;
     this.signal.update(this.line);
+  }
+
+  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { values, valuesOffset, out, outOffset, output } = block;
+    for (let index = start; index < end; index += 1) {
+      const input = values[index - valuesOffset] as number;
+      if (input === input) this.update(input);
+      out[index - outOffset] = input === input ? this.output(output) : Number.NaN;
+    }
   }
 
   output(index: number): number {

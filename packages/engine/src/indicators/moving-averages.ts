@@ -1,4 +1,4 @@
-import type { Indicator, IndicatorBar } from './indicator';
+import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { RollingSum } from './rolling-sum';
 
 /** Throws a RangeError naming `name` unless `value` is a whole number >= 1. */
@@ -69,6 +69,33 @@ export class ExponentialMovingAverage implements Indicator {
       return;
     }
     this.current += this.alpha * (input - this.current);
+  }
+
+  /** `update` then `output(block.output)` bar by bar in one loop, the smoothing in locals. */
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { values, valuesOffset, out, outOffset, output } = block;
+    let index = start;
+    // The seed's values one at a time, then the smoothing without a call or a field per bar.
+    for (; index < end && this.seen < this.period; index += 1) {
+      const input = values[index - valuesOffset] as number;
+      if (input === input) this.update(input);
+      out[index - outOffset] = input === input && output === 0 ? this.current : Number.NaN;
+    }
+    const alpha = this.alpha;
+    let current = this.current;
+    let seen = this.seen;
+    for (; index < end; index += 1) {
+      const input = values[index - valuesOffset] as number;
+      if (input !== input) {
+        out[index - outOffset] = Number.NaN;
+        continue;
+      }
+      seen += 1;
+      current += alpha * (input - current);
+      out[index - outOffset] = output === 0 ? current : Number.NaN;
+    }
+    this.current = current;
+    this.seen = seen;
   }
 
   get value(): number {
@@ -155,6 +182,16 @@ export class WeightedMovingAverage implements Indicator {
     this.numerator = wasFull ? this.numerator - sumBefore + this.period * input : this.numerator + (count + 1) * input;
     this.sinceRebuild += 1;
     if (this.sinceRebuild === this.period) this.rebuild();
+  }
+
+  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { values, valuesOffset, out, outOffset, output } = block;
+    for (let index = start; index < end; index += 1) {
+      const input = values[index - valuesOffset] as number;
+      if (input === input) this.update(input);
+      out[index - outOffset] = input === input && output === 0 ? this.value : Number.NaN;
+    }
   }
 
   get value(): number {

@@ -14,6 +14,8 @@ export class StochasticOscillator implements Indicator {
   private readonly window: HighLowWindow;
   private readonly smoothK: RollingSum;
   private readonly smoothD: RollingSum | undefined;
+  /** updateBlock's raw %K column, grown to the largest block. */
+  private raw = new Float64Array(0);
 
   constructor(options: { readonly period: number; readonly smooth: number; readonly signal?: number }) {
     const period = requirePeriod('period', options.period);
@@ -38,10 +40,29 @@ export class StochasticOscillator implements Indicator {
     const { close } = block.bars;
     const { out, outOffset, output } = block;
     const { highest, lowest, firstFull } = this.window.pushBlock(block.bars, { from: start, to: end });
-    for (let index = start; index < end; index += 1) {
-      if (index >= firstFull) this.addFromExtremes(close[index] as number, highest[index - start] as number, lowest[index - start] as number);
-      out[index - outOffset] = this.output(output);
+    if (this.smoothD !== undefined) {
+      for (let index = start; index < end; index += 1) {
+        if (index >= firstFull) this.addFromExtremes(close[index] as number, highest[index - start] as number, lowest[index - start] as number);
+        out[index - outOffset] = this.output(output);
+      }
+      return;
     }
+    // %K alone: raw %K of the block's full windows as a column, then %K's average over it in one
+    // pass (RollingSum.pushColumn), both the operations addFromExtremes and output take.
+    const from = Math.max(start, firstFull);
+    const raw = this.rawScratch(end - start);
+    for (let index = from; index < end; index += 1) {
+      const high = highest[index - start] as number;
+      const low = lowest[index - start] as number;
+      const range = high - low;
+      raw[index - start] = range === 0 ? 50 : (100 * ((close[index] as number) - low)) / range;
+    }
+    // %K is defined from the push that fills its window: before it the outputs are NaN.
+    const smoothK = this.smoothK;
+    const firstReady = from + Math.max(0, smoothK.capacity - smoothK.count - 1);
+    smoothK.pushColumn(raw, { from: from - start, to: end - start }, { values: out, offset: outOffset - start });
+    const last = Math.min(end, output === 0 ? firstReady : end);
+    for (let index = start; index < last; index += 1) out[index - outOffset] = Number.NaN;
   }
 
   output(index: number): number {
@@ -56,6 +77,11 @@ export class StochasticOscillator implements Indicator {
     this.window.push(high, low);
     if (!this.window.full) return;
     this.addFromExtremes(close, this.window.highest, this.window.lowest);
+  }
+
+  private rawScratch(length: number): Float64Array {
+    if (this.raw.length < length) this.raw = new Float64Array(length);
+    return this.raw;
   }
 
   /** Raw %K of a full window from its extremes, into %K's and %D's averages. */

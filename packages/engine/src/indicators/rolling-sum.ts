@@ -6,7 +6,7 @@
  * is on that paise grid the sum is kept as an integer count of paise, so it is exact and the mean
  * is one division: two windows with equal true means give identical doubles, and ties decide as
  * in the textbook. A value off the grid (a derived series such as an EMA, NaN, or a magnitude too
- * large for an exact integer sum) switches to a compensated (Neumaier) sum that is re-summed from
+ * large for an exact integer sum) switches to a compensated sum (TwoSum) that is re-summed from
  * the buffer every time the ring wraps, so rounding error never outlives one window: no drift.
  *
  * Invariants: `gridPaise` is the exact integer sum of the paise of the on-grid values in the
@@ -111,6 +111,81 @@ export class RollingSum {
     }
   }
 
+  /**
+   * Pushes `values[from .. to)` one after the other, writing after each what `mean()` (or, for
+   * `out.kind` 'sum', `sum()`) would give at `out.values[i - out.offset]`: the same operations in
+   * the same order as `push` and `compensatedAdd`, so the same doubles and the same state after.
+   * The state lives in locals for the loop and is written back once (`push` reads and writes
+   * every field per value).
+   */
+  pushColumn(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number; readonly kind?: 'mean' | 'sum' }): void {
+    const capacity = this.capacity;
+    const ring = this.values;
+    const paiseRing = this.paiseRing;
+    const onGridRing = this.onGridRing;
+    const largestPaise = this.largestPaise;
+    const target = out.values;
+    const shift = out.offset;
+    const sums = out.kind === 'sum';
+    let next = this.next;
+    let filled = this.filled;
+    let gridPaise = this.gridPaise;
+    let offGridCount = this.offGridCount;
+    let total = this.compensatedSum;
+    let compensation = this.compensation;
+    for (let index = range.from; index < range.to; index += 1) {
+      const value = values[index] as number;
+      const slot = next;
+      if (filled === capacity) {
+        gridPaise -= paiseRing[slot] as number;
+        offGridCount -= 1 - (onGridRing[slot] as number);
+        if (offGridCount > 0) {
+          const leaving = -(ring[slot] as number);
+          const sum = total + leaving;
+          const part = sum - total;
+          compensation += (total - (sum - part)) + (leaving - part);
+          total = sum;
+        }
+      } else filled += 1;
+      const paise = Math.round(value * 100);
+      const onGrid = +(paise / 100 === value) & +(Math.abs(paise) <= largestPaise);
+      const keptPaise = paise - paise === 0 ? paise * onGrid : 0;
+      ring[slot] = value;
+      paiseRing[slot] = keptPaise;
+      onGridRing[slot] = onGrid;
+      gridPaise += keptPaise;
+      offGridCount += 1 - onGrid;
+      next = slot + 1 === capacity ? 0 : slot + 1;
+      // push's resum: at the first off-grid value, and at every wrap while any is off the grid.
+      if (offGridCount > 0) {
+        if (offGridCount + onGrid === 1 || next === 0) {
+          total = 0;
+          compensation = 0;
+          for (let k = 0; k < filled; k += 1) {
+            const entry = ring[k] as number;
+            const sum = total + entry;
+            const part = sum - total;
+            compensation += (total - (sum - part)) + (entry - part);
+            total = sum;
+          }
+        } else {
+          const sum = total + value;
+          const part = sum - total;
+          compensation += (total - (sum - part)) + (value - part);
+          total = sum;
+        }
+      }
+      if (sums) target[index - shift] = offGridCount === 0 ? gridPaise / 100 : total + compensation;
+      else target[index - shift] = offGridCount === 0 ? gridPaise / (filled * 100) : (total + compensation) / filled;
+    }
+    this.next = next;
+    this.filled = filled;
+    this.gridPaise = gridPaise;
+    this.offGridCount = offGridCount;
+    this.compensatedSum = total;
+    this.compensation = compensation;
+  }
+
   /** The sum of the window. Exact while every value is on the paise grid. */
   sum(): number {
     if (this.offGridCount === 0) return this.gridPaise / 100;
@@ -139,11 +214,17 @@ export class RollingSum {
     this.compensation = 0;
   }
 
-  /** Neumaier's variant of Kahan summation: exact to the last bit in almost every case. */
+  /**
+   * Compensated summation: the rounding error of each addition, found exactly by Knuth's TwoSum,
+   * is kept in `compensation`. Neumaier's form finds the same error with a branch on which
+   * operand is larger; TwoSum takes three more additions and no branch, which a processor
+   * mispredicts on values of either size at random.
+   */
   private compensatedAdd(value: number): void {
-    const total = this.compensatedSum + value;
-    if (Math.abs(this.compensatedSum) >= Math.abs(value)) this.compensation += this.compensatedSum - total + value;
-    else this.compensation += value - total + this.compensatedSum;
+    const sum = this.compensatedSum;
+    const total = sum + value;
+    const part = total - sum;
+    this.compensation += (sum - (total - part)) + (value - part);
     this.compensatedSum = total;
   }
 

@@ -1,4 +1,5 @@
-import type { Indicator, IndicatorBar } from './indicator';
+import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
+import { positivePart } from './branchless';
 import { WilderAverage, requirePeriod } from './moving-averages';
 
 /**
@@ -28,10 +29,36 @@ export class RelativeStrengthIndex implements Indicator {
     this.seen += 1;
     if (this.seen > 1) {
       const change = input - this.previous;
-      this.gains.update(change > 0 ? change : 0);
-      this.losses.update(change < 0 ? -change : 0);
+      this.gains.update(positivePart(change));
+      this.losses.update(positivePart(-change));
     }
     this.previous = input;
+  }
+
+  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { values, valuesOffset, out, outOffset, output } = block;
+    const gains = this.gains;
+    const losses = this.losses;
+    let previous = this.previous;
+    let seen = this.seen;
+    for (let index = start; index < end; index += 1) {
+      const input = values[index - valuesOffset] as number;
+      if (input !== input) {
+        out[index - outOffset] = Number.NaN;
+        continue;
+      }
+      seen += 1;
+      if (seen > 1) {
+        const change = input - previous;
+        gains.update(positivePart(change));
+        losses.update(positivePart(-change));
+      }
+      previous = input;
+      out[index - outOffset] = output === 0 ? this.value : Number.NaN;
+    }
+    this.previous = previous;
+    this.seen = seen;
   }
 
   get value(): number {

@@ -1,4 +1,5 @@
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
+import { larger, positivePartIf } from './branchless';
 import { WilderAverage, requirePeriod } from './moving-averages';
 
 /** True range of a bar: high - low on the first bar, then the largest of that and the gaps from the previous close. */
@@ -10,7 +11,7 @@ export function trueRange(bar: IndicatorBar, previousClose: number): number {
 function trueRangeOf(high: number, low: number, previousClose: number): number {
   const range = high - low;
   if (previousClose !== previousClose) return range;
-  return Math.max(range, Math.abs(high - previousClose), Math.abs(low - previousClose));
+  return larger(larger(range, Math.abs(high - previousClose)), Math.abs(low - previousClose));
 }
 
 /**
@@ -145,13 +146,15 @@ export class AverageDirectionalIndex implements Indicator {
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const { high, low, close } = block.bars;
     const { out, outOffset, output } = block;
-    // One object, refilled: no double crosses a call boundary, so nothing is boxed per bar.
-    const bar = { high: Number.NaN, low: Number.NaN, close: Number.NaN };
+    const previous = this.previous;
     for (let index = start; index < end; index += 1) {
-      bar.high = high[index] as number;
-      bar.low = low[index] as number;
-      bar.close = close[index] as number;
-      this.add(bar);
+      const barHigh = high[index] as number;
+      const barLow = low[index] as number;
+      this.seen += 1;
+      if (this.seen > 1) this.addMove(barHigh, barLow);
+      previous.high = barHigh;
+      previous.low = barLow;
+      previous.close = close[index] as number;
       out[index - outOffset] = this.output(output);
     }
   }
@@ -166,19 +169,21 @@ export class AverageDirectionalIndex implements Indicator {
 
   private add(bar: Pick<IndicatorBar, 'high' | 'low' | 'close'>): void {
     this.seen += 1;
-    if (this.seen > 1) this.addMove(bar);
+    if (this.seen > 1) this.addMove(bar.high, bar.low);
     // Mutated in place: no allocation per bar.
     this.previous.high = bar.high;
     this.previous.low = bar.low;
     this.previous.close = bar.close;
   }
 
-  private addMove(bar: Pick<IndicatorBar, 'high' | 'low' | 'close'>): void {
-    const up = bar.high - this.previous.high;
-    const down = this.previous.low - bar.low;
-    this.plusMoves.update(up > down && up > 0 ? up : 0);
-    this.minusMoves.update(down > up && down > 0 ? down : 0);
-    this.trueRanges.update(trueRangeOf(bar.high, bar.low, this.previous.close));
+  /** The directional moves and true range from the previous bar to this one (its high and low), into the averages. */
+  private addMove(high: number, low: number): void {
+    const previous = this.previous;
+    const up = high - previous.high;
+    const down = previous.low - low;
+    this.plusMoves.update(positivePartIf(up, up > down));
+    this.minusMoves.update(positivePartIf(down, down > up));
+    this.trueRanges.update(trueRangeOf(high, low, previous.close));
     if (!this.trueRanges.ready) return;
     const range = this.trueRanges.value;
     this.plusIndicator = range === 0 ? 0 : (100 * this.plusMoves.value) / range;

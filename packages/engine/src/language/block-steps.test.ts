@@ -165,3 +165,52 @@ describe('Indicator.updateBlock', () => {
     });
   }
 });
+
+describe('Indicator.updateBlock of a series indicator', () => {
+  const cases: ReadonlyArray<readonly [string, readonly number[], number]> = [
+    ['ema', [9], 1], ['ema', [1], 1], ['rsi', [14], 1], ['rsi', [1], 1], ['macd', [12, 26, 9], 3], ['macd', [2, 3, 1], 3],
+    ['bb', [20, 2], 3], ['bb', [1, 1], 3], ['wma', [30], 1], ['wma', [1], 1],
+  ];
+  for (const [name, parameters, outputs] of cases) {
+    it(`${name}(${parameters.join(', ')}) writes what update and output give, NaN inputs skipped, read from a column or a block`, () => {
+      for (const paise of [true, false]) {
+        const bars = randomBars({ count: 900, seed: `${name} series ${paise}`, paise });
+        // The closes with NaN holes (a series such as close / (close - close[1]) has them), some in a row.
+        const inputs = Float64Array.from(bars, (bar, index) => (index % 97 === 5 || index % 131 < 3 ? Number.NaN : bar.close));
+        const later = randomBars({ count: 40, seed: `${name} later`, paise, start: (bars.at(-1) as (typeof bars)[number]).close });
+        const series = seriesOfBars(bars);
+        /** Outputs bar by bar over the bars, then over `later` (the state after, shown by what comes next). */
+        const streamed = (output: number): number[] => {
+          const indicator = createIndicator(name, parameters);
+          const values = bars.map((bar, index) => {
+            const input = inputs[index] as number;
+            if (input !== input) return Number.NaN;
+            indicator.update(input, bar);
+            return indicator.output(output);
+          });
+          return [...values, ...onward(indicator, output)];
+        };
+        const onward = (indicator: ReturnType<typeof createIndicator>, output: number): number[] => later.map((bar) => {
+          indicator.update(bar.close, bar);
+          return indicator.output(output);
+        });
+        for (let output = 0; output < outputs; output += 1) {
+          const expected = comparable(Float64Array.from(streamed(output)));
+          for (const fromBlock of [false, true]) {
+            const blocked = createIndicator(name, parameters);
+            expect(blocked.updateBlock).toBeDefined();
+            const out = new Float64Array(bars.length);
+            for (let start = 0, size = 1; start < bars.length; start += size, size = (size * 7) % 61 + 1) {
+              const end = Math.min(bars.length, start + size);
+              const column = new Float64Array(end - start);
+              const values = fromBlock ? inputs.slice(start, end) : inputs;
+              blocked.updateBlock?.({ bars: series, values, valuesOffset: fromBlock ? start : 0, out: column, outOffset: start, output }, start, end);
+              out.set(column, start);
+            }
+            expect(comparable(Float64Array.from([...out, ...onward(blocked, output)]))).toEqual(expected);
+          }
+        }
+      }
+    });
+  }
+});
