@@ -1,3 +1,4 @@
+import { warmUpSeries } from './block-warm-up';
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { ExponentialMovingAverage, requirePeriod } from './moving-averages';
 
@@ -31,14 +32,44 @@ export class MovingAverageConvergenceDivergence implements Indicator {
     this.signal.update(this.line);
   }
 
-  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  /**
+   * `update` then `output(block.output)` bar by bar in one loop: until the signal EMA is ready (and
+   * with it the other two) through `update`, then the three smoothings in locals, the same steps.
+   */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const from = this.ready ? start : warmUpSeries(this, block, { start, end });
+    if (from < end) this.steadyBlock(block, from, end);
+  }
+
+  private steadyBlock(block: IndicatorBlock, start: number, end: number): void {
     const { values, valuesOffset, out, outOffset, output } = block;
-    for (let index = start; index < end; index += 1) {
+    const { fast, slow, signal } = this;
+    let index = start;
+    const fastAlpha = fast.alpha;
+    const slowAlpha = slow.alpha;
+    const signalAlpha = signal.alpha;
+    let fastValue = fast.value;
+    let slowValue = slow.value;
+    let signalValue = signal.value;
+    let line = this.line;
+    let updates = 0;
+    for (; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
-      if (input === input) this.update(input);
-      out[index - outOffset] = input === input ? this.output(output) : Number.NaN;
+      if (input !== input) {
+        out[index - outOffset] = Number.NaN;
+        continue;
+      }
+      updates += 1;
+      fastValue += fastAlpha * (input - fastValue);
+      slowValue += slowAlpha * (input - slowValue);
+      line = fastValue - slowValue;
+      signalValue += signalAlpha * (line - signalValue);
+      out[index - outOffset] = output === 0 ? line : output === 1 ? signalValue : output === 2 ? line - signalValue : Number.NaN;
     }
+    fast.resume(fastValue, updates);
+    slow.resume(slowValue, updates);
+    signal.resume(signalValue, updates);
+    this.line = line;
   }
 
   output(index: number): number {

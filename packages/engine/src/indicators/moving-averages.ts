@@ -1,3 +1,4 @@
+import { warmUpSeries } from './block-warm-up';
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { RollingSum } from './rolling-sum';
 
@@ -42,7 +43,8 @@ export class SimpleMovingAverage implements Indicator {
  */
 export class ExponentialMovingAverage implements Indicator {
   private readonly period: number;
-  private readonly alpha: number;
+  /** The smoothing factor: once `ready`, each update is value += alpha * (input - value). */
+  readonly alpha: number;
   private seen = 0;
   private seedSum = 0;
   private seedCompensation = 0;
@@ -71,31 +73,39 @@ export class ExponentialMovingAverage implements Indicator {
     this.current += this.alpha * (input - this.current);
   }
 
-  /** `update` then `output(block.output)` bar by bar in one loop, the smoothing in locals. */
+  /** `update` then `output(block.output)` bar by bar: the seed's values one at a time, then the smoothing in locals. */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const from = this.ready ? start : warmUpSeries(this, block, { start, end });
+    if (from < end) this.steadyBlock(block, from, end);
+  }
+
+  private steadyBlock(block: IndicatorBlock, start: number, end: number): void {
     const { values, valuesOffset, out, outOffset, output } = block;
     let index = start;
-    // The seed's values one at a time, then the smoothing without a call or a field per bar.
-    for (; index < end && this.seen < this.period; index += 1) {
-      const input = values[index - valuesOffset] as number;
-      if (input === input) this.update(input);
-      out[index - outOffset] = input === input && output === 0 ? this.current : Number.NaN;
-    }
     const alpha = this.alpha;
     let current = this.current;
-    let seen = this.seen;
+    let updates = 0;
     for (; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
       if (input !== input) {
         out[index - outOffset] = Number.NaN;
         continue;
       }
-      seen += 1;
+      updates += 1;
       current += alpha * (input - current);
       out[index - outOffset] = output === 0 ? current : Number.NaN;
     }
-    this.current = current;
-    this.seen = seen;
+    this.resume(current, updates);
+  }
+
+  /**
+   * For a loop that ran `updates` more updates of a `ready` average in its own locals (value +=
+   * alpha * (input - value) each, as `update` does): the value it reached. Block loops keep the
+   * value in a local, where a field written per bar would cost a store and a load per step.
+   */
+  resume(value: number, updates: number): void {
+    this.current = value;
+    this.seen += updates;
   }
 
   get value(): number {
@@ -120,7 +130,8 @@ export class ExponentialMovingAverage implements Indicator {
  * average = (previous * (period - 1) + input) / period. Ready after `period` values.
  */
 export class WilderAverage {
-  private readonly period: number;
+  /** Once `ready`, each update is value = (value * (period - 1) + input) / period. */
+  readonly period: number;
   private seen = 0;
   private seedSum = 0;
   private current = Number.NaN;
@@ -148,6 +159,12 @@ export class WilderAverage {
       return;
     }
     this.current = (this.current * (this.period - 1) + input) / this.period;
+  }
+
+  /** As ExponentialMovingAverage.resume: the value a block loop reached after `updates` more updates of the `ready` average in its locals. */
+  resume(value: number, updates: number): void {
+    this.current = value;
+    this.seen += updates;
   }
 }
 

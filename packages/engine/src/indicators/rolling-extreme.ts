@@ -1,3 +1,5 @@
+import { larger } from './branchless';
+
 /**
  * The largest (or smallest) of the last `capacity` values, O(1) amortised per push with a
  * monotonic deque: it holds the positions of values that can still become the extreme, their
@@ -112,7 +114,7 @@ export class RollingExtreme {
     for (let k = capacity - 1; k < length; k += 1) {
       const head = prefix[k] as number;
       const tail = suffix[k - capacity + 1] as number;
-      target[k + shift] = sign * (head >= tail ? head : tail);
+      target[k + shift] = sign * larger(head, tail);
     }
     return true;
   }

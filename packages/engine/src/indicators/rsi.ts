@@ -1,3 +1,4 @@
+import { warmUpSeries } from './block-warm-up';
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { positivePart } from './branchless';
 import { WilderAverage, requirePeriod } from './moving-averages';
@@ -35,30 +36,44 @@ export class RelativeStrengthIndex implements Indicator {
     this.previous = input;
   }
 
-  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  /**
+   * `update` then `output(block.output)` bar by bar in one loop: until the averages are ready
+   * through `update`, then both Wilder smoothings in locals with positivePart written out (no
+   * call that V8 might not inline, so no double boxed per bar: see AverageDirectionalIndex).
+   */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const from = this.ready ? start : warmUpSeries(this, block, { start, end });
+    if (from < end) this.steadyBlock(block, from, end);
+  }
+
+  private steadyBlock(block: IndicatorBlock, start: number, end: number): void {
     const { values, valuesOffset, out, outOffset, output } = block;
-    const gains = this.gains;
-    const losses = this.losses;
+    const { gains, losses } = this;
+    let index = start;
+    const period = gains.period;
+    let gain = gains.value;
+    let loss = losses.value;
     let previous = this.previous;
-    let seen = this.seen;
-    for (let index = start; index < end; index += 1) {
+    let updates = 0;
+    for (; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
       if (input !== input) {
         out[index - outOffset] = Number.NaN;
         continue;
       }
-      seen += 1;
-      if (seen > 1) {
-        const change = input - previous;
-        gains.update(positivePart(change));
-        losses.update(positivePart(-change));
-      }
+      updates += 1;
+      const change = input - previous;
+      const up = change * +(change > 0) + 0;
+      const down = -change * +(-change > 0) + 0;
+      gain = (gain * (period - 1) + (up === up ? up : 0)) / period;
+      loss = (loss * (period - 1) + (down === down ? down : 0)) / period;
       previous = input;
-      out[index - outOffset] = output === 0 ? this.value : Number.NaN;
+      out[index - outOffset] = output !== 0 ? Number.NaN : loss === 0 ? 100 : 100 - 100 / (1 + gain / loss);
     }
+    this.seen += updates;
+    gains.resume(gain, updates);
+    losses.resume(loss, updates);
     this.previous = previous;
-    this.seen = seen;
   }
 
   get value(): number {

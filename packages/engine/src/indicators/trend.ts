@@ -143,11 +143,89 @@ export class AverageDirectionalIndex implements Indicator {
     this.add(bar);
   }
 
+  /**
+   * `add` then `output(block.output)` bar by bar in one loop: until ADX is ready through `addMove`,
+   * then the four Wilder averages, the previous bar and +DI/-DI in locals, the same steps (a
+   * double passed to or returned from a call that is not inlined is boxed, one allocation each).
+   */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
+    const from = this.adx.ready ? start : this.warmUpBlock(block, start, end);
+    if (from < end) this.steadyBlock(block, from, end);
+  }
+
+  /**
+   * updateBlock's bars once ADX is ready. A method of its own with no path a run might not take:
+   * optimised code that meets such a path without type feedback is thrown away, and V8 was seen
+   * to leave the function unoptimised after that for the rest of the process.
+   */
+  private steadyBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { high, low, close } = block.bars;
+    const { out, outOffset, output } = block;
+    const { previous, plusMoves, minusMoves, trueRanges, adx } = this;
+    let index = start;
+    // Every average has the same period; a ready ADX means the other three are ready too.
+    const period = adx.period;
+    let previousHigh = previous.high;
+    let previousLow = previous.low;
+    let previousClose = previous.close;
+    let plusMove = plusMoves.value;
+    let minusMove = minusMoves.value;
+    let range = trueRanges.value;
+    let average = adx.value;
+    let plusIndicator = this.plusIndicator;
+    let minusIndicator = this.minusIndicator;
+    const updates = end - index;
+    // No call in this loop: a call V8 does not inline (its inlining budget spent elsewhere in the
+    // function) boxes each double it is passed or returns, an allocation per bar. So the helpers'
+    // arithmetic is written out: positivePartIf for the moves, larger (twice) for the true range.
+    for (; index < end; index += 1) {
+      const barHigh = high[index] as number;
+      const barLow = low[index] as number;
+      const up = barHigh - previousHigh;
+      const down = previousLow - barLow;
+      const keptUp = up * (+(up > 0) & +(up > down)) + 0;
+      const keptDown = down * (+(down > 0) & +(down > up)) + 0;
+      plusMove = (plusMove * (period - 1) + (keptUp === keptUp ? keptUp : 0)) / period;
+      minusMove = (minusMove * (period - 1) + (keptDown === keptDown ? keptDown : 0)) / period;
+      const barRange = barHigh - barLow;
+      const highGap = Math.abs(barHigh - previousClose);
+      const lowGap = Math.abs(barLow - previousClose);
+      const wider = barRange * +(barRange >= highGap) + highGap * +(highGap > barRange);
+      const widest = wider * +(wider >= lowGap) + lowGap * +(lowGap > wider);
+      // The NaN of an infinite price or of a first bar's missing close takes the helper's way.
+      const trueRange = widest === widest ? widest : trueRangeOf(barHigh, barLow, previousClose);
+      range = (range * (period - 1) + trueRange) / period;
+      plusIndicator = range === 0 ? 0 : (100 * plusMove) / range;
+      minusIndicator = range === 0 ? 0 : (100 * minusMove) / range;
+      const total = plusIndicator + minusIndicator;
+      average = (average * (period - 1) + (total === 0 ? 0 : (100 * Math.abs(plusIndicator - minusIndicator)) / total)) / period;
+      previousHigh = barHigh;
+      previousLow = barLow;
+      previousClose = close[index] as number;
+      out[index - outOffset] = output === 0 ? average : output === 1 ? plusIndicator : output === 2 ? minusIndicator : Number.NaN;
+    }
+    this.seen += updates;
+    plusMoves.resume(plusMove, updates);
+    minusMoves.resume(minusMove, updates);
+    trueRanges.resume(range, updates);
+    adx.resume(average, updates);
+    this.plusIndicator = plusIndicator;
+    this.minusIndicator = minusIndicator;
+    previous.high = previousHigh;
+    previous.low = previousLow;
+    previous.close = previousClose;
+  }
+
+  /**
+   * updateBlock's bars until ADX is ready, through `add`'s steps; the bar it stopped at. A method
+   * of its own, so the inlining that the steady loop's calls need is not spent on these bars.
+   */
+  private warmUpBlock(block: IndicatorBlock, start: number, end: number): number {
     const { high, low, close } = block.bars;
     const { out, outOffset, output } = block;
     const previous = this.previous;
-    for (let index = start; index < end; index += 1) {
+    let index = start;
+    for (; index < end && !this.adx.ready; index += 1) {
       const barHigh = high[index] as number;
       const barLow = low[index] as number;
       this.seen += 1;
@@ -157,6 +235,7 @@ export class AverageDirectionalIndex implements Indicator {
       previous.close = close[index] as number;
       out[index - outOffset] = this.output(output);
     }
+    return index;
   }
 
   output(index: number): number {
