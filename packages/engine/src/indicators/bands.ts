@@ -14,15 +14,25 @@ import { RollingSum } from './rolling-sum';
 export class BollingerBands implements Indicator {
   private readonly window: RollingSum;
   private readonly deviations: number;
+  /**
+   * The window's values where the rolling sum's ring holds them (slot `next`, then the one after,
+   * wrapping): the value a push evicts and the values a rebuild sums, which a block loop reads
+   * here while the rolling sum has already taken the whole block (updateBlock).
+   */
+  private readonly recent: Float64Array;
+  private next = 0;
   private shift = 0;
   private deviationSum = 0;
   private squareSum = 0;
   private sinceRebuild = 0;
+  /** updateBlock's means, one per bar of the block, grown to the largest block. */
+  private means = new Float64Array(0);
 
   constructor(options: { readonly period: number; readonly deviations: number }) {
     this.window = new RollingSum(requirePeriod('period', options.period));
     if (!Number.isFinite(options.deviations) || options.deviations < 0) throw new RangeError(`deviations must be a finite number >= 0, got ${options.deviations}`);
     this.deviations = options.deviations;
+    this.recent = new Float64Array(options.period);
   }
 
   get ready(): boolean {
@@ -30,29 +40,100 @@ export class BollingerBands implements Indicator {
   }
 
   update(input: number, _bar?: IndicatorBar): void {
-    if (this.window.full) {
-      const leaving = this.window.oldest - this.shift;
+    const window = this.window;
+    if (window.full) {
+      const leaving = (this.recent[this.next] as number) - this.shift;
       this.deviationSum -= leaving;
       this.squareSum -= leaving * leaving;
-    } else if (this.window.count === 0) {
+    } else if (window.count === 0) {
       this.shift = input;
     }
-    this.window.push(input);
+    window.push(input);
+    this.recent[this.next] = input;
+    this.next = this.next + 1 === window.capacity ? 0 : this.next + 1;
     const entering = input - this.shift;
     this.deviationSum += entering;
     this.squareSum += entering * entering;
     this.sinceRebuild += 1;
-    if (this.sinceRebuild === this.window.capacity) this.rebuild();
+    if (this.sinceRebuild === window.capacity) this.rebuild();
   }
 
-  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  /**
+   * `update` then `output(block.output)` bar by bar: the block's means first, in one pass of the
+   * rolling sum (RollingSum.pushColumn), then the deviation sums and the bands in locals, the same
+   * steps as `update` and `output` (no call per bar, so no double boxed per bar). A block with a
+   * NaN input (skipped, as the per-bar feed skips it) goes bar by bar.
+   */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const { values, valuesOffset, out, outOffset, output } = block;
+    const from = start - valuesOffset;
+    const to = end - valuesOffset;
+    let clean = true;
+    for (let index = from; index < to; index += 1) clean &&= (values[index] as number) === (values[index] as number);
+    if (!clean) {
+      for (let index = start; index < end; index += 1) {
+        const input = values[index - valuesOffset] as number;
+        if (input === input) this.update(input);
+        out[index - outOffset] = input === input ? this.output(output) : Number.NaN;
+      }
+      return;
+    }
+    const window = this.window;
+    const capacity = window.capacity;
+    let count = window.count;
+    if (this.means.length < end - start) this.means = new Float64Array(end - start);
+    const means = this.means;
+    window.pushColumn(values, { from, to }, { values: means, offset: from });
+    const recent = this.recent;
+    const deviations = this.deviations;
+    let next = this.next;
+    let shift = this.shift;
+    let deviationSum = this.deviationSum;
+    let squareSum = this.squareSum;
+    let sinceRebuild = this.sinceRebuild;
     for (let index = start; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
-      if (input === input) this.update(input);
-      out[index - outOffset] = input === input ? this.output(output) : Number.NaN;
+      if (count === capacity) {
+        const leaving = (recent[next] as number) - shift;
+        deviationSum -= leaving;
+        squareSum -= leaving * leaving;
+      } else {
+        if (count === 0) shift = input;
+        count += 1;
+      }
+      recent[next] = input;
+      next = next + 1 === capacity ? 0 : next + 1;
+      const entering = input - shift;
+      deviationSum += entering;
+      squareSum += entering * entering;
+      sinceRebuild += 1;
+      const middle = means[index - start] as number;
+      if (sinceRebuild === capacity) {
+        // rebuild(), on the window as the rolling sum held it after this push.
+        sinceRebuild = 0;
+        shift = middle;
+        deviationSum = 0;
+        squareSum = 0;
+        for (let slot = 0; slot < count; slot += 1) {
+          const deviation = (recent[slot] as number) - shift;
+          deviationSum += deviation;
+          squareSum += deviation * deviation;
+        }
+      }
+      if (count !== capacity || output < 0 || output > 2) {
+        out[index - outOffset] = Number.NaN;
+        continue;
+      }
+      const meanDeviation = deviationSum / count;
+      const variance = squareSum / count - meanDeviation * meanDeviation;
+      const spread = deviations * (variance > 0 ? Math.sqrt(variance) : 0);
+      out[index - outOffset] = output === 0 ? middle : output === 1 ? middle + spread : middle - spread;
     }
+    this.next = next;
+    this.shift = shift;
+    this.deviationSum = deviationSum;
+    this.squareSum = squareSum;
+    this.sinceRebuild = sinceRebuild;
   }
 
   /** The population standard deviation of the window (NaN until ready). */
@@ -75,7 +156,7 @@ export class BollingerBands implements Indicator {
 
   private rebuild(): void {
     this.sinceRebuild = 0;
-    const ring = this.window.ring;
+    const ring = this.recent;
     const count = this.window.count;
     this.shift = this.window.mean();
     let deviationSum = 0;

@@ -101,9 +101,14 @@ export class StochasticOscillator implements Indicator {
 export class CommodityChannelIndex implements Indicator {
   private readonly window: RollingSum;
   private current = Number.NaN;
+  /** steadyBlock's scratch: the window's ring as each bar's push left it, and the block's typical prices and means. */
+  private readonly ring: Float64Array;
+  private typicals = new Float64Array(0);
+  private means = new Float64Array(0);
 
   constructor(period: number) {
     this.window = new RollingSum(requirePeriod('period', period));
+    this.ring = new Float64Array(period);
   }
 
   get ready(): boolean {
@@ -125,34 +130,55 @@ export class CommodityChannelIndex implements Indicator {
     this.current = this.index(typical, mean, deviation);
   }
 
-  /**
-   * Bars two at a time once the window is full: the deviation sums of both bars in one pass over
-   * the ring, each still summed slot 0 first. A sum is a chain of dependent additions that waits
-   * on each one; two independent chains keep the processor twice as busy. The first bar's ring is
-   * the second's with the slot the second push took holding the value it evicted.
-   */
+  /** `update` then `output(block.output)` bar by bar: until the window is full through addTypical, then steadyBlock. */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const { high, low, close } = block.bars;
     const { out, outOffset, output } = block;
-    const window = this.window;
     let index = start;
-    while (index < end) {
-      const typical = ((high[index] as number) + (low[index] as number) + (close[index] as number)) / 3;
-      if (!window.full || index + 1 === end) {
-        this.addTypical(typical);
-        out[index - outOffset] = output === 0 ? this.current : Number.NaN;
-        index += 1;
-        continue;
-      }
-      const second = ((high[index + 1] as number) + (low[index + 1] as number) + (close[index + 1] as number)) / 3;
-      window.push(typical);
-      const firstMean = window.mean();
-      const replaced = window.nextSlot;
-      const evicted = window.oldest;
-      window.push(second);
-      const secondMean = window.mean();
-      const ring = window.ring;
-      const count = window.count;
+    for (; index < end && !this.window.full; index += 1) {
+      this.addTypical(((high[index] as number) + (low[index] as number) + (close[index] as number)) / 3);
+      out[index - outOffset] = output === 0 ? this.current : Number.NaN;
+    }
+    if (index < end) this.steadyBlock(block, index, end);
+  }
+
+  /**
+   * A full window's bars: the typical prices and their means first (one pass of the rolling sum,
+   * RollingSum.pushColumn), then each bar's deviation sum over the window as the ring held it after
+   * its push (`ring`: a copy taken before the block, then written as the pushes wrote), summed
+   * slot 0 first as addTypical sums. Bars two at a time: both sums in one pass over the ring. A
+   * sum is a chain of dependent additions that waits on each one; two independent chains keep
+   * the processor twice as busy. The first bar's ring is the second's with the slot the second
+   * push took holding the value it evicted. No call per bar carries a double (see
+   * AverageDirectionalIndex.steadyBlock).
+   */
+  private steadyBlock(block: IndicatorBlock, start: number, end: number): void {
+    const { high, low, close } = block.bars;
+    const { out, outOffset, output } = block;
+    const window = this.window;
+    const count = window.capacity;
+    const length = end - start;
+    if (this.typicals.length < length) {
+      this.typicals = new Float64Array(length);
+      this.means = new Float64Array(length);
+    }
+    const { typicals, means, ring } = this;
+    for (let index = start; index < end; index += 1) typicals[index - start] = ((high[index] as number) + (low[index] as number) + (close[index] as number)) / 3;
+    ring.set(window.ring);
+    let next = window.nextSlot;
+    window.pushColumn(typicals, { from: 0, to: length }, { values: means, offset: 0 });
+    let current = this.current;
+    let bar = 0;
+    for (; bar + 1 < length; bar += 2) {
+      const typical = typicals[bar] as number;
+      const second = typicals[bar + 1] as number;
+      const firstMean = means[bar] as number;
+      const secondMean = means[bar + 1] as number;
+      ring[next] = typical;
+      const replaced = next + 1 === count ? 0 : next + 1;
+      const evicted = ring[replaced] as number;
+      ring[replaced] = second;
+      next = replaced + 1 === count ? 0 : replaced + 1;
       let firstDeviation = 0;
       let secondDeviation = 0;
       for (let slot = 0; slot < replaced; slot += 1) {
@@ -161,18 +187,31 @@ export class CommodityChannelIndex implements Indicator {
         secondDeviation += Math.abs(value - secondMean);
       }
       firstDeviation += Math.abs(evicted - firstMean);
-      secondDeviation += Math.abs((ring[replaced] as number) - secondMean);
+      secondDeviation += Math.abs(second - secondMean);
       for (let slot = replaced + 1; slot < count; slot += 1) {
         const value = ring[slot] as number;
         firstDeviation += Math.abs(value - firstMean);
         secondDeviation += Math.abs(value - secondMean);
       }
-      const first = this.index(typical, firstMean, firstDeviation);
-      this.current = this.index(second, secondMean, secondDeviation);
-      out[index - outOffset] = output === 0 ? first : Number.NaN;
-      out[index + 1 - outOffset] = output === 0 ? this.current : Number.NaN;
-      index += 2;
+      // index(), written out for both bars.
+      const firstSpread = firstDeviation / count;
+      const secondSpread = secondDeviation / count;
+      const first = firstSpread === 0 ? 0 : (typical - firstMean) / (0.015 * firstSpread);
+      current = secondSpread === 0 ? 0 : (second - secondMean) / (0.015 * secondSpread);
+      out[start + bar - outOffset] = output === 0 ? first : Number.NaN;
+      out[start + bar + 1 - outOffset] = output === 0 ? current : Number.NaN;
     }
+    if (bar < length) {
+      const typical = typicals[bar] as number;
+      const mean = means[bar] as number;
+      ring[next] = typical;
+      let deviation = 0;
+      for (let slot = 0; slot < count; slot += 1) deviation += Math.abs((ring[slot] as number) - mean);
+      const spread = deviation / count;
+      current = spread === 0 ? 0 : (typical - mean) / (0.015 * spread);
+      out[start + bar - outOffset] = output === 0 ? current : Number.NaN;
+    }
+    this.current = current;
   }
 
   /** CCI from the typical price, its window's mean and the sum of absolute deviations from it. */
