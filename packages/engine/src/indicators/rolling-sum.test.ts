@@ -178,4 +178,32 @@ describe('RollingSum.pushColumn', () => {
       }
     }), { numRuns: 150 });
   });
+
+  it('may be mixed with push in any order: the same figures as pushing every value', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.string({ minLength: 1, maxLength: 6 }), (capacity, seed) => {
+      const rng = createRng(seed);
+      // Mostly on the grid, with off-grid values coming and leaving (the compensated pair is rebuilt and dropped).
+      const values = Float64Array.from({ length: 500 }, () => {
+        const draw = rng.next();
+        if (draw < 0.7) return Math.round((rng.next() - 0.5) * 1e5) / 100;
+        return draw < 0.97 ? (rng.next() - 0.5) * 1e3 : Number.NaN;
+      });
+      const streamed = new RollingSum(capacity);
+      const mixed = new RollingSum(capacity);
+      const out = new Float64Array(values.length);
+      let from = 0;
+      while (from < values.length) {
+        const size = 1 + Math.floor(rng.next() * 9);
+        const to = Math.min(values.length, from + size);
+        if (rng.next() < 0.5) mixed.pushColumn(values, { from, to }, { values: out, offset: 0 });
+        else for (let index = from; index < to; index += 1) {
+          mixed.push(values[index] as number);
+          out[index] = mixed.mean();
+        }
+        for (let index = from; index < to; index += 1) streamed.push(values[index] as number);
+        expect([Object.is(out[to - 1], streamed.mean()), mixed.exact, mixed.sum()]).toEqual([true, streamed.exact, streamed.sum()]);
+        from = to;
+      }
+    }), { numRuns: 200 });
+  });
 });

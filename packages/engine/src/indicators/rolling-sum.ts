@@ -1,3 +1,5 @@
+import { EXACT_BELOW, TO_INTEGER } from '@vyuha/core';
+
 /**
  * An exact rolling sum over the last `capacity` values (ARCHITECTURE.md, "The engine": "Rolling sums are exact"; no
  * drift, and a mean is the sum divided once).
@@ -90,7 +92,10 @@ export class RollingSum {
       this.offGridCount -= 1 - (this.onGridRing[slot] as number);
       if (this.offGridCount > 0) this.compensatedAdd(-(values[slot] as number));
     } else this.filled += 1;
-    const paise = Math.round(value * 100);
+    // The nearest whole number of paise, ties to even (core TO_INTEGER): a value on the grid is no tie,
+    // so this keeps exactly what Math.round would, without its mispredicted jump.
+    const scaled = value * 100;
+    const paise = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
     const onGrid = +(paise / 100 === value) & +(Math.abs(paise) <= this.largestPaise);
     // NaN and infinities are off the grid, and their paise times 0 is no 0: keep 0 for them.
     const keptPaise = paise - paise === 0 ? paise * onGrid : 0;
@@ -114,9 +119,9 @@ export class RollingSum {
   /**
    * Pushes `values[from .. to)` one after the other, writing after each what `mean()` (or, for
    * `out.kind` 'sum', `sum()`) would give at `out.values[i - out.offset]`: the same operations in
-   * the same order as `push` and `compensatedAdd`, so the same doubles and the same state after.
-   * The state lives in locals for the loop and is written back once (`push` reads and writes
-   * every field per value).
+   * the same order as `push` and `compensatedAdd`, so the same doubles and the same state after
+   * (but for the one difference below, which nothing can observe). The state lives in locals for
+   * the loop and is written back once (`push` reads and writes every field per value).
    */
   pushColumn(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number; readonly kind?: 'mean' | 'sum' }): void {
     const capacity = this.capacity;
@@ -133,21 +138,27 @@ export class RollingSum {
     let offGridCount = this.offGridCount;
     let total = this.compensatedSum;
     let compensation = this.compensation;
+    // One difference from push: the compensated pair takes every eviction and addition, also while
+    // the whole window is on the grid. It is read only while a value is off the grid, and it is
+    // rebuilt from the window whenever the first one comes (push's resum): so every figure and the
+    // state that matters are push's. The loop then has no branch on the off-grid count around its
+    // sums, which made V8 compile it 2.5-3.5x slower (17 ms against 7 ms per 1 M off-grid values).
     for (let index = range.from; index < range.to; index += 1) {
       const value = values[index] as number;
       const slot = next;
       if (filled === capacity) {
         gridPaise -= paiseRing[slot] as number;
         offGridCount -= 1 - (onGridRing[slot] as number);
-        if (offGridCount > 0) {
-          const leaving = -(ring[slot] as number);
-          const sum = total + leaving;
-          const part = sum - total;
-          compensation += (total - (sum - part)) + (leaving - part);
-          total = sum;
-        }
+        const leaving = -(ring[slot] as number);
+        const sum = total + leaving;
+        const part = sum - total;
+        compensation += (total - (sum - part)) + (leaving - part);
+        total = sum;
       } else filled += 1;
-      const paise = Math.round(value * 100);
+      // The nearest whole number of paise, ties to even (core TO_INTEGER): a value on the grid is no tie,
+      // so this keeps exactly what Math.round would, without its mispredicted jump.
+      const scaled = value * 100;
+      const paise = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
       const onGrid = +(paise / 100 === value) & +(Math.abs(paise) <= largestPaise);
       const keptPaise = paise - paise === 0 ? paise * onGrid : 0;
       ring[slot] = value;
@@ -156,24 +167,23 @@ export class RollingSum {
       gridPaise += keptPaise;
       offGridCount += 1 - onGrid;
       next = slot + 1 === capacity ? 0 : slot + 1;
-      // push's resum: at the first off-grid value, and at every wrap while any is off the grid.
-      if (offGridCount > 0) {
-        if (offGridCount + onGrid === 1 || next === 0) {
-          total = 0;
-          compensation = 0;
-          for (let k = 0; k < filled; k += 1) {
-            const entry = ring[k] as number;
-            const sum = total + entry;
-            const part = sum - total;
-            compensation += (total - (sum - part)) + (entry - part);
-            total = sum;
-          }
-        } else {
-          const sum = total + value;
+      // push's resum: at the first off-grid value (the count just became 1 with this one), and at
+      // every wrap while any is off the grid.
+      if ((offGridCount === 1 && onGrid === 0) || (next === 0 && offGridCount > 0)) {
+        total = 0;
+        compensation = 0;
+        for (let k = 0; k < filled; k += 1) {
+          const entry = ring[k] as number;
+          const sum = total + entry;
           const part = sum - total;
-          compensation += (total - (sum - part)) + (value - part);
+          compensation += (total - (sum - part)) + (entry - part);
           total = sum;
         }
+      } else {
+        const sum = total + value;
+        const part = sum - total;
+        compensation += (total - (sum - part)) + (value - part);
+        total = sum;
       }
       if (sums) target[index - shift] = offGridCount === 0 ? gridPaise / 100 : total + compensation;
       else target[index - shift] = offGridCount === 0 ? gridPaise / (filled * 100) : (total + compensation) / filled;

@@ -1,3 +1,4 @@
+import { EXACT_BELOW, TO_INTEGER } from '@vyuha/core';
 import type { BarSeries } from '../algorithm/program';
 import type { Indicator } from '../indicators/indicator';
 import { SimpleMovingAverage } from '../indicators/moving-averages';
@@ -310,7 +311,10 @@ export class BlockPaise {
     let index = start;
     for (; index < end; index += 1) {
       const value = values[index] as number;
-      const cents = Math.round(value * 100);
+      // The nearest whole number of paise, ties to even (core TO_INTEGER): a value on the grid is no tie,
+      // so this keeps exactly what Math.round would, without its mispredicted jump.
+      const scaled = value * 100;
+      const cents = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
       if (cents / 100 !== value) break;
       paise[index - start] = cents;
       const size = Math.abs(cents);
@@ -368,8 +372,8 @@ export class GridSma {
       const stop = block.onGridEnd;
       for (; index < stop; index += 1) {
         const entering = paise[index - blockStart] as number;
-        sumPaise += entering;
-        sumPaise -= ring[slot] as number;
+        // Whole numbers below 2^53: exact in any order, so the sum waits on one addition per bar, not two.
+        sumPaise += entering - (ring[slot] as number);
         ring[slot] = entering;
         slot = slot + 1 === period ? 0 : slot + 1;
         out[index + shift] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
@@ -377,10 +381,11 @@ export class GridSma {
     }
     for (; index < end; index += 1) {
       const value = values[index] as number;
-      const paise = Math.round(value * 100);
+      // As BlockPaise.compute: the nearest whole number of paise, ties to even.
+      const scaled = value * 100;
+      const paise = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
       if (paise / 100 !== value || Math.abs(paise) > largestPaise) break;
-      sumPaise += paise;
-      sumPaise -= ring[slot] as number;
+      sumPaise += paise - (ring[slot] as number);
       ring[slot] = paise;
       slot = slot + 1 === period ? 0 : slot + 1;
       out[index + shift] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
