@@ -2,7 +2,6 @@
 // paise (whole numbers, so the sums never drift), no compiler. The examples and the kernel benchmark use it until the compiled one replaces it.
 // Signals: BUY on the bar where fast - slow > 0 and the last non-zero fast - slow before it was
 // < 0 (the language's crossover), SELL on the mirror; nothing during the slow SMA's warm-up.
-import { roundHalfUp } from '@vyuha/core';
 import { SIGNAL_BUY, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/program';
 import type { BarSeries, PositionContext, Signal, SignalProgram } from '../algorithm/program';
 
@@ -19,11 +18,11 @@ export function smaCrossoverProgram(series: BarSeries, periods: { fast: number; 
   return {
     warmup: slow,
     onBar(index: number, _position: PositionContext): Signal {
-      const value = roundHalfUp((close[index] as number) * 100);
+      const value = Math.round((close[index] as number) * 100);
       fastSum += value;
       slowSum += value;
-      if (index >= fast) fastSum -= roundHalfUp((close[index - fast] as number) * 100);
-      if (index >= slow) slowSum -= roundHalfUp((close[index - slow] as number) * 100);
+      if (index >= fast) fastSum -= Math.round((close[index - fast] as number) * 100);
+      if (index >= slow) slowSum -= Math.round((close[index - slow] as number) * 100);
       if (index < slow - 1) return SIGNAL_NONE;
       // fast average - slow average, scaled by fast x slow: an exact integer, so a touch is 0, not a cross.
       const difference = fastSum * slow - slowSum * fast;

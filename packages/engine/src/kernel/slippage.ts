@@ -1,6 +1,5 @@
 // Slippage: always adverse (a buy pays more, a sell gets less), in whole ticks or a percentage
 // of the price rounded adversely to the tick grid. No slippage leaves the price as the data has it.
-import { roundHalfUp } from '@vyuha/core';
 import type { TradeSide } from '@vyuha/market';
 
 export type SlippageModel =
@@ -27,5 +26,5 @@ export function slippedPrice(options: { model: SlippageModel; tickSize: number; 
 
 /** Rounds a level (stop, target) to the nearest tick. @example roundToTick(9_503, 5) // 9505 */
 export function roundToTick(price: number, tickSize: number): number {
-  return roundHalfUp(price / tickSize) * tickSize;
+  return Math.round(price / tickSize) * tickSize;
 }
