@@ -2,7 +2,7 @@ export type { Result } from './result';
 export { ok, err } from './result';
 export type { Paise, ParseRupeesOptions } from './money';
 export { paise, rupeesToPaise, paiseToRupees, parseRupees, InvalidMoneyError } from './money';
-export { roundHalfUp, TO_INTEGER, EXACT_BELOW } from './round-half-up';
+export { TO_INTEGER, EXACT_BELOW } from './to-integer';
 export type { RupeeFormatOptions } from './money-format';
 export { formatRupees, formatRupeesAmount, formatPrice, paiseToRupeesText, groupIndianDigits, MISSING_VALUE } from './money-format';
 export type { Rng } from './rng';

@@ -3,7 +3,7 @@
 // model computed; every one of them becomes paise here, rounded once, half away from zero, at the
 // paisa of the decimal the value stands for (so ₹1.005 is 101 paise although 1.005 * 100 is
 // 100.49999999999999 in binary floating point). Display lives in money-format.ts.
-import { TO_INTEGER } from './round-half-up';
+import { TO_INTEGER } from './to-integer';
 import { err, ok, type Result } from './result';
 
 declare const paiseBrand: unique symbol;
@@ -65,7 +65,7 @@ function decimalTextToPaise(text: string): number | undefined {
 export function rupeesToPaise(rupees: number | string): Paise {
   if (typeof rupees === 'string') return decimalToPaiseOrThrow(rupees.trim(), rupees);
   const scaled = rupees * 100;
-  // The nearest whole number, ties to even (round-half-up.ts): a tie, NaN, an infinity or a
+  // The nearest whole number, ties to even (to-integer.ts): a tie, NaN, an infinity or a
   // magnitude where this is not exact all fail the test below, which is all the rounding decides.
   const rounded = scaled + TO_INTEGER - TO_INTEGER;
   // The product is within about 2.3e-16 (relative) of the decimal's own x 100: unless it lies that
