@@ -31,14 +31,14 @@ describe('RollingExtreme', () => {
   });
 
   it('pushColumn writes what push and value give, block after block, and leaves the same state', () => {
-    // Values from a few levels (ties), zeros and NaN among them in some cases (the push-by-push path).
+    // Values from a few levels (ties), zeros, NaN and infinities among them in some cases (the push-by-push path).
     const value = fc.oneof(
       { weight: 12, arbitrary: fc.integer({ min: 1, max: 40 }).map((paise) => paise / 4) },
-      { weight: 1, arbitrary: fc.constantFrom(0, -0, -2.5, Number.NaN) },
+      { weight: 1, arbitrary: fc.constantFrom(0, -0, -2.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY) },
     );
     fc.assert(
       fc.property(
-        fc.record({ capacity: fc.integer({ min: 1, max: 16 }), kind: fc.constantFrom<'maximum' | 'minimum'>('maximum', 'minimum') }),
+        fc.record({ capacity: fc.integer({ min: 1, max: 40 }), kind: fc.constantFrom<'maximum' | 'minimum'>('maximum', 'minimum') }),
         fc.array(value, { maxLength: 240 }),
         fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 5 }),
         ({ capacity, kind }, list, sizes) => {

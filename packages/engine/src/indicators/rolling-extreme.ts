@@ -1,5 +1,3 @@
-import { larger } from './branchless';
-
 /**
  * The largest (or smallest) of the last `capacity` values, O(1) amortised per push with a
  * monotonic deque: it holds the positions of values that can still become the extreme, their
@@ -15,9 +13,9 @@ export class RollingExtreme {
   private front = 0;
   private size = 0;
   private pushed = 0;
-  /** Scratch of pushColumn: running extremes forwards and backwards within stretches of `capacity`. */
-  private prefix = new Float64Array(0);
-  private suffix = new Float64Array(0);
+  /** Scratch of pushColumn: the doubling passes' spans, in turn. */
+  private spanScratch = new Float64Array(0);
+  private spareScratch = new Float64Array(0);
 
   constructor(options: { readonly capacity: number; readonly kind: 'maximum' | 'minimum' }) {
     if (!Number.isInteger(options.capacity) || options.capacity < 1) throw new RangeError(`RollingExtreme capacity must be a whole number >= 1, got ${options.capacity}`);
@@ -48,11 +46,11 @@ export class RollingExtreme {
    * Pushes `values[from .. to)` as `push` would, one after the other, writing `value` after each
    * at `out.values[i - out.offset]`: the same extremes and the same state after. `values[0 .. from)` must be
    * what was pushed before (as when a column is fed block after block from its start); the count
-   * is checked, and a window holding a NaN or a zero (whose sign the deque's tie rule would
-   * pick) is pushed one value at a time. Otherwise each full window's extreme is taken from
-   * running extremes over stretches of `capacity` values (van Herk / Gil-Werman): three
-   * comparisons per value and no data-dependent branch, where the deque's pops are a branch the
-   * processor mispredicts about every other value.
+   * is checked, and a window holding a NaN, an infinity or a zero (whose sign the deque's tie
+   * rule would pick) is pushed one value at a time. Otherwise each full window's extreme is taken
+   * from doubling passes (windowExtremes): about log2(capacity) + 2 maxima per value and no
+   * data-dependent branch, where the deque's pops are a branch the processor mispredicts about
+   * every other value.
    */
   pushColumn(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number }): void {
     const { from, to } = range;
@@ -75,9 +73,13 @@ export class RollingExtreme {
 
   /**
    * The extreme of each full window ending at from .. to - 1 (from >= capacity - 1), written to
-   * `out`; false, with nothing kept, when a value in them is NaN or zero. Stretches of `capacity`
-   * values start at from - capacity + 1: a window is the tail of one stretch (`suffix`, running
-   * backwards from its end) and the head of the next (`prefix`, running forwards from its start).
+   * `out`; false, with nothing kept, when a value in them is NaN, infinite or zero. Doubling
+   * passes over the values from from - capacity + 1: after the pass for `span`, entry k is the
+   * extreme of the `span` values ending at k, and a window of `capacity` is the extreme of two such
+   * spans (the largest power of 2 not above it) that together cover it. Every pass is one max per
+   * value with no dependence between values and no branch on them: the selection is written
+   * without a jump (branchless.ts's `larger`, exact for finite non-zero values), where the deque's
+   * pops, or a running extreme's updates, are jumps the processor mispredicts.
    */
   private windowExtremes(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number }): boolean {
     const { from, to } = range;
@@ -85,36 +87,35 @@ export class RollingExtreme {
     const sign = this.sign;
     const first = from - capacity + 1;
     const length = to - first;
-    if (this.prefix.length < length) {
-      this.prefix = new Float64Array(Math.max(length, this.prefix.length * 2));
-      this.suffix = new Float64Array(this.prefix.length);
+    if (this.spanScratch.length < length) {
+      this.spanScratch = new Float64Array(Math.max(length, this.spanScratch.length * 2));
+      this.spareScratch = new Float64Array(this.spanScratch.length);
     }
-    const prefix = this.prefix;
-    const suffix = this.suffix;
-    let running = 0;
-    // `phase` is k % capacity, counted rather than divided.
-    let phase = 0;
+    let spans = this.spanScratch;
+    let next = this.spareScratch;
     for (let k = 0; k < length; k += 1) {
       const signed = sign * (values[first + k] as number);
-      if (!(signed > 0 || signed < 0)) return false;
-      running = phase === 0 || signed >= running ? signed : running;
-      prefix[k] = running;
-      phase = phase + 1 === capacity ? 0 : phase + 1;
+      if (!(Math.abs(signed) < Number.POSITIVE_INFINITY) || signed === 0) return false;
+      spans[k] = signed;
     }
-    phase = (length - 1) % capacity;
-    running = sign * (values[first + length - 1] as number);
-    for (let k = length - 1; k >= 0; k -= 1) {
-      const signed = sign * (values[first + k] as number);
-      running = phase === capacity - 1 || signed >= running ? signed : running;
-      suffix[k] = running;
-      phase = phase === 0 ? capacity - 1 : phase - 1;
+    let span = 1;
+    for (; span * 2 <= capacity; span *= 2) {
+      for (let k = span; k < length; k += 1) {
+        const a = spans[k] as number;
+        const b = spans[k - span] as number;
+        next[k] = a * +(a >= b) + b * +(b > a);
+      }
+      const swapped = spans;
+      spans = next;
+      next = swapped;
     }
     const target = out.values;
     const shift = first - out.offset;
+    const back = capacity - span;
     for (let k = capacity - 1; k < length; k += 1) {
-      const head = prefix[k] as number;
-      const tail = suffix[k - capacity + 1] as number;
-      target[k + shift] = sign * larger(head, tail);
+      const a = spans[k] as number;
+      const b = spans[k - back] as number;
+      target[k + shift] = sign * (a * +(a >= b) + b * +(b > a));
     }
     return true;
   }
