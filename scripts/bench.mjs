@@ -23,8 +23,9 @@ if (files.length === 0) {
 let failed = 0;
 for (const { dir, file } of files) {
   process.stdout.write(`\n== ${file}\n`);
-  // Each benchmark runs from its own package, as it would with `npm run bench` there.
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(dir, file)], { stdio: 'inherit', cwd: join(dir, '..') });
+  // Each benchmark runs from its own package, as it would with `npm run bench` there, with the
+  // V8 settings of the platform's processes (packages/server/src/jit-settings.ts).
+  const run = spawnSync(process.execPath, ['--no-concurrent-osr', '--import', 'tsx', join(dir, file)], { stdio: 'inherit', cwd: join(dir, '..') });
   if (run.status !== 0) failed += 1;
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -83,7 +83,7 @@ export class BollingerBands implements Indicator {
     let count = window.count;
     if (this.means.length < end - start) this.means = new Float64Array(end - start);
     const means = this.means;
-    window.pushColumn(values, { from, to }, { values: means, offset: from });
+    window.pushColumn(values, { from, to }, { values: means, offset: from, kind: 'mean' });
     const recent = this.recent;
     const deviations = this.deviations;
     let next = this.next;

@@ -177,13 +177,19 @@ export class WeightedMovingAverage implements Indicator {
   private readonly period: number;
   private readonly window: RollingSum;
   private readonly divisor: number;
+  /** The window's values where the rolling sum's ring holds them, for a rebuild (as BollingerBands.recent). */
+  private readonly recent: Float64Array;
+  private next = 0;
   private numerator = 0;
   private sinceRebuild = 0;
+  /** updateBlock's window sums, one per bar of the block, grown to the largest block. */
+  private sums = new Float64Array(0);
 
   constructor(period: number) {
     this.period = requirePeriod('period', period);
     this.window = new RollingSum(period);
     this.divisor = (period * (period + 1)) / 2;
+    this.recent = new Float64Array(period);
   }
 
   get ready(): boolean {
@@ -195,20 +201,67 @@ export class WeightedMovingAverage implements Indicator {
     const wasFull = this.window.full;
     const count = this.window.count;
     this.window.push(input);
+    this.recent[this.next] = input;
+    this.next = this.next + 1 === this.period ? 0 : this.next + 1;
     // Before the window is full the weights are 1..count; once full the oldest weight drops out.
     this.numerator = wasFull ? this.numerator - sumBefore + this.period * input : this.numerator + (count + 1) * input;
     this.sinceRebuild += 1;
     if (this.sinceRebuild === this.period) this.rebuild();
   }
 
-  /** `update` then `output(block.output)` bar by bar in one loop: the same steps, no call per bar. */
+  /**
+   * `update` then `output(block.output)` bar by bar: the block's window sums first, in one pass of
+   * the rolling sum (RollingSum.pushColumn), then the numerator in locals, the same steps as
+   * `update` (no call per bar). A block with a NaN input (skipped) goes bar by bar.
+   */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const { values, valuesOffset, out, outOffset, output } = block;
+    const from = start - valuesOffset;
+    const to = end - valuesOffset;
+    let clean = true;
+    for (let index = from; index < to; index += 1) clean &&= (values[index] as number) === (values[index] as number);
+    if (!clean) {
+      for (let index = start; index < end; index += 1) {
+        const input = values[index - valuesOffset] as number;
+        if (input === input) this.update(input);
+        out[index - outOffset] = input === input && output === 0 ? this.value : Number.NaN;
+      }
+      return;
+    }
+    const window = this.window;
+    const period = this.period;
+    const divisor = this.divisor;
+    const recent = this.recent;
+    let sumBefore = window.sum();
+    let count = window.count;
+    if (this.sums.length < end - start) this.sums = new Float64Array(end - start);
+    const sums = this.sums;
+    window.pushColumn(values, { from, to }, { values: sums, offset: from, kind: 'sum' });
+    let next = this.next;
+    let numerator = this.numerator;
+    let sinceRebuild = this.sinceRebuild;
     for (let index = start; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
-      if (input === input) this.update(input);
-      out[index - outOffset] = input === input && output === 0 ? this.value : Number.NaN;
+      recent[next] = input;
+      next = next + 1 === period ? 0 : next + 1;
+      if (count === period) numerator = numerator - sumBefore + period * input;
+      else {
+        numerator += (count + 1) * input;
+        count += 1;
+      }
+      sumBefore = sums[index - start] as number;
+      sinceRebuild += 1;
+      if (sinceRebuild === period) {
+        // rebuild(), once per `period` bars. A call: an inner loop written here made V8 box a double on every bar.
+        sinceRebuild = 0;
+        this.next = next;
+        numerator = this.weightedSum(count);
+      }
+      out[index - outOffset] = count === period && output === 0 ? numerator / divisor : Number.NaN;
     }
+    this.next = next;
+    this.numerator = numerator;
+    this.sinceRebuild = sinceRebuild;
   }
 
   get value(): number {
@@ -221,9 +274,17 @@ export class WeightedMovingAverage implements Indicator {
 
   private rebuild(): void {
     this.sinceRebuild = 0;
+    this.numerator = this.weightedSum(this.window.count);
+  }
+
+  /** The numerator from the last `count` values, the newest (weight `count`) first. */
+  private weightedSum(count: number): number {
+    const period = this.period;
+    const recent = this.recent;
     let total = 0;
-    const count = this.window.count;
-    for (let back = 0; back < count; back += 1) total += (count - back) * this.window.valueAgo(back);
-    this.numerator = total;
+    for (let back = 0, slot = this.next === 0 ? period - 1 : this.next - 1; back < count; back += 1, slot = slot === 0 ? period - 1 : slot - 1) {
+      total += (count - back) * (recent[slot] as number);
+    }
+    return total;
   }
 }

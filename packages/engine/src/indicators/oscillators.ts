@@ -60,7 +60,7 @@ export class StochasticOscillator implements Indicator {
     // %K is defined from the push that fills its window: before it the outputs are NaN.
     const smoothK = this.smoothK;
     const firstReady = from + Math.max(0, smoothK.capacity - smoothK.count - 1);
-    smoothK.pushColumn(raw, { from: from - start, to: end - start }, { values: out, offset: outOffset - start });
+    smoothK.pushColumn(raw, { from: from - start, to: end - start }, { values: out, offset: outOffset - start, kind: 'mean' });
     const last = Math.min(end, output === 0 ? firstReady : end);
     for (let index = start; index < last; index += 1) out[index - outOffset] = Number.NaN;
   }
@@ -166,7 +166,7 @@ export class CommodityChannelIndex implements Indicator {
     for (let index = start; index < end; index += 1) typicals[index - start] = ((high[index] as number) + (low[index] as number) + (close[index] as number)) / 3;
     ring.set(window.ring);
     let next = window.nextSlot;
-    window.pushColumn(typicals, { from: 0, to: length }, { values: means, offset: 0 });
+    window.pushColumn(typicals, { from: 0, to: length }, { values: means, offset: 0, kind: 'mean' });
     let current = this.current;
     let bar = 0;
     for (; bar + 1 < length; bar += 2) {

@@ -195,7 +195,7 @@ describe('RollingSum.pushColumn', () => {
       while (from < values.length) {
         const size = 1 + Math.floor(rng.next() * 9);
         const to = Math.min(values.length, from + size);
-        if (rng.next() < 0.5) mixed.pushColumn(values, { from, to }, { values: out, offset: 0 });
+        if (rng.next() < 0.5) mixed.pushColumn(values, { from, to }, { values: out, offset: 0, kind: 'mean' });
         else for (let index = from; index < to; index += 1) {
           mixed.push(values[index] as number);
           out[index] = mixed.mean();

@@ -123,7 +123,7 @@ export class RollingSum {
    * (but for the one difference below, which nothing can observe). The state lives in locals for
    * the loop and is written back once (`push` reads and writes every field per value).
    */
-  pushColumn(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number; readonly kind?: 'mean' | 'sum' }): void {
+  pushColumn(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number; readonly kind: 'mean' | 'sum' }): void {
     const capacity = this.capacity;
     const ring = this.values;
     const paiseRing = this.paiseRing;
@@ -169,16 +169,12 @@ export class RollingSum {
       next = slot + 1 === capacity ? 0 : slot + 1;
       // push's resum: at the first off-grid value (the count just became 1 with this one), and at
       // every wrap while any is off the grid.
+      // A call, not a loop here: V8 was seen to compile such an inner loop on its own (on-stack
+      // replacement) and then never optimise the whole function, leaving it to box every double.
       if ((offGridCount === 1 && onGrid === 0) || (next === 0 && offGridCount > 0)) {
-        total = 0;
-        compensation = 0;
-        for (let k = 0; k < filled; k += 1) {
-          const entry = ring[k] as number;
-          const sum = total + entry;
-          const part = sum - total;
-          compensation += (total - (sum - part)) + (entry - part);
-          total = sum;
-        }
+        this.resumOf(filled);
+        total = this.compensatedSum;
+        compensation = this.compensation;
       } else {
         const sum = total + value;
         const part = sum - total;
@@ -240,10 +236,14 @@ export class RollingSum {
 
   /** Rebuilds the compensated sum from the values in the window (which includes the latest). */
   private resum(): void {
+    this.resumOf(this.filled);
+  }
+
+  /** The compensated pair rebuilt from ring slots 0 .. count - 1 (before the first wrap the window is values[0 .. filled); after it, the whole ring). */
+  private resumOf(count: number): void {
     this.compensatedSum = 0;
     this.compensation = 0;
-    // Before the first wrap the window is values[0 .. filled); after it, the whole ring.
-    for (let index = 0; index < this.filled; index += 1) this.compensatedAdd(this.values[index] as number);
+    for (let index = 0; index < count; index += 1) this.compensatedAdd(this.values[index] as number);
   }
 }
 
