@@ -1,3 +1,4 @@
+import { holdsNaN, seriesBarByBar } from './block-warm-up';
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { requirePeriod } from './moving-averages';
 import { HighLowWindow } from './rolling-extreme';
@@ -68,14 +69,8 @@ export class BollingerBands implements Indicator {
     const { values, valuesOffset, out, outOffset, output } = block;
     const from = start - valuesOffset;
     const to = end - valuesOffset;
-    let clean = true;
-    for (let index = from; index < to; index += 1) clean &&= (values[index] as number) === (values[index] as number);
-    if (!clean) {
-      for (let index = start; index < end; index += 1) {
-        const input = values[index - valuesOffset] as number;
-        if (input === input) this.update(input);
-        out[index - outOffset] = input === input ? this.output(output) : Number.NaN;
-      }
+    if (holdsNaN(values, { from, to })) {
+      seriesBarByBar(this, block, { start, end });
       return;
     }
     const window = this.window;

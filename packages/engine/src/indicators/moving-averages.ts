@@ -1,4 +1,4 @@
-import { warmUpSeries } from './block-warm-up';
+import { holdsNaN, seriesBarByBar, warmUpSeries } from './block-warm-up';
 import type { Indicator, IndicatorBar, IndicatorBlock } from './indicator';
 import { RollingSum } from './rolling-sum';
 
@@ -218,14 +218,8 @@ export class WeightedMovingAverage implements Indicator {
     const { values, valuesOffset, out, outOffset, output } = block;
     const from = start - valuesOffset;
     const to = end - valuesOffset;
-    let clean = true;
-    for (let index = from; index < to; index += 1) clean &&= (values[index] as number) === (values[index] as number);
-    if (!clean) {
-      for (let index = start; index < end; index += 1) {
-        const input = values[index - valuesOffset] as number;
-        if (input === input) this.update(input);
-        out[index - outOffset] = input === input && output === 0 ? this.value : Number.NaN;
-      }
+    if (holdsNaN(values, { from, to })) {
+      seriesBarByBar(this, block, { start, end });
       return;
     }
     const window = this.window;

@@ -125,6 +125,26 @@ describe('highest / lowest over blocks', () => {
   });
 });
 
+/**
+ * The indicator's outputs over the whole series, fed through `updateBlock` in uneven blocks, each
+ * written at an offset (as block steps write a block's column); `values` gives a block's input.
+ */
+function inUnevenBlocks(
+  indicator: ReturnType<typeof createIndicator>,
+  feed: { series: BarSeries; output: number; values: (start: number, end: number) => { values: Float64Array; valuesOffset: number } },
+): Float64Array {
+  const { series, output } = feed;
+  expect(indicator.updateBlock).toBeDefined();
+  const out = new Float64Array(series.length);
+  for (let start = 0, size = 1; start < series.length; start += size, size = (size * 7) % 61 + 1) {
+    const end = Math.min(series.length, start + size);
+    const column = new Float64Array(end - start);
+    indicator.updateBlock?.({ bars: series, ...feed.values(start, end), out: column, outOffset: start, output }, start, end);
+    out.set(column, start);
+  }
+  return out;
+}
+
 describe('Indicator.updateBlock', () => {
   const cases: ReadonlyArray<readonly [string, readonly number[], number]> = [
     ['stoch_k', [14, 3], 1], ['stoch_k', [1, 1], 1], ['stoch', [5, 3, 3], 2], ['adx', [14], 3], ['adx', [1], 3],
@@ -142,15 +162,7 @@ describe('Indicator.updateBlock', () => {
             return streamed.output(output);
           });
           const blocked = createIndicator(name, parameters);
-          expect(blocked.updateBlock).toBeDefined();
-          const out = new Float64Array(bars.length);
-          // Uneven blocks, written at an offset (as block steps write a block's column).
-          for (let start = 0, size = 1; start < bars.length; start += size, size = (size * 7) % 61 + 1) {
-            const end = Math.min(bars.length, start + size);
-            const column = new Float64Array(end - start);
-            blocked.updateBlock?.({ bars: series, values: new Float64Array(0), valuesOffset: 0, out: column, outOffset: start, output }, start, end);
-            out.set(column, start);
-          }
+          const out = inUnevenBlocks(blocked, { series, output, values: () => ({ values: new Float64Array(0), valuesOffset: 0 }) });
           expect(comparable(out)).toEqual(comparable(Float64Array.from(expected)));
           expect(blocked.ready).toBe(streamed.ready);
           // The same state after: bars fed on one at a time give the same outputs.
@@ -198,15 +210,9 @@ describe('Indicator.updateBlock of a series indicator', () => {
           const expected = comparable(Float64Array.from(streamed(output)));
           for (const fromBlock of [false, true]) {
             const blocked = createIndicator(name, parameters);
-            expect(blocked.updateBlock).toBeDefined();
-            const out = new Float64Array(bars.length);
-            for (let start = 0, size = 1; start < bars.length; start += size, size = (size * 7) % 61 + 1) {
-              const end = Math.min(bars.length, start + size);
-              const column = new Float64Array(end - start);
-              const values = fromBlock ? inputs.slice(start, end) : inputs;
-              blocked.updateBlock?.({ bars: series, values, valuesOffset: fromBlock ? start : 0, out: column, outOffset: start, output }, start, end);
-              out.set(column, start);
-            }
+            const out = inUnevenBlocks(blocked, {
+              series, output, values: (start, end) => (fromBlock ? { values: inputs.slice(start, end), valuesOffset: start } : { values: inputs, valuesOffset: 0 }),
+            });
             expect(comparable(Float64Array.from([...out, ...onward(blocked, output)]))).toEqual(expected);
           }
         }
