@@ -9,7 +9,8 @@
 // rule set back to back at the same time, in rounds; a round's figure is all its bars over its
 // wall time, and the printed figure the median round.
 // Budgets (docs/BUDGETS.md), on both cores: >= 50 M bars/s for the crossover, >= 10 M bars/s for
-// the ten indicators.
+// the ten indicators. `npm run bench` starts it with V8's concurrent on-stack replacement off, as
+// every process of the platform runs (packages/server/src/jit-settings.ts says why).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
