@@ -33,8 +33,9 @@ export class MovingAverageConvergenceDivergence implements Indicator {
   }
 
   /**
-   * `update` then `output(block.output)` bar by bar in one loop: until the signal EMA is ready (and
-   * with it the other two) through `update`, then the three smoothings in locals, the same steps.
+   * `update` then `output(block.output)` bar by bar: until the signal EMA is ready (and with it the
+   * other two) through `update` (warmUpSeries), then the same steps with the three smoothings in
+   * locals (steadyBlock).
    */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const from = this.ready ? start : warmUpSeries(this, block, { start, end });

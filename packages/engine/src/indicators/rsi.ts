@@ -37,9 +37,9 @@ export class RelativeStrengthIndex implements Indicator {
   }
 
   /**
-   * `update` then `output(block.output)` bar by bar in one loop: until the averages are ready
-   * through `update`, then both Wilder smoothings in locals with positivePart written out (no
-   * call that V8 might not inline, so no double boxed per bar: see AverageDirectionalIndex).
+   * `update` then `output(block.output)` bar by bar: until the averages are ready through `update`
+   * (warmUpSeries), then the same steps with both Wilder smoothings in locals and positivePart
+   * written out (steadyBlock: no call that V8 might not inline, so no double boxed per bar).
    */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const from = this.ready ? start : warmUpSeries(this, block, { start, end });

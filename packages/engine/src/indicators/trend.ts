@@ -144,9 +144,9 @@ export class AverageDirectionalIndex implements Indicator {
   }
 
   /**
-   * `add` then `output(block.output)` bar by bar in one loop: until ADX is ready through `addMove`,
-   * then the four Wilder averages, the previous bar and +DI/-DI in locals, the same steps (a
-   * double passed to or returned from a call that is not inlined is boxed, one allocation each).
+   * `add` then `output(block.output)` bar by bar: until ADX is ready through `addMove`
+   * (warmUpBlock), then the same steps with the four Wilder averages, the previous bar and
+   * +DI/-DI in locals (steadyBlock).
    */
   updateBlock(block: IndicatorBlock, start: number, end: number): void {
     const from = this.adx.ready ? start : this.warmUpBlock(block, start, end);
@@ -154,9 +154,9 @@ export class AverageDirectionalIndex implements Indicator {
   }
 
   /**
-   * updateBlock's bars once ADX is ready. A method of its own with no path a run might not take:
-   * optimised code that meets such a path without type feedback is thrown away, and V8 was seen
-   * to leave the function unoptimised after that for the rest of the process.
+   * updateBlock's bars once ADX is ready. A method of its own, apart from the warm-up that every
+   * run takes only once: optimised code that meets a path without type feedback is thrown away
+   * (only a NaN true range, which real bars never give, still calls out here).
    */
   private steadyBlock(block: IndicatorBlock, start: number, end: number): void {
     const { high, low, close } = block.bars;
