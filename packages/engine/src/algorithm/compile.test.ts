@@ -136,3 +136,42 @@ describe('warm-up and determinism', () => {
     expect(compiled.ok && compiled.value.exits).toEqual({ stopLoss: { unit: 'percent', value: 1 } });
   });
 });
+
+describe('several actions over column blocks', () => {
+  it('fire as bar by bar with one, three and four actions (each block marks its actions two at a time)', () => {
+    const conditions: AlgorithmNode[] = [
+      { id: 'up', type: 'condition', position: at, expression: 'crossover(sma(close, 3), sma(close, 8))' },
+      { id: 'down', type: 'condition', position: at, expression: 'crossunder(sma(close, 3), sma(close, 8))' },
+      { id: 'spike', type: 'condition', position: at, expression: 'high - low > 4' },
+      { id: 'dip', type: 'condition', position: at, expression: 'close < lowest(low, 20)[1]' },
+    ];
+    const documents = [
+      graph([conditions[0] as AlgorithmNode, { id: 'buy', type: 'buy', position: at }], [['up', 'buy']]),
+      graph([...conditions.slice(0, 3), { id: 'buy', type: 'buy', position: at }, { id: 'sell', type: 'sell', position: at }, { id: 'exit', type: 'exit', position: at }], [['up', 'buy'], ['down', 'sell'], ['spike', 'exit']]),
+      graph(
+        [...conditions, { id: 'buy', type: 'buy', position: at }, { id: 'buy2', type: 'buy', position: at }, { id: 'sell', type: 'sell', position: at }, { id: 'exit', type: 'exit', position: at }],
+        [['up', 'buy'], ['dip', 'buy2'], ['down', 'sell'], ['spike', 'exit']],
+      ),
+    ];
+    const series = randomSeries(7, 6000);
+    for (const document of documents) {
+      const compiled = compileAlgorithm(document);
+      if (!compiled.ok) throw new Error(compiled.error.map((error) => error.message).join('; '));
+      const run = (blocks: boolean): Signal[] => {
+        const program = compiled.value.createProgram(series, { blocks, intervalMinutes: 1 });
+        const position = flatPosition();
+        return Array.from({ length: series.length }, (_, index) => {
+          const signal = program.onBar(index, position);
+          if (signal === SIGNAL_BUY) position.position = 1;
+          else if (signal === SIGNAL_SELL) position.position = position.position === 1 ? 0 : -1;
+          else if (signal === SIGNAL_EXIT) position.position = 0;
+          return signal;
+        });
+      };
+      const blocked = run(true);
+      expect(blocked).toEqual(run(false));
+      // Not vacuous: more than one kind of signal fires.
+      expect(new Set(blocked.filter((signal) => signal !== N)).size).toBeGreaterThan(document.nodes.length > 3 ? 1 : 0);
+    }
+  });
+});

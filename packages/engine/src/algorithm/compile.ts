@@ -206,6 +206,8 @@ function blockRangeEvaluator(program: BlockProgram, actions: GraphPlan['actions'
     ...actions.exit.map((slot) => [columns[slot] as Float64Array, FIRED_EXIT] as const),
   ];
   const block = { live: 0, end: 0, start: 0, firedFrom: 0 };
+  // Two actions per pass over the block (a rule's entry and exit: one pass); an odd last one is paired with itself at bit 0.
+  const pair: { values: Float64Array; bit: number; otherValues: Float64Array; otherBit: number; assign: boolean } = { values: new Float64Array(0), bit: 0, otherValues: new Float64Array(0), otherBit: 0, assign: true };
   return (fired, range) => {
     for (let start = range.from; start < range.to; start += BLOCK_BARS) {
       const end = Math.min(range.to, start + BLOCK_BARS);
@@ -223,9 +225,15 @@ function blockRangeEvaluator(program: BlockProgram, actions: GraphPlan['actions'
       block.end = end;
       block.start = start;
       block.firedFrom = range.from;
-      for (let action = 0; action < firing.length; action += 1) {
+      for (let action = 0; action < firing.length; action += 2) {
         const [values, bit] = firing[action] as readonly [Float64Array, number];
-        markFired(fired, { values, bit: action === 0 ? -bit : bit }, block);
+        const [otherValues, otherBit] = firing[action + 1] ?? [values, 0];
+        pair.values = values;
+        pair.bit = bit;
+        pair.otherValues = otherValues;
+        pair.otherBit = otherBit;
+        pair.assign = action === 0;
+        markFired(fired, pair, block);
       }
     }
   };
@@ -233,24 +241,24 @@ function blockRangeEvaluator(program: BlockProgram, actions: GraphPlan['actions'
 
 /**
  * Sets `bit` in `fired[i]` for the bars live .. end - 1 of a block whose action column is non-zero
- * (column index i - start); a negative bit is the block's first action: it writes -bit or 0.
- * Module level, not a closure, so its loop stays optimised from one program to the next. No
- * branch on the column (a flag times the bit): action columns of market data are unpredictable.
+ * (column index i - start), and `otherBit` where the other action's column is; `assign` (the
+ * block's first pair) writes the bits, later pairs add theirs. Module level, not a closure, so its
+ * loop stays optimised from one program to the next. No branch on the columns (a flag times the
+ * bit): action columns of market data are unpredictable.
  */
 function markFired(
   fired: Uint8Array,
-  action: { readonly values: Float64Array; readonly bit: number },
+  actions: { readonly values: Float64Array; readonly bit: number; readonly otherValues: Float64Array; readonly otherBit: number; readonly assign: boolean },
   block: { readonly live: number; readonly end: number; readonly start: number; readonly firedFrom: number },
 ): void {
-  const { values, bit } = action;
+  const { values, bit, otherValues, otherBit, assign } = actions;
   const { live, end, start, firedFrom } = block;
   const shift = start - firedFrom;
-  if (bit < 0) {
-    const set = -bit;
-    for (let k = live - start; k < end - start; k += 1) fired[k + shift] = +(values[k] !== 0) * set;
+  if (assign) {
+    for (let k = live - start; k < end - start; k += 1) fired[k + shift] = (+(values[k] !== 0) * bit) | (+(otherValues[k] !== 0) * otherBit);
     return;
   }
-  for (let k = live - start; k < end - start; k += 1) fired[k + shift] = (fired[k + shift] as number) | (+(values[k] !== 0) * bit);
+  for (let k = live - start; k < end - start; k += 1) fired[k + shift] = (fired[k + shift] as number) | (+(values[k] !== 0) * bit) | (+(otherValues[k] !== 0) * otherBit);
 }
 
 function runSteps(steps: readonly Step[], index: number, position: PositionContext): void {
