@@ -16,12 +16,11 @@ export class BollingerBands implements Indicator {
   private readonly window: RollingSum;
   private readonly deviations: number;
   /**
-   * The window's values where the rolling sum's ring holds them (slot `next`, then the one after,
-   * wrapping): the value a push evicts and the values a rebuild sums, which a block loop reads
-   * here while the rolling sum has already taken the whole block (updateBlock).
+   * updateBlock's copy of the window's ring, taken before the block and written as the pushes
+   * write: the value each push evicts and the values a rebuild sums, while the rolling sum has
+   * already taken the whole block.
    */
-  private readonly recent: Float64Array;
-  private next = 0;
+  private readonly ring: Float64Array;
   private shift = 0;
   private deviationSum = 0;
   private squareSum = 0;
@@ -33,7 +32,7 @@ export class BollingerBands implements Indicator {
     this.window = new RollingSum(requirePeriod('period', options.period));
     if (!Number.isFinite(options.deviations) || options.deviations < 0) throw new RangeError(`deviations must be a finite number >= 0, got ${options.deviations}`);
     this.deviations = options.deviations;
-    this.recent = new Float64Array(options.period);
+    this.ring = new Float64Array(options.period);
   }
 
   get ready(): boolean {
@@ -43,15 +42,13 @@ export class BollingerBands implements Indicator {
   update(input: number, _bar?: IndicatorBar): void {
     const window = this.window;
     if (window.full) {
-      const leaving = (this.recent[this.next] as number) - this.shift;
+      const leaving = window.oldest - this.shift;
       this.deviationSum -= leaving;
       this.squareSum -= leaving * leaving;
     } else if (window.count === 0) {
       this.shift = input;
     }
     window.push(input);
-    this.recent[this.next] = input;
-    this.next = this.next + 1 === window.capacity ? 0 : this.next + 1;
     const entering = input - this.shift;
     this.deviationSum += entering;
     this.squareSum += entering * entering;
@@ -78,10 +75,11 @@ export class BollingerBands implements Indicator {
     let count = window.count;
     if (this.means.length < end - start) this.means = new Float64Array(end - start);
     const means = this.means;
+    const ring = this.ring;
+    ring.set(window.ring);
+    let next = window.nextSlot;
     window.pushColumn(values, { from, to }, { values: means, offset: from, kind: 'mean' });
-    const recent = this.recent;
     const deviations = this.deviations;
-    let next = this.next;
     let shift = this.shift;
     let deviationSum = this.deviationSum;
     let squareSum = this.squareSum;
@@ -89,14 +87,14 @@ export class BollingerBands implements Indicator {
     for (let index = start; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
       if (count === capacity) {
-        const leaving = (recent[next] as number) - shift;
+        const leaving = (ring[next] as number) - shift;
         deviationSum -= leaving;
         squareSum -= leaving * leaving;
       } else {
         if (count === 0) shift = input;
         count += 1;
       }
-      recent[next] = input;
+      ring[next] = input;
       next = next + 1 === capacity ? 0 : next + 1;
       const entering = input - shift;
       deviationSum += entering;
@@ -110,7 +108,7 @@ export class BollingerBands implements Indicator {
         deviationSum = 0;
         squareSum = 0;
         for (let slot = 0; slot < count; slot += 1) {
-          const deviation = (recent[slot] as number) - shift;
+          const deviation = (ring[slot] as number) - shift;
           deviationSum += deviation;
           squareSum += deviation * deviation;
         }
@@ -124,7 +122,6 @@ export class BollingerBands implements Indicator {
       const spread = deviations * (variance > 0 ? Math.sqrt(variance) : 0);
       out[index - outOffset] = output === 0 ? middle : output === 1 ? middle + spread : middle - spread;
     }
-    this.next = next;
     this.shift = shift;
     this.deviationSum = deviationSum;
     this.squareSum = squareSum;
@@ -151,7 +148,7 @@ export class BollingerBands implements Indicator {
 
   private rebuild(): void {
     this.sinceRebuild = 0;
-    const ring = this.recent;
+    const ring = this.window.ring;
     const count = this.window.count;
     this.shift = this.window.mean();
     let deviationSum = 0;

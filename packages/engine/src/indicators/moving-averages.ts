@@ -177,9 +177,8 @@ export class WeightedMovingAverage implements Indicator {
   private readonly period: number;
   private readonly window: RollingSum;
   private readonly divisor: number;
-  /** The window's values where the rolling sum's ring holds them, for a rebuild (as BollingerBands.recent). */
-  private readonly recent: Float64Array;
-  private next = 0;
+  /** updateBlock's copy of the window's ring, written as the pushes write (as in BollingerBands). */
+  private readonly ring: Float64Array;
   private numerator = 0;
   private sinceRebuild = 0;
   /** updateBlock's window sums, one per bar of the block, grown to the largest block. */
@@ -189,7 +188,7 @@ export class WeightedMovingAverage implements Indicator {
     this.period = requirePeriod('period', period);
     this.window = new RollingSum(period);
     this.divisor = (period * (period + 1)) / 2;
-    this.recent = new Float64Array(period);
+    this.ring = new Float64Array(period);
   }
 
   get ready(): boolean {
@@ -201,8 +200,6 @@ export class WeightedMovingAverage implements Indicator {
     const wasFull = this.window.full;
     const count = this.window.count;
     this.window.push(input);
-    this.recent[this.next] = input;
-    this.next = this.next + 1 === this.period ? 0 : this.next + 1;
     // Before the window is full the weights are 1..count; once full the oldest weight drops out.
     this.numerator = wasFull ? this.numerator - sumBefore + this.period * input : this.numerator + (count + 1) * input;
     this.sinceRebuild += 1;
@@ -225,18 +222,19 @@ export class WeightedMovingAverage implements Indicator {
     const window = this.window;
     const period = this.period;
     const divisor = this.divisor;
-    const recent = this.recent;
+    const ring = this.ring;
+    ring.set(window.ring);
+    let next = window.nextSlot;
     let sumBefore = window.sum();
     let count = window.count;
     if (this.sums.length < end - start) this.sums = new Float64Array(end - start);
     const sums = this.sums;
     window.pushColumn(values, { from, to }, { values: sums, offset: from, kind: 'sum' });
-    let next = this.next;
     let numerator = this.numerator;
     let sinceRebuild = this.sinceRebuild;
     for (let index = start; index < end; index += 1) {
       const input = values[index - valuesOffset] as number;
-      recent[next] = input;
+      ring[next] = input;
       next = next + 1 === period ? 0 : next + 1;
       if (count === period) numerator = numerator - sumBefore + period * input;
       else {
@@ -248,12 +246,10 @@ export class WeightedMovingAverage implements Indicator {
       if (sinceRebuild === period) {
         // rebuild(), once per `period` bars. A call: an inner loop written here made V8 box a double on every bar.
         sinceRebuild = 0;
-        this.next = next;
-        numerator = this.weightedSum(count);
+        numerator = weightedSum(ring, next, count);
       }
       out[index - outOffset] = count === period && output === 0 ? numerator / divisor : Number.NaN;
     }
-    this.next = next;
     this.numerator = numerator;
     this.sinceRebuild = sinceRebuild;
   }
@@ -268,17 +264,19 @@ export class WeightedMovingAverage implements Indicator {
 
   private rebuild(): void {
     this.sinceRebuild = 0;
-    this.numerator = this.weightedSum(this.window.count);
+    this.numerator = weightedSum(this.window.ring, this.window.nextSlot, this.window.count);
   }
+}
 
-  /** The numerator from the last `count` values, the newest (weight `count`) first. */
-  private weightedSum(count: number): number {
-    const period = this.period;
-    const recent = this.recent;
-    let total = 0;
-    for (let back = 0, slot = this.next === 0 ? period - 1 : this.next - 1; back < count; back += 1, slot = slot === 0 ? period - 1 : slot - 1) {
-      total += (count - back) * (recent[slot] as number);
-    }
-    return total;
+/**
+ * The WMA's numerator from the last `count` values of a rolling sum's ring whose next push writes
+ * slot `next`: the newest (weight `count`) first.
+ */
+function weightedSum(ring: Float64Array, next: number, count: number): number {
+  const period = ring.length;
+  let total = 0;
+  for (let back = 0, slot = next === 0 ? period - 1 : next - 1; back < count; back += 1, slot = slot === 0 ? period - 1 : slot - 1) {
+    total += (count - back) * (ring[slot] as number);
   }
+  return total;
 }

@@ -61,17 +61,10 @@ export class RollingSum {
     return this.next;
   }
 
-  /** The value `back` pushes ago (0 is the latest); NaN when the window does not reach that far. */
-  valueAgo(back: number): number {
-    if (back < 0 || back >= this.filled) return Number.NaN;
-    let index = this.next - 1 - back;
-    if (index < 0) index += this.capacity;
-    return this.values[index] as number;
-  }
-
   /**
-   * The ring itself, for an O(n) pass whose order does not matter (a mean absolute deviation):
-   * entries `0 .. count - 1` are the window. Read it, never write it.
+   * The ring itself: entries `0 .. count - 1` are the window, the newest at the slot before
+   * `nextSlot` (a mean absolute deviation reads it in any order, a weighted sum back from the
+   * newest, a block loop copies it). Read it, never write it.
    */
   get ring(): Float64Array {
     return this.values;
