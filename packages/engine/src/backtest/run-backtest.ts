@@ -57,11 +57,22 @@ export interface BacktestSummary {
   readonly maxDrawdown: Paise;
 }
 
+/** Round trips by row, in the order recorded (as `BacktestResult.trades`), read field by field. */
+export interface RoundTripColumns {
+  readonly count: number;
+  /** Trade `row`'s net P&L (its `net`), paise. */
+  net(row: number): number;
+  /** Trade `row`'s entry bar (its `entryIndex`). */
+  entryIndex(row: number): number;
+}
+
 export interface BacktestResult {
   readonly config: BacktestConfig;
   readonly orders: readonly LedgerOrder[];
   readonly fills: readonly LedgerFill[];
   readonly trades: readonly LedgerTrade[];
+  /** The round trips' figures a sweep measures, read from the ledger's columns without building `trades` (not enumerable). */
+  readonly roundTrips: RoundTripColumns;
   readonly days: readonly DayRow[];
   /** Equity in paise at each bar's close (built when first read: the summary needs no column). */
   readonly equity: Float64Array;
@@ -206,7 +217,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     return equity;
   };
   let drawdown: Float64Array | undefined;
-  return {
+  const result: Omit<BacktestResult, 'roundTrips'> = {
     config,
     // The ledger keeps its rows in columns; these build the objects when first read.
     get orders() {
@@ -231,4 +242,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     // The kernel's equity starts at the ledger's cash, the capital: with no bar, that is the ending.
     summary: summarise({ config, ledger, ending: kernel.endingEquity, maxDrawdown: deepest }),
   };
+  // Not enumerable: a result compared, cloned to a thread or written as JSON carries its trades, not this reader of the ledger.
+  const roundTrips: RoundTripColumns = { count: ledger.tradeCount, net: (row) => ledger.tradeNet(row), entryIndex: (row) => ledger.tradeEntryIndex(row) };
+  return Object.defineProperty(result, 'roundTrips', { value: roundTrips, enumerable: false }) as BacktestResult;
 }

@@ -350,6 +350,16 @@ export class Ledger {
     return this.orderSide(this.fillOrderColumn.get(fill));
   }
 
+  /** Net P&L of round trip `trade` (its row, in the order recorded): gross minus charges, paise. */
+  tradeNet(trade: number): number {
+    return this.tradeGross.get(trade) - this.tradeCharges.get(trade);
+  }
+
+  /** The bar of round trip `trade`'s entry fill. */
+  tradeEntryIndex(trade: number): number {
+    return this.fillBar.get(this.tradeEntry.get(trade));
+  }
+
   get orderCount(): number {
     return this.orderRows;
   }

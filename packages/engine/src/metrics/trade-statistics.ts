@@ -5,19 +5,23 @@ import type { DailyResult, RoundTripTrade } from './metrics-input';
 import { ratioOf } from './risk-ratios';
 import type { Ratio } from './risk-ratios';
 
-export interface TradeStatistics {
+/** The counts and sums of trades' net P&L that win rate and profit factor come from. */
+export interface TradeOutcomes {
   readonly trades: number;
   readonly winningTrades: number;
   readonly losingTrades: number;
-  readonly breakevenTrades: number;
+  /** Sum of the winning nets (>= 0). */
+  readonly grossProfit: Paise;
+  /** Sum of the losing nets (<= 0). */
+  readonly grossLoss: Paise;
   /** Winning trades over all trades, in [0, 1]; null without trades. */
   readonly winRate: number | null;
-  /** Sum of winning trades' net P&L (>= 0). */
-  readonly grossProfit: Paise;
-  /** Sum of losing trades' net P&L (<= 0). */
-  readonly grossLoss: Paise;
   /** grossProfit / |grossLoss|; 'infinite' with profit and no loss; null with neither. */
   readonly profitFactor: Ratio;
+}
+
+export interface TradeStatistics extends TradeOutcomes {
+  readonly breakevenTrades: number;
   /** Average net P&L per trade, rounded to the paisa; null without trades. */
   readonly expectancy: Paise | null;
   readonly averageWin: Paise | null;
@@ -65,37 +69,60 @@ function byExit(trades: readonly RoundTripTrade[]): RoundTripTrade[] {
 }
 
 /**
- * Win rate, profit factor, expectancy, averages, extremes and streaks of round-trip trades.
- * @example tradeStatistics([{ netPnl: 300 }, { netPnl: -100 }, ...]) // winRate, profitFactor 3, ...
+ * Win rate and profit factor of trades given by their net P&L (paise), summed in the order given:
+ * `tradeStatistics` and a sweep's run (which reads the nets from the ledger's columns) share it.
+ * @example tradeOutcomes([300, -100, 0]) // { trades: 3, winningTrades: 1, losingTrades: 1, winRate: 1/3, profitFactor: 3, ... }
  */
-export function tradeStatistics(trades: readonly RoundTripTrade[]): TradeStatistics {
+export function tradeOutcomes(nets: ArrayLike<number>): TradeOutcomes {
   let grossProfit = 0;
   let grossLoss = 0;
   let winningTrades = 0;
   let losingTrades = 0;
+  for (let k = 0; k < nets.length; k += 1) {
+    const net = nets[k] as number;
+    if (net > 0) {
+      winningTrades += 1;
+      grossProfit += net;
+    } else if (net < 0) {
+      losingTrades += 1;
+      grossLoss += net;
+    }
+  }
+  return {
+    trades: nets.length,
+    winningTrades,
+    losingTrades,
+    grossProfit: grossProfit as Paise,
+    grossLoss: grossLoss as Paise,
+    winRate: nets.length === 0 ? null : winningTrades / nets.length,
+    profitFactor: ratioOf(grossProfit, -grossLoss),
+  };
+}
+
+/**
+ * Win rate, profit factor, expectancy, averages, extremes and streaks of round-trip trades.
+ * @example tradeStatistics([{ netPnl: 300 }, { netPnl: -100 }, ...]) // winRate, profitFactor 3, ...
+ */
+export function tradeStatistics(trades: readonly RoundTripTrade[]): TradeStatistics {
+  const outcomes = tradeOutcomes(trades.map((trade) => trade.netPnl));
+  const { grossProfit, grossLoss, winningTrades, losingTrades } = outcomes;
   let largestWin: number | null = null;
   let largestLoss: number | null = null;
   for (const { netPnl } of trades) {
-    if (netPnl > 0) {
-      winningTrades += 1;
-      grossProfit += netPnl;
-      largestWin = Math.max(largestWin ?? netPnl, netPnl);
-    } else if (netPnl < 0) {
-      losingTrades += 1;
-      grossLoss += netPnl;
-      largestLoss = Math.min(largestLoss ?? netPnl, netPnl);
-    }
+    if (netPnl > 0) largestWin = Math.max(largestWin ?? netPnl, netPnl);
+    else if (netPnl < 0) largestLoss = Math.min(largestLoss ?? netPnl, netPnl);
   }
   const streaks = longestStreaks(byExit(trades).map((trade) => trade.netPnl));
+  // The fields in the order the metrics have always been listed (JSON keeps it).
   return {
-    trades: trades.length,
+    trades: outcomes.trades,
     winningTrades,
     losingTrades,
     breakevenTrades: trades.length - winningTrades - losingTrades,
-    winRate: trades.length === 0 ? null : winningTrades / trades.length,
-    grossProfit: grossProfit as Paise,
-    grossLoss: grossLoss as Paise,
-    profitFactor: ratioOf(grossProfit, -grossLoss),
+    winRate: outcomes.winRate,
+    grossProfit,
+    grossLoss,
+    profitFactor: outcomes.profitFactor,
     expectancy: averagePaise(grossProfit + grossLoss, trades.length),
     averageWin: averagePaise(grossProfit, winningTrades),
     averageLoss: averagePaise(grossLoss, losingTrades),

@@ -7,6 +7,7 @@ import { computeMetrics } from '../metrics/compute-metrics';
 import { parameterGrid } from './grid';
 import { IndicatorCache } from '../language/indicator-cache';
 import { mergeSweepChunks, runSweep, runSweepChunk, SweepError } from './run-sweep';
+import { dailyResultOf, measure, roundTripOf, seriesDays, sweepMetricsOf } from './sweep-metrics';
 import { crossoverDocument, FAST, sessionSeries, SLOW, SWEEP_CONFIG } from './sweep-test-support';
 
 const series = sessionSeries({ days: 15, seed: 11 });
@@ -93,5 +94,45 @@ describe('runSweep', () => {
     const request = { series, document, config: SWEEP_CONFIG, combinations: [{ fast: 5, slow: 10 }, { fast: 7, slow: 10 }], metric: 'sharpe' as const };
     expect(() => runSweep(request)).toThrow(SweepError);
     expect(() => runSweep(request)).toThrow('combination 1: parameters[0]: $fast = 7 is not on its grid 5 to 15 by 5 (the nearest value below is 5)');
+  });
+});
+
+describe('sweepMetricsOf', () => {
+  // The walk-forward's out-of-sample figures: a run measured from a day on, read from the result's
+  // columns, equals `measure` over the day rows, trade objects and equity of those days.
+  it('measures from a day on as measure does over the objects of those days', () => {
+    const compiled = compileAlgorithm(document, { parameters: { fast: 5, slow: 10 } });
+    if (!compiled.ok) throw new Error('compiles');
+    const result = runBacktest({ series, program: compiled.value, config: SWEEP_CONFIG });
+    const days = seriesDays(series);
+    expect(result.trades.length).toBeGreaterThan(10);
+    // Some trade enters on a day's first bar (a signal on the last bar of the day before): the cut keeps it.
+    expect(result.trades.some((trade) => days.firstBar.indexOf(trade.entryIndex) > 0)).toBe(true);
+    for (let fromDay = 0; fromDay <= days.dates.length + 1; fromDay += 1) {
+      const fromBar = days.firstBar[fromDay] ?? series.length;
+      const tradingDays = days.dates.slice(fromDay);
+      const first = tradingDays[0];
+      const expected = measure({
+        capital: result.config.capital,
+        tradingDays,
+        days: first === undefined ? [] : result.days.filter((day) => day.date >= first).map(dailyResultOf),
+        trades: result.trades.filter((trade) => trade.entryIndex >= fromBar).map(roundTripOf),
+        equity: result.equity.subarray(fromBar),
+        candlesProcessed: result.candlesProcessed,
+      });
+      expect(sweepMetricsOf(result, { days, fromDay }), `from day ${fromDay}`).toEqual(expected);
+    }
+    // The cut matters: a later day drops trades and days.
+    expect(sweepMetricsOf(result, { days, fromDay: 6 }).trades).toBeLessThan(sweepMetricsOf(result, { days }).trades);
+  });
+
+  it('reads the trades from the ledger, and is not among the fields a copy of the result takes', () => {
+    const compiled = compileAlgorithm(document, { parameters: { fast: 5, slow: 10 } });
+    if (!compiled.ok) throw new Error('compiles');
+    const result = runBacktest({ series, program: compiled.value, config: SWEEP_CONFIG });
+    expect(result.roundTrips.count).toBe(result.trades.length);
+    expect(Array.from({ length: result.roundTrips.count }, (_unused, row) => [result.roundTrips.net(row), result.roundTrips.entryIndex(row)]))
+      .toEqual(result.trades.map((trade) => [trade.net, trade.entryIndex]));
+    expect(Object.keys(result)).not.toContain('roundTrips');
   });
 });

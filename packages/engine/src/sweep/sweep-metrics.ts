@@ -7,7 +7,8 @@ import { deepestDrawdown } from '../metrics/drawdown';
 import type { DailyResult, RoundTripTrade } from '../metrics/metrics-input';
 import type { Ratio } from '../metrics/risk-ratios';
 import { dailyReturnsOnCapital, sharpeRatio } from '../metrics/risk-ratios';
-import { tradeStatistics } from '../metrics/trade-statistics';
+import { tradeOutcomes } from '../metrics/trade-statistics';
+import type { TradeOutcomes } from '../metrics/trade-statistics';
 
 /*
  * The figures a sweep keeps per run, by the project's metrics formulas (metrics/README.md) so a
@@ -101,30 +102,49 @@ export interface MeasuredRun {
   readonly candlesProcessed: number;
 }
 
+/** What a run's figures are computed from, however the run was read. */
+interface RunTotals {
+  readonly capital: number;
+  /** Net P&L of the measured days, summed in their order. */
+  readonly netPnl: number;
+  /** Net P&L over the capital per measured trading day (dailyReturnsOnCapital). */
+  readonly returns: Float64Array;
+  readonly outcomes: TradeOutcomes;
+  /** Per-bar equity (paise) over the measured bars. */
+  readonly equity: Float64Array;
+  readonly candlesProcessed: number;
+}
+
+function metricsOf(run: RunTotals): SweepMetrics {
+  const deepest = deepestDrawdown(run.equity, run.capital);
+  return {
+    netPnl: run.netPnl,
+    returnPercent: (run.netPnl / run.capital) * 100,
+    maxDrawdown: Math.round(deepest.depth),
+    maxDrawdownPercent: deepest.depthPercent,
+    sharpe: sharpeRatio(run.returns, 0),
+    winRate: run.outcomes.winRate,
+    trades: run.outcomes.trades,
+    profitFactor: run.outcomes.profitFactor,
+    candlesProcessed: run.candlesProcessed,
+    tradingDays: run.returns.length,
+  };
+}
+
 /**
  * The sweep's figures by the formulas of `computeMetrics` (metrics/README.md), from the same
- * functions (deepestDrawdown, dailyReturnsOnCapital, sharpeRatio, tradeStatistics) but without
+ * functions (deepestDrawdown, dailyReturnsOnCapital, sharpeRatio, tradeOutcomes) but without
  * dating every bar: a sweep computes this per run, and on a year of 1-minute bars dating the
  * bars costs more than the backtest. `run-sweep.test.ts` checks it equals `computeMetrics`.
  */
 export function measure(run: MeasuredRun): SweepMetrics {
   let netPnl = 0;
   for (const day of run.days) netPnl += day.netPnl;
-  const deepest = deepestDrawdown(run.equity, run.capital);
-  const returns = dailyReturnsOnCapital({ capital: run.capital, days: run.days, tradingDays: run.tradingDays }).returns;
-  const trades = tradeStatistics(run.trades);
-  return {
-    netPnl,
-    returnPercent: (netPnl / run.capital) * 100,
-    maxDrawdown: Math.round(deepest.depth),
-    maxDrawdownPercent: deepest.depthPercent,
-    sharpe: sharpeRatio(returns, 0),
-    winRate: trades.winRate,
-    trades: trades.trades,
-    profitFactor: trades.profitFactor,
-    candlesProcessed: run.candlesProcessed,
-    tradingDays: run.tradingDays.length,
-  };
+  return metricsOf({
+    capital: run.capital, netPnl, equity: run.equity, candlesProcessed: run.candlesProcessed,
+    returns: dailyReturnsOnCapital({ capital: run.capital, days: run.days, tradingDays: run.tradingDays }).returns,
+    outcomes: tradeOutcomes(run.trades.map((trade) => trade.netPnl)),
+  });
 }
 
 /** A ledger day row as the metrics module's daily result. */
@@ -137,18 +157,44 @@ export function roundTripOf(trade: LedgerTrade): RoundTripTrade {
   return { entryTime: trade.entryTime, exitTime: trade.exitTime, netPnl: trade.net, charges: trade.charges };
 }
 
-/** The metrics of a run measured from day `fromDay` of `days` (the series' days) on. */
+/** The position of `date` in `dates` (ascending), or -1. */
+function dateIndex(dates: readonly IsoDate[], date: IsoDate): number {
+  let low = 0;
+  let high = dates.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = dates[middle] as IsoDate;
+    if (found === date) return middle;
+    if (found < date) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * The metrics of a run measured from day `fromDay` of `days` (the series' days) on: the figures
+ * `measure` gives for its days, trades and equity from that day, read from the result's day rows
+ * and trade columns without building a trade object (a sweep measures every run).
+ */
 export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDays; fromDay?: number }): SweepMetrics {
   const fromDay = options.fromDay ?? 0;
-  const tradingDays = options.days.dates.slice(fromDay);
-  const fromBar = options.days.firstBar[fromDay] ?? result.equity.length;
-  const first = tradingDays[0];
-  return measure({
-    capital: result.config.capital,
-    tradingDays,
-    days: first === undefined ? [] : result.days.filter((day) => day.date >= first).map(dailyResultOf),
-    trades: result.trades.filter((trade) => trade.entryIndex >= fromBar).map(roundTripOf),
-    equity: result.equity.subarray(fromBar),
-    candlesProcessed: result.candlesProcessed,
-  });
+  const { dates, firstBar } = options.days;
+  const fromBar = firstBar[fromDay] ?? result.equity.length;
+  const first = dates[fromDay];
+  const capital = result.config.capital;
+  const returns = new Float64Array(Math.max(0, dates.length - fromDay));
+  let netPnl = 0;
+  if (first !== undefined) {
+    for (const day of result.days) {
+      if (day.date < first) continue;
+      netPnl += day.net;
+      // As dailyReturnsOnCapital's map by date: a later row of the same date wins; a date off the series counts nowhere.
+      const index = dateIndex(dates, day.date);
+      if (index >= fromDay) returns[index - fromDay] = day.net / capital;
+    }
+  }
+  const { roundTrips } = result;
+  const nets: number[] = [];
+  for (let row = 0; row < roundTrips.count; row += 1) if (roundTrips.entryIndex(row) >= fromBar) nets.push(roundTrips.net(row));
+  return metricsOf({ capital, netPnl, returns, outcomes: tradeOutcomes(nets), equity: result.equity.subarray(fromBar), candlesProcessed: result.candlesProcessed });
 }
