@@ -352,7 +352,9 @@ export class Ledger {
 
   /** Net P&L of round trip `trade` (its row, in the order recorded): gross minus charges, paise. */
   tradeNet(trade: number): number {
-    return this.tradeGross.get(trade) - this.tradeCharges.get(trade);
+    const net = this.tradeGross.get(trade) - this.tradeCharges.get(trade);
+    // As paise(): a zero is +0.
+    return net === 0 ? 0 : net;
   }
 
   /** The bar of round trip `trade`'s entry fill. */
