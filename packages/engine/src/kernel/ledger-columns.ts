@@ -1,48 +1,94 @@
-// Storage for the ledger's rows: one column per field, each a list of fixed-size typed-array
-// chunks, so an order, a fill or a trade costs a few numbers written into arrays and no object.
-// A backtest with tens of thousands of round trips otherwise spends more time in the garbage
+// Storage for the ledger's rows: one column per field, each one typed array that doubles when
+// full, so an order, a fill or a trade costs a few numbers written into arrays and no object. A
+// backtest with tens of thousands of round trips otherwise spends more time in the garbage
 // collector (every record survives to the end of the run, so the young generation copies each
-// one) than in the kernel. Chunks are never copied or resized, a column that is never written
-// (charge components in a run without charges) allocates nothing, and each field takes the
-// narrowest type that holds it: the memory a run touches is what costs, not the row count.
+// one) than in the kernel. A column never written (charge components in a run without charges)
+// allocates nothing, a small run's columns stay small (a sweep's run of a few hundred trades: a
+// few KB each), and each field takes the narrowest type that holds it.
 // Strings that repeat (instrument, date) are stored as codes into a table of distinct values.
-
-// 1,024 rows a chunk (8 KB of f64): a run with a few hundred trades (a sweep's typical run) then
-// allocates about 170 KB for its ledger instead of 600 KB with 4,096-row chunks. A sweep makes a
-// thousand such runs, and at 4,096 rows their buffers made V8 start a full collection every 120
-// ms; its concurrent marking then took CPU from the other sweep thread (sweep benchmark: the
-// same sweep again on the same 2 threads 1.65 s, CPU 3.20 s, at 4,096 rows; 1.42-1.46 s, CPU
-// 2.77-2.83 s, at 1,024). Reads and writes cost the same shift and mask at any size.
-const CHUNK_BITS = 10;
-const CHUNK_ROWS = 1 << CHUNK_BITS;
-const CHUNK_MASK = CHUNK_ROWS - 1;
+//
+// Until 2026-12 a column was a list of 1,024-row chunks (never copied); a read or write then
+// took two loads and a shift and mask, and the per-trade path makes about sixty of them. One
+// array per column made the kernel benchmark's crossover (27,670 round trips on 1 M bars) about
+// 6% faster; the copies on growth cost less than that (each row is copied once on average).
 
 /** `f64`: money, times, quantities; `i32`: row numbers, bar indices and string codes; `u8`: small enumerations. */
 export type ColumnType = 'f64' | 'i32' | 'u8';
 
-type Chunk = Float64Array | Int32Array | Uint8Array;
-
 /** One field of a table's rows. Rows never written read as 0. */
-export class Column {
-  private readonly chunks: (Chunk | undefined)[] = [];
+export interface Column {
+  get(row: number): number;
+  set(row: number, value: number): void;
+}
 
-  constructor(private readonly type: ColumnType) {}
+/** Rows of a column's first array. */
+const FIRST_ROWS = 256;
+
+/** The size a column holding `length` rows grows to so that it holds row `row`. */
+function grownSize(length: number, row: number): number {
+  let size = Math.max(FIRST_ROWS, length * 2);
+  while (size <= row) size *= 2;
+  return size;
+}
+
+/**
+ * A column of `type`. Each type is its own class, written out three times on purpose: V8 keeps
+ * one record of the array kinds an element access has seen per function, so one class over the
+ * three typed arrays made every read and write a test of three kinds (measured: the kernel
+ * benchmark's crossover about 4% slower than with a class per type).
+ */
+export function column(type: ColumnType): Column {
+  return type === 'f64' ? new F64Column() : type === 'i32' ? new I32Column() : new U8Column();
+}
+
+class F64Column implements Column {
+  private values = new Float64Array(0);
 
   get(row: number): number {
-    const chunk = this.chunks[row >>> CHUNK_BITS];
-    return chunk === undefined ? 0 : (chunk[row & CHUNK_MASK] as number);
+    return row < this.values.length ? (this.values[row] as number) : 0;
   }
 
   set(row: number, value: number): void {
-    const chunk = this.chunks[row >>> CHUNK_BITS] ?? this.allocate(row >>> CHUNK_BITS);
-    chunk[row & CHUNK_MASK] = value;
+    if (row >= this.values.length) {
+      const values = new Float64Array(grownSize(this.values.length, row));
+      values.set(this.values);
+      this.values = values;
+    }
+    this.values[row] = value;
+  }
+}
+
+class I32Column implements Column {
+  private values = new Int32Array(0);
+
+  get(row: number): number {
+    return row < this.values.length ? (this.values[row] as number) : 0;
   }
 
-  private allocate(index: number): Chunk {
-    while (this.chunks.length <= index) this.chunks.push(undefined);
-    const chunk = this.type === 'f64' ? new Float64Array(CHUNK_ROWS) : this.type === 'i32' ? new Int32Array(CHUNK_ROWS) : new Uint8Array(CHUNK_ROWS);
-    this.chunks[index] = chunk;
-    return chunk;
+  set(row: number, value: number): void {
+    if (row >= this.values.length) {
+      const values = new Int32Array(grownSize(this.values.length, row));
+      values.set(this.values);
+      this.values = values;
+    }
+    this.values[row] = value;
+  }
+}
+
+class U8Column implements Column {
+  private values = new Uint8Array(0);
+
+  get(row: number): number {
+    return row < this.values.length ? (this.values[row] as number) : 0;
+  }
+
+  set(row: number, value: number): void {
+    if (row >= this.values.length) {
+      const values = new Uint8Array(grownSize(this.values.length, row));
+      values.set(this.values);
+      this.values = values;
+    }
+    this.values[row] = value;
   }
 }
 

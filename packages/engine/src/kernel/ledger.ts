@@ -11,7 +11,8 @@ import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeComponents, TradeSide } from '@vyuha/market';
 import type { ChargedInstrument, ChargeModel, FillCharges } from './charges-model';
-import { Column, StringTable } from './ledger-columns';
+import { column, StringTable } from './ledger-columns';
+import type { Column } from './ledger-columns';
 import type { ExitReason, FillReason } from './trader';
 
 export type OrderStatus = 'working' | 'filled' | 'cancelled';
@@ -148,30 +149,30 @@ export class Ledger {
   };
   // Orders (row = id - 1).
   private orderRows = 0;
-  private readonly orderInstrument = new Column('i32');
-  private readonly orderSideCode = new Column('u8');
-  private readonly orderQuantityColumn = new Column('f64');
-  private readonly orderReason = new Column('u8');
-  private readonly orderPlaced = new Column('i32');
-  private readonly orderPlacedTime = new Column('f64');
-  private readonly orderStatusCode = new Column('u8');
+  private readonly orderInstrument = column('i32');
+  private readonly orderSideCode = column('u8');
+  private readonly orderQuantityColumn = column('f64');
+  private readonly orderReason = column('u8');
+  private readonly orderPlaced = column('i32');
+  private readonly orderPlacedTime = column('f64');
+  private readonly orderStatusCode = column('u8');
   // Fills (side, quantity, instrument and reason are their order's).
   private fillRows = 0;
-  private readonly fillOrderColumn = new Column('i32');
-  private readonly fillBar = new Column('i32');
-  private readonly fillTime = new Column('f64');
-  private readonly fillDate = new Column('i32');
-  private readonly fillPriceColumn = new Column('f64');
-  private readonly fillCharges = new Column('f64');
+  private readonly fillOrderColumn = column('i32');
+  private readonly fillBar = column('i32');
+  private readonly fillTime = column('f64');
+  private readonly fillDate = column('i32');
+  private readonly fillPriceColumn = column('f64');
+  private readonly fillCharges = column('f64');
   /** One column per charge component, in COMPONENTS order; written only for charged fills. */
-  private readonly fillComponents = COMPONENTS.map(() => new Column('f64'));
+  private readonly fillComponents = COMPONENTS.map(() => column('f64'));
   // Trades (everything else comes from their two fills).
   private tradeRows = 0;
-  private readonly tradeEntry = new Column('i32');
-  private readonly tradeExit = new Column('i32');
-  private readonly tradeQuantity = new Column('f64');
-  private readonly tradeGross = new Column('f64');
-  private readonly tradeCharges = new Column('f64');
+  private readonly tradeEntry = column('i32');
+  private readonly tradeExit = column('i32');
+  private readonly tradeQuantity = column('f64');
+  private readonly tradeGross = column('f64');
+  private readonly tradeCharges = column('f64');
   private readonly instruments = new StringTable();
   private readonly dates = new StringTable<IsoDate>();
   // Objects of the rows already read through `orders`, `fills`, `trades`.
