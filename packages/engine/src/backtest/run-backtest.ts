@@ -8,6 +8,8 @@ import type { BarSeries, SignalProgram } from '../algorithm/program';
 import { chargeModelOf } from '../kernel/charges-model';
 import type { ContractChain } from '../kernel/contract-chain';
 import { drawdownCurve, Kernel } from '../kernel/kernel';
+import { DeepestFall } from '../metrics/drawdown';
+import type { FallDepth } from '../metrics/drawdown';
 import { scanBarTimes } from '../kernel/session-clock';
 import type { SessionRules } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
@@ -73,6 +75,12 @@ export interface BacktestResult {
   readonly trades: readonly LedgerTrade[];
   /** The round trips' figures a sweep measures, read from the ledger's columns without building `trades` (not enumerable). */
   readonly roundTrips: RoundTripColumns;
+  /**
+   * The deepest fall of the equity from bar `bar` on below its running peak (the capital to start
+   * with): deepestDrawdown's depth and percentage over `equity.subarray(bar)`, read from the
+   * kernel's runs of bars without building the column when it was never read (not enumerable).
+   */
+  deepestFallFrom(bar: number): FallDepth;
   readonly days: readonly DayRow[];
   /** Equity in paise at each bar's close (built when first read: the summary needs no column). */
   readonly equity: Float64Array;
@@ -217,7 +225,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     return equity;
   };
   let drawdown: Float64Array | undefined;
-  const result: Omit<BacktestResult, 'roundTrips'> = {
+  const result: Omit<BacktestResult, 'roundTrips' | 'deepestFallFrom'> = {
     config,
     // The ledger keeps its rows in columns; these build the objects when first read.
     get orders() {
@@ -244,5 +252,10 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
   };
   // Not enumerable: a result compared, cloned to a thread or written as JSON carries its trades, not this reader of the ledger.
   const roundTrips: RoundTripColumns = { count: ledger.tradeCount, net: (row) => ledger.tradeNet(row), entryIndex: (row) => ledger.tradeEntryIndex(row) };
-  return Object.defineProperty(result, 'roundTrips', { value: roundTrips, enumerable: false }) as BacktestResult;
+  const deepestFallFrom = (bar: number): FallDepth => {
+    const fall = new DeepestFall(config.capital);
+    kernel.feedEquity({ from: bar, to: bars }, fall);
+    return fall;
+  };
+  return Object.defineProperties(result, { roundTrips: { value: roundTrips, enumerable: false }, deepestFallFrom: { value: deepestFallFrom, enumerable: false } }) as BacktestResult;
 }

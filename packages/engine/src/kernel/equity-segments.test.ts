@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rupeesToPaise } from '@vyuha/core';
+import { createRng } from '@vyuha/core';
+import { DeepestFall, deepestDrawdown } from '../metrics/drawdown';
 import { EquitySegments } from './equity-segments';
 
 describe('EquitySegments', () => {
@@ -49,5 +51,49 @@ describe('EquitySegments', () => {
     const column = segments.column();
     expect(column.length).toBe(10_000);
     expect(column.every((value, bar) => value === bar)).toBe(true);
+  });
+
+  it('feeds a DeepestFall from any bar the figures deepestDrawdown reads from the built column', () => {
+    const rng = createRng(20_261_205);
+    const random = (): number => rng.next();
+    const length = 3_000;
+    const closes = new Float64Array(length);
+    let price = 22_000;
+    for (let bar = 0; bar < length; bar += 1) {
+      price = Math.round((price + (random() - 0.5) * 40) * 20) / 20;
+      closes[bar] = price;
+    }
+    const segments = new EquitySegments(closes);
+    let cash = 10_000_000;
+    let bar = 0;
+    while (bar < length) {
+      const to = Math.min(length, bar + 1 + Math.floor(random() * 60));
+      if (random() < 0.5) segments.constant(bar, to, cash);
+      else {
+        const units = random() < 0.5 ? 50 : -50;
+        cash -= units * 22_000 * 100;
+        segments.hold(cash, units);
+        segments.held(bar, to);
+        cash += units * Math.round((closes[to - 1] as number) * 100);
+      }
+      bar = to;
+    }
+    const column = segments.column();
+    // Every seventh bar as the start (inside held runs and constant ones), and the end.
+    const starts = [...Array.from({ length: 429 }, (_, step) => step * 7), length - 1, length];
+    for (const from of starts) {
+      for (const capital of [10_000_000, 9_000_000]) {
+        const fall = new DeepestFall(capital);
+        segments.feedRuns({ from, to: length }, fall);
+        const expected = deepestDrawdown(column.subarray(from), capital);
+        expect([fall.depth, fall.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
+      }
+    }
+    // A range that ends early reads only up to its end.
+    const part = new DeepestFall(10_000_000);
+    segments.feedRuns({ from: 100, to: 2_000 }, part);
+    const expected = deepestDrawdown(column.subarray(100, 2_000), 10_000_000);
+    expect([part.depth, part.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
+    expect(expected.depth).toBeGreaterThan(0);
   });
 });

@@ -69,9 +69,12 @@ export class EquitySegments {
     else this.push(to, cash, units);
   }
 
-  /** The equity column of the bars recorded, each value exactly the one the run computed. */
-  column(): Float64Array {
-    const equity = new Float64Array(this.bars);
+  /**
+   * The equity column of the bars recorded, each value exactly the one the run computed: in the
+   * first values of `into` (at least `bars` long) when given, else a new column.
+   */
+  column(into?: Float64Array): Float64Array {
+    const equity = into === undefined ? new Float64Array(this.bars) : into.subarray(0, this.bars);
     const prices = this.prices;
     let from = 0;
     for (let run = 0; run < this.count; run += 1) {
@@ -83,6 +86,27 @@ export class EquitySegments {
       from = to;
     }
     return equity;
+  }
+
+  /**
+   * Gives `sink` the equity of bars `range.from` .. `range.to` - 1 (recorded ones) in order, the
+   * value of a constant run once: for a sink that follows running extremes (DeepestFall), where a
+   * value repeated changes nothing, this is that part of the column read without writing it.
+   */
+  feedRuns(range: { readonly from: number; readonly to: number }, sink: { add(value: number): void }): void {
+    const prices = this.prices;
+    const { from, to } = range;
+    let start = 0;
+    for (let run = 0; run < this.count && start < to; run += 1) {
+      const end = Math.min(this.ends[run] as number, to);
+      if (end > from) {
+        const cash = this.cash[run] as number;
+        const units = this.units[run] as number;
+        if (units !== units) sink.add(cash);
+        else for (let bar = Math.max(start, from); bar < end; bar += 1) sink.add(heldEquity(cash, units, prices[bar] as number));
+      }
+      start = this.ends[run] as number;
+    }
   }
 
   /** A new run ending at `to`; units NaN: constant. */

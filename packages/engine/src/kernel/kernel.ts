@@ -69,7 +69,11 @@ export interface KernelOptions {
   readonly barMilliseconds?: number;
   /** Incremental mode: bars are given one at a time to `step` as they close; `run` is refused. */
   readonly stepping?: KernelStepping;
-  /** A whole run: equity is written into the first `series.length` values of this buffer (every one of them, so old values never show) instead of a new column. */
+  /**
+   * A whole run: its equity column is the first `series.length` values of this buffer (every one of
+   * them written, bar by bar or when the column is built from its runs, so old values never show)
+   * instead of a new column.
+   */
   readonly equity?: Float64Array;
 }
 
@@ -124,9 +128,8 @@ export function drawdownCurve(equity: Float64Array): Float64Array {
   return drawdown;
 }
 
-/** The caller's buffer cut to `length` bars, or a new column. Throws RangeError for a buffer too short. */
-function equityColumn(buffer: Float64Array | undefined, length: number): Float64Array {
-  if (buffer === undefined) return new Float64Array(length);
+/** The caller's buffer cut to `length` bars. Throws RangeError for a buffer too short. */
+function equityColumn(buffer: Float64Array, length: number): Float64Array {
   if (buffer.length < length) throw new RangeError(`equity: the buffer holds ${buffer.length} values, the series ${length} bars`);
   return buffer.length === length ? buffer : buffer.subarray(0, length);
 }
@@ -214,10 +217,12 @@ export class Kernel {
     // Called with the trader as `this`.
     this.barClose = this.trader.onBarClose;
     this.markPrices = this.trader.heldUnits === undefined ? undefined : this.trader.markPrices;
-    const segmented = stepping === undefined && options.equity === undefined && this.markPrices !== undefined && this.canSkip();
+    const segmented = stepping === undefined && this.markPrices !== undefined && this.canSkip();
     this.segments = segmented ? new EquitySegments(this.markPrices as Float64Array) : undefined;
+    // A caller's buffer is checked now, whether it is written bar by bar or when the column is built.
+    const buffer = options.equity === undefined ? undefined : equityColumn(options.equity, series.length);
     // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.
-    this.column = segmented ? undefined : stepping === undefined ? equityColumn(options.equity, series.length) : new Float64Array(series.time.length);
+    this.column = segmented ? undefined : stepping === undefined ? buffer ?? new Float64Array(series.length) : new Float64Array(series.time.length);
   }
 
   /**
@@ -226,8 +231,22 @@ export class Kernel {
    */
   get equity(): Float64Array {
     if (this.column !== undefined) return this.column;
-    this.built ??= (this.segments as EquitySegments).column();
+    this.built ??= (this.segments as EquitySegments).column(this.options.equity);
     return this.built;
+  }
+
+  /**
+   * Gives `sink` the equity of bars `range.from` .. `range.to` - 1 in order, as
+   * EquitySegments.feedRuns does: a sink of running extremes (a sweep's DeepestFall) reads a run
+   * kept as runs of bars without its column being built.
+   */
+  feedEquity(range: { readonly from: number; readonly to: number }, sink: { add(value: number): void }): void {
+    if (this.column === undefined && this.built === undefined) {
+      (this.segments as EquitySegments).feedRuns(range, sink);
+      return;
+    }
+    const equity = this.equity;
+    for (let bar = range.from; bar < Math.min(range.to, equity.length); bar += 1) sink.add(equity[bar] as number);
   }
 
   /** Equity at the close of the last bar processed (the starting cash before any). */

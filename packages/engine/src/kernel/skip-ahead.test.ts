@@ -10,6 +10,7 @@ import { SIGNAL_NONE } from '../algorithm/program';
 import type { BarSeries, SignalProgram } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
+import { deepestDrawdown } from '../metrics/drawdown';
 
 const MINUTE = 60_000;
 const FIRST_SESSION_MS = Date.UTC(2024, 0, 1, 3, 45); // 09:15 IST
@@ -91,6 +92,34 @@ describe('kernel skip-ahead', () => {
       { numRuns: 80 },
     );
     // 160 backtests: about 4 s alone, longer beside other test files on a busy machine.
+  }, 60_000);
+
+  it('measures the deepest fall from any bar without its column, and builds the column into a caller\'s buffer', () => {
+    const buffer = new Float64Array(15 * 375).fill(Number.NaN);
+    fc.assert(
+      fc.property(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }), rules: fc.constantFrom(...RULES), config: configArbitrary,
+          minutesPerDay: fc.constantFrom(200, 375), days: fc.constantFrom(6, 15), starts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }),
+        }),
+        ({ seed, rules, config, minutesPerDay, days, starts }) => {
+          const series = walk({ seed, days, minutesPerDay });
+          const { skipping, barByBar } = programs(rules, series);
+          // Skipping keeps its equity as runs of bars (unless a daily limit makes it write every bar).
+          const skipped = runBacktest({ series, program: skipping, config, equityBuffer: buffer });
+          const reference = runBacktest({ series, program: barByBar, config });
+          const capital = reference.config.capital;
+          for (const from of [0, series.length, ...starts.map((start) => Math.floor(start * series.length))]) {
+            const expected = deepestDrawdown(reference.equity.subarray(from), capital);
+            for (const fall of [skipped.deepestFallFrom(from), reference.deepestFallFrom(from)]) expect([fall.depth, fall.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
+          }
+          expect(skipped.equity).toEqual(reference.equity);
+          expect(skipped.equity.buffer).toBe(buffer.buffer);
+          expect(skipped.summary).toEqual(reference.summary);
+        },
+      ),
+      { numRuns: 40 },
+    );
   }, 60_000);
 
   it('nextSignalBar names the first bar from `from` (before `before`) whose signal acts on the position, as onBar bar by bar does', () => {

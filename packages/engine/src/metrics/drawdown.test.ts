@@ -1,7 +1,7 @@
 import { istEpochMs, isoDate, paise } from '@vyuha/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deepestDrawdown, equityAndDrawdown } from './drawdown';
+import { DeepestFall, deepestDrawdown, equityAndDrawdown } from './drawdown';
 
 describe('equity and drawdown curves', () => {
   it('daily: one point per trading day at its close, flat days repeat', () => {
@@ -42,6 +42,18 @@ describe('equity and drawdown curves', () => {
       expect(deepest.depthPercent).toBe(expectedPercent);
       expect(deepest.depth).toBeGreaterThanOrEqual(0);
       if (deepest.recoveryPosition !== null) expect(equity[deepest.recoveryPosition]).toBeGreaterThanOrEqual(deepest.peakPosition < 0 ? 500_000 : equity[deepest.peakPosition]!);
+    }));
+  });
+
+  it('DeepestFall fed value by value gives deepestDrawdown\'s depth and percentage, a repeated value fed once or every time', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 4 })), { maxLength: 60 }), (runs) => {
+      const values = runs.flatMap(([value, repeat]) => Array.from({ length: repeat }, () => value));
+      const expected = deepestDrawdown(Float64Array.from(values), 500_000);
+      const everyValue = new DeepestFall(500_000);
+      for (const value of values) everyValue.add(value);
+      const oncePerRun = new DeepestFall(500_000);
+      for (const [value] of runs) oncePerRun.add(value);
+      for (const fall of [everyValue, oncePerRun]) expect([fall.depth, fall.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
     }));
   });
 });

@@ -85,6 +85,55 @@ function drawdownOf(equity: Float64Array, capital: number): { drawdown: Float64A
   return { drawdown, drawdownPercent };
 }
 
+/** The depth of the deepest fall below a running peak, in money and as a percentage of that peak. */
+export interface FallDepth {
+  readonly depth: number;
+  readonly depthPercent: number;
+}
+
+/**
+ * `deepestDrawdown`'s depth and percentage, fed one equity value at a time, so a caller that keeps
+ * its curve as runs (equity-segments.ts) need not write it out. A run of equal values changes the
+ * figures only through its first value: feeding it once is the same as feeding every bar of it.
+ * `deepestDrawdown` below computes the same two figures with the positions besides (one loop over a
+ * column, kept apart because the metrics read a million bars through it).
+ */
+export class DeepestFall implements FallDepth {
+  private peak: number;
+  /** The deepest fall below the current peak; its percentage is taken when the peak is passed. */
+  private fall = 0;
+  private percent = 0;
+  private deepest = 0;
+
+  constructor(capital: number) {
+    this.peak = capital;
+  }
+
+  add(value: number): void {
+    if (value >= this.peak) {
+      if (this.fall > 0) {
+        this.percent = Math.max(this.percent, (this.fall / this.peak) * 100);
+        this.fall = 0;
+      }
+      this.peak = value;
+      return;
+    }
+    const below = this.peak - value;
+    if (below > this.fall) {
+      this.fall = below;
+      if (below > this.deepest) this.deepest = below;
+    }
+  }
+
+  get depth(): number {
+    return this.deepest;
+  }
+
+  get depthPercent(): number {
+    return this.fall > 0 ? Math.max(this.percent, (this.fall / this.peak) * 100) : this.percent;
+  }
+}
+
 /**
  * The deepest peak-to-trough fall in money, where it started, bottomed and recovered.
  * Invariant: depth >= 0; a curve that never falls below its running peak has depth 0.

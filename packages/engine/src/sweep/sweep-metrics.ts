@@ -4,6 +4,7 @@ import type { BarSeries } from '../algorithm/program';
 import type { BacktestResult } from '../backtest/run-backtest';
 import type { DayRow, LedgerTrade } from '../kernel/ledger';
 import { deepestDrawdown } from '../metrics/drawdown';
+import type { FallDepth } from '../metrics/drawdown';
 import type { DailyResult, RoundTripTrade } from '../metrics/metrics-input';
 import type { Ratio } from '../metrics/risk-ratios';
 import { dailyReturnsOnCapital, sharpeRatio } from '../metrics/risk-ratios';
@@ -110,13 +111,13 @@ interface RunTotals {
   /** Net P&L over the capital per measured trading day (dailyReturnsOnCapital). */
   readonly returns: Float64Array;
   readonly outcomes: TradeOutcomes;
-  /** Per-bar equity (paise) over the measured bars. */
-  readonly equity: Float64Array;
+  /** The deepest fall of the per-bar equity over the measured bars (deepestDrawdown's figures). */
+  readonly deepest: FallDepth;
   readonly candlesProcessed: number;
 }
 
 function metricsOf(run: RunTotals): SweepMetrics {
-  const deepest = deepestDrawdown(run.equity, run.capital);
+  const { deepest } = run;
   return {
     netPnl: run.netPnl,
     returnPercent: (run.netPnl / run.capital) * 100,
@@ -141,7 +142,7 @@ export function measure(run: MeasuredRun): SweepMetrics {
   let netPnl = 0;
   for (const day of run.days) netPnl += day.netPnl;
   return metricsOf({
-    capital: run.capital, netPnl, equity: run.equity, candlesProcessed: run.candlesProcessed,
+    capital: run.capital, netPnl, deepest: deepestDrawdown(run.equity, run.capital), candlesProcessed: run.candlesProcessed,
     returns: dailyReturnsOnCapital({ capital: run.capital, days: run.days, tradingDays: run.tradingDays }).returns,
     outcomes: tradeOutcomes(run.trades.map((trade) => trade.netPnl)),
   });
@@ -174,12 +175,13 @@ function dateIndex(dates: readonly IsoDate[], date: IsoDate): number {
 /**
  * The metrics of a run measured from day `fromDay` of `days` (the series' days) on: the figures
  * `measure` gives for its days, trades and equity from that day, read from the result's day rows
- * and trade columns without building a trade object (a sweep measures every run).
+ * and trade columns without building a trade object, and its drawdown from the kernel's runs of
+ * bars without building the equity column (a sweep measures every run).
  */
 export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDays; fromDay?: number }): SweepMetrics {
   const fromDay = options.fromDay ?? 0;
   const { dates, firstBar } = options.days;
-  const fromBar = firstBar[fromDay] ?? result.equity.length;
+  const fromBar = firstBar[fromDay] ?? result.candlesProcessed;
   const first = dates[fromDay];
   const capital = result.config.capital;
   const returns = new Float64Array(Math.max(0, dates.length - fromDay));
@@ -196,5 +198,6 @@ export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDa
   const { roundTrips } = result;
   const nets: number[] = [];
   for (let row = 0; row < roundTrips.count; row += 1) if (roundTrips.entryIndex(row) >= fromBar) nets.push(roundTrips.net(row));
-  return metricsOf({ capital, netPnl, returns, outcomes: tradeOutcomes(nets), equity: result.equity.subarray(fromBar), candlesProcessed: result.candlesProcessed });
+  // From the kernel's runs of bars: a sweep never builds a run's equity column.
+  return metricsOf({ capital, netPnl, returns, outcomes: tradeOutcomes(nets), deepest: result.deepestFallFrom(fromBar), candlesProcessed: result.candlesProcessed });
 }
