@@ -62,6 +62,39 @@ const CHAINS = [
   'rsi(close, 3) > 50 and stoch_k(4, 2) < 80 and cci(3) != 0 and adx(2) >= 10 and close > vwap()',
 ];
 
+describe('crossover and crossunder over blocks', () => {
+  /** Closes and opens of two values only: equal on about half the bars, so ties (which keep the last side) come often. */
+  function tiedSeries(seed: number, length: number): BarSeries {
+    let state = seed >>> 0;
+    const pick = (): number => {
+      state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+      return state < 2_147_483_648 ? 100 : 100.05;
+    };
+    const close = Float64Array.from({ length }, pick);
+    const open = Float64Array.from({ length }, pick);
+    const time = Float64Array.from({ length }, (_, index) => Date.UTC(2024, 0, 1, 3, 45) + index * 60_000);
+    return { length, time, open, high: close.map((value, index) => Math.max(value, open[index] as number)), low: close.map((value, index) => Math.min(value, open[index] as number)), close, volume: new Float64Array(length).fill(1), oi: new Float64Array(length).fill(Number.NaN) };
+  }
+
+  it('give the per-bar values through ties (a tie keeps the side it follows), for any block sizes', () => {
+    let firedAfterTie = 0;
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 1_000_000 }),
+      fc.constantFrom('crossover(close, open)', 'crossunder(close, open)', 'crossover(sma(close, 2), sma(open, 2))'),
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }),
+      (seed, source, blocks) => {
+        const series = tiedSeries(seed, 150);
+        const reference = evaluate(source, series, {});
+        expect(comparable(evaluate(source, series, { blocks, generateCode: true }))).toEqual(comparable(reference));
+        expect(comparable(evaluate(source, series, { blocks, generateCode: false }))).toEqual(comparable(reference));
+        // A crossing right after a tie: the side before the tie decides it.
+        for (let index = 1; index < series.length; index += 1) if (reference[index] === 1 && series.close[index - 1] === series.open[index - 1]) firedAfterTie += 1;
+      },
+    ), { numRuns: 60 });
+    expect(firedAfterTie).toBeGreaterThan(0);
+  });
+});
+
 describe('and / or chains over blocks', () => {
   it('give the per-bar 1/0 at every bar, generated or interpreted, for any block sizes', () => {
     fc.assert(fc.property(

@@ -322,20 +322,15 @@ export function crossBlock(target: BlockTarget, options: { operands: readonly [n
   let lastSign = 0;
   return (start, end, base) => {
     let sign = lastSign;
+    // Without branches (a crossing is a coin toss for the predictor): above and below are 0 or 1,
+    // never both; a difference of 0 or NaN keeps the last sign.
     for (let k = start - base; k < end - base; k += 1) {
       const difference = (left[k] as number) - (right[k] as number);
-      if (difference > 0) {
-        over[k] = sign < 0 ? 1 : 0;
-        under[k] = 0;
-        sign = 1;
-      } else if (difference < 0) {
-        over[k] = 0;
-        under[k] = sign > 0 ? 1 : 0;
-        sign = -1;
-      } else {
-        over[k] = 0;
-        under[k] = 0;
-      }
+      const above = +(difference > 0);
+      const below = +(difference < 0);
+      over[k] = above & +(sign < 0);
+      under[k] = below & +(sign > 0);
+      sign = above - below + (1 - above - below) * sign;
     }
     lastSign = sign;
   };
