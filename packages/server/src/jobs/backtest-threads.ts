@@ -23,7 +23,7 @@ import type { FuturesRecipeData, PreparedRun } from '../backtest/prepared-run';
 import type { TradePlan } from '../backtest/trade-plan';
 import { legsSnapshot } from '../sweep/sweep-legs';
 import type { LegsJobData } from '../sweep/sweep-legs';
-import { threadEntry } from '../threads/thread-entry';
+import { BUNDLED_THREAD_OPTIONS, threadEntry } from '../threads/thread-entry';
 import { BacktestRunFailure } from './backtest-outputs';
 import type { RunOutputs } from './backtest-outputs';
 
@@ -152,7 +152,7 @@ export class BacktestThreads {
   }
 
   private startThread(): Slot {
-    const thread = new Worker(threadEntry({ source: new URL('./backtest-thread.ts', import.meta.url), bundledEnv: 'VYUHA_BACKTEST_THREAD' }));
+    const thread = new Worker(threadEntry({ source: new URL('./backtest-thread.ts', import.meta.url), bundledEnv: 'VYUHA_BACKTEST_THREAD' }), BUNDLED_THREAD_OPTIONS);
     const slot: Slot = { thread, busy: undefined };
     thread.on('message', (answer: BacktestTaskAnswer) => {
       const pending = slot.busy;

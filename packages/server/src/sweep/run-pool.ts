@@ -26,6 +26,7 @@ import type { FromWorker, JobMessage, SeriesMessage, TaskMessage } from './sweep
 import { LegsSent } from './sweep-legs';
 import type { LegsJob } from './sweep-legs';
 import { receivedError, shareSeries } from './sweep-protocol';
+import { BUNDLED_THREAD_OPTIONS } from '../threads/thread-entry';
 
 /**
  * Without a chunk size from the caller, each chunk is the remaining combinations / (threads x 4)
@@ -163,7 +164,7 @@ export class SweepPool {
     const entry = workerEntry();
     const ready: Array<Promise<void>> = [];
     this.threads = Array.from({ length: workers }, () => {
-      const thread = new Worker(entry, { workerData });
+      const thread = new Worker(entry, { workerData, ...BUNDLED_THREAD_OPTIONS });
       ready.push(new Promise<void>((resolve) => {
         thread.on('message', (message: FromWorker) => {
           if (message.type === 'ready') resolve();
