@@ -63,7 +63,7 @@ export type {
 } from './algorithm/document';
 export { ALGORITHM_FORMAT, ALGORITHM_VERSION, ALGORITHM_NODE_TYPES, HOLD_NODE_HEIGHT, formatAlgorithmError } from './algorithm/document';
 export type { CompiledAlgorithm } from './algorithm/compile';
-export { compileAlgorithm, validateAlgorithm, resolveSignal } from './algorithm/compile';
+export { algorithmCompiler, compileAlgorithm, validateAlgorithm, resolveSignal } from './algorithm/compile';
 export type { AlgorithmParameter } from './algorithm/document';
 export type { AnalyseOptions as CompileOptions } from './algorithm/analyse';
 export type { ParameterBindings, ParameterConstraint } from './algorithm/parameters';
@@ -77,7 +77,7 @@ export type { SweepMetrics, SweepMetric, MetricDirection, SeriesDays } from './s
 export type { MeasuredRun } from './sweep/sweep-metrics';
 export { SWEEP_METRICS, isSweepMetric, rankValue, seriesDays, sweepMetricsOf, measure as measureSweepRun } from './sweep/sweep-metrics';
 export type { SweepRequest, SweepRow, SweepResult } from './sweep/run-sweep';
-export { runSweep, runSweepChunk, mergeSweepChunks, sweepResult, compileCombination, SweepError } from './sweep/run-sweep';
+export { runSweep, runSweepChunk, mergeSweepChunks, sweepResult, compileCombination, combinationCompiler, SweepError } from './sweep/run-sweep';
 export type { MeasuredRow, HeatmapRequest, SweepHeatmap, Stability } from './sweep/heatmap';
 export { sweepHeatmap, bestCell, stability } from './sweep/heatmap';
 export type {

@@ -1,9 +1,11 @@
 import type { Result } from '@vyuha/core';
 import { err, ok } from '@vyuha/core';
+import type { Expression } from '../language/ast';
 import type { CheckedExpression } from '../language/checked';
+import type { ExpressionError } from '../language/expression-error';
 import { parseExpression } from '../language/parser';
 import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, AlgorithmNodeType } from './document';
-import type { ParameterBindings } from './parameters';
+import type { ParameterBindings, ParameterConstraint } from './parameters';
 import { brokenConstraints, checkBoundExpression, parameterConstraints, parameterValues, undeclaredParameters } from './parameters';
 import { readAlgorithmShape } from './validate-shape';
 
@@ -135,18 +137,30 @@ class GraphChecker {
   }
 
   /** Parses, binds each `$name` to its value (an undeclared one is an error) and checks the bound tree. */
-  private checkOne(target: { node: AlgorithmNode; field: string; source: string; path: string }, into: Map<string, CheckedExpression>): void {
+  private checkOne(target: ExpressionSite, into: Map<string, CheckedExpression>): void {
     const parsed = parseExpression(target.source);
     const undeclared = parsed.ok ? undeclaredParameters(parsed.value, [...this.values.keys()]) : [parsed.error];
     const checked = !parsed.ok || undeclared.length > 0 ? err(undeclared) : checkBoundExpression(parsed.value, this.values);
-    if (checked.ok) {
-      into.set(target.node.id, checked.value);
-      return;
-    }
-    for (const error of checked.error) {
-      const path = `${target.path}.${target.field}`;
-      this.errors.push({ path, message: error.message, nodeId: target.node.id, line: error.line, column: error.column });
-    }
+    recordChecked(target, checked, { into, errors: this.errors });
+  }
+}
+
+/** Where an expression sits in the document: its node, field (`expression`, `until`), text and node path. */
+interface ExpressionSite {
+  readonly node: AlgorithmNode;
+  readonly field: 'expression' | 'until';
+  readonly source: string;
+  readonly path: string;
+}
+
+/** A checked expression into `into` by its node id, or each of its errors with the site's path, node id, line and column. */
+function recordChecked(site: ExpressionSite, checked: Result<CheckedExpression, readonly ExpressionError[]>, to: { into: Map<string, CheckedExpression>; errors: AlgorithmError[] }): void {
+  if (checked.ok) {
+    to.into.set(site.node.id, checked.value);
+    return;
+  }
+  for (const error of checked.error) {
+    to.errors.push({ path: `${site.path}.${site.field}`, message: error.message, nodeId: site.node.id, line: error.line, column: error.column });
   }
 }
 
@@ -155,11 +169,10 @@ export interface AnalyseOptions {
   readonly parameters?: ParameterBindings;
 }
 
-/** The parameters' values for this analysis (errors for bad bindings and broken constraints). */
-function boundValues(document: AlgorithmDocument, bindings: ParameterBindings | undefined): { values: Map<string, number>; errors: AlgorithmError[] } {
+/** The parameters' values for this analysis (errors for bad bindings and broken constraints), the document's constraints read by `parameterConstraints`. */
+function boundValues(document: AlgorithmDocument, constraints: Result<ParameterConstraint[], AlgorithmError[]>, bindings: ParameterBindings | undefined): { values: Map<string, number>; errors: AlgorithmError[] } {
   const parameters = document.parameters ?? [];
   const values = parameterValues(parameters, bindings);
-  const constraints = parameterConstraints(parameters, document.constraints ?? []);
   const errors = [...(values.ok ? [] : values.error), ...(constraints.ok ? [] : constraints.error)];
   if (values.ok && constraints.ok) errors.push(...brokenConstraints(constraints.value, parameters, values.value));
   const usable = (bound: unknown): bound is number => typeof bound === 'number' && Number.isFinite(bound);
@@ -178,7 +191,7 @@ function boundValues(document: AlgorithmDocument, bindings: ParameterBindings | 
 export function analyseAlgorithm(value: unknown, options: AnalyseOptions = {}): Result<AnalysedAlgorithm, AlgorithmError[]> {
   const shape = readAlgorithmShape(value);
   if (shape.document === undefined) return err(shape.errors);
-  const bound = boundValues(shape.document, options.parameters);
+  const bound = boundValues(shape.document, parameterConstraints(shape.document.parameters ?? [], shape.document.constraints ?? []), options.parameters);
   const checker = new GraphChecker(shape.document, bound.values);
   checker.errors.push(...bound.errors);
   checker.checkIds();
@@ -188,4 +201,49 @@ export function analyseAlgorithm(value: unknown, options: AnalyseOptions = {}): 
   const { expressions, untils } = checker.checkExpressions();
   if (checker.errors.length > 0) return err(checker.errors);
   return ok({ document: shape.document, inputs: checker.inputs, expressions, untils, order });
+}
+
+/**
+ * `analyseAlgorithm` of one document for many bindings (a sweep's combinations): what does not
+ * depend on the values (the shape, the graph, each expression's parse, the constraints' parse) is
+ * done once, and each call binds the values and checks the bound expressions. Each call returns
+ * what `analyseAlgorithm(value, { parameters: bindings })` returns, errors in the same order; a
+ * document with an error that no binding changes is analysed in full each time.
+ */
+export function algorithmAnalyser(value: unknown): (bindings: ParameterBindings | undefined) => Result<AnalysedAlgorithm, AlgorithmError[]> {
+  const whole = (bindings: ParameterBindings | undefined): Result<AnalysedAlgorithm, AlgorithmError[]> => analyseAlgorithm(value, bindings === undefined ? {} : { parameters: bindings });
+  const shape = readAlgorithmShape(value);
+  const document = shape.document;
+  if (document === undefined) return whole;
+  const parameters = document.parameters ?? [];
+  const declared = parameters.map((parameter) => parameter.name);
+  // The graph's checks read no value: an empty map stands for the values here.
+  const checker = new GraphChecker(document, new Map());
+  checker.checkIds();
+  checker.checkEdges();
+  checker.checkInputCounts();
+  const order = checker.order();
+  const sites: Array<{ site: ExpressionSite; parsed: Expression; into: 'expressions' | 'untils' }> = [];
+  let unbound = checker.errors.length > 0;
+  document.nodes.forEach((node, index) => {
+    const path = `nodes[${index}]`;
+    const found: Array<[ExpressionSite, 'expressions' | 'untils']> = [];
+    if (node.type === 'condition') found.push([{ node, field: 'expression', source: node.expression, path }, 'expressions']);
+    if (node.type === 'hold' && 'until' in node) found.push([{ node, field: 'until', source: node.until, path }, 'untils']);
+    for (const [site, into] of found) {
+      const parsed = parseExpression(site.source);
+      if (!parsed.ok || undeclaredParameters(parsed.value, declared).length > 0) unbound = true;
+      else sites.push({ site, parsed: parsed.value, into });
+    }
+  });
+  if (unbound) return whole;
+  const constraints = parameterConstraints(parameters, document.constraints ?? []);
+  return (bindings) => {
+    const bound = boundValues(document, constraints, bindings);
+    const errors = [...bound.errors];
+    const checked = { expressions: new Map<string, CheckedExpression>(), untils: new Map<string, CheckedExpression>() };
+    for (const { site, parsed, into } of sites) recordChecked(site, checkBoundExpression(parsed, bound.values), { into: checked[into], errors });
+    if (errors.length > 0) return err(errors);
+    return ok({ document, inputs: checker.inputs, expressions: checked.expressions, untils: checked.untils, order });
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../backtest/run-backtest';
 import { crossoverDocument, sessionSeries, SWEEP_CONFIG } from '../sweep/sweep-test-support';
-import { compileAlgorithm, validateAlgorithm } from './compile';
+import { algorithmCompiler, compileAlgorithm, validateAlgorithm } from './compile';
 import type { AlgorithmDocument, AlgorithmError } from './document';
 import { formatAlgorithmError } from './document';
 import { algorithmFromExpressions } from './from-expressions';
@@ -118,5 +118,51 @@ describe('algorithm parameters: binding', () => {
     const other = compileAlgorithm(crossoverDocument(), { parameters: { fast: 5, slow: 30 } });
     if (!other.ok) throw new Error('5/30 compiles');
     expect(runBacktest({ series, program: other.value, config: SWEEP_CONFIG }).trades).not.toEqual(fromBound.trades);
+  });
+});
+
+describe('algorithm parameters: one document, many bindings', () => {
+  it('algorithmCompiler gives what compileAlgorithm gives for each binding: the same errors in the same order, the same runs', () => {
+    const series = sessionSeries({ days: 8, seed: 11 });
+    const levels = withParameters('sma(close, $period) > close and rsi(close, 14) > $level', [{ name: 'period', default: 10, from: 5, to: 20, step: 2.5 }, LEVEL], ['$period < $level']);
+    const documents: unknown[] = [
+      levels,
+      { ...(levels as AlgorithmDocument), constraints: ['$period > 12'] },
+      crossoverDocument(),
+      // Errors no binding changes: an undeclared name, a syntax error, a bad declaration, no document at all.
+      withParameters('close > $undeclared', [LEVEL]),
+      withParameters('close > > $level', [LEVEL]),
+      withParameters('close > open', [{ name: 'a', default: 1, from: 0, to: 10, step: 0 }]),
+      { nodes: 'none' },
+    ];
+    const bindings: Array<ParameterBindings | undefined> = [
+      undefined, {}, { period: 15, level: 70 }, { period: 25 }, { level: 62 }, { levels: 60 }, { level: Number.NaN }, { period: 7.5 }, { period: 17.5, level: 55 },
+      { fast: 10, slow: 20 }, { fast: 5, slow: 30 }, { fast: 30, slow: 20 }, { fast: 11 },
+    ];
+    let compiledRuns = 0;
+    let refused = 0;
+    for (const document of documents) {
+      const compile = algorithmCompiler(document);
+      for (const bound of bindings) {
+        const many = compile(bound);
+        const one = compileAlgorithm(document, bound === undefined ? {} : { parameters: bound });
+        expect(many.ok).toBe(one.ok);
+        if (!many.ok || !one.ok) {
+          expect(many.ok ? [] : many.error).toEqual(one.ok ? [] : one.error);
+          refused += 1;
+          continue;
+        }
+        expect(many.value.warmup).toBe(one.value.warmup);
+        expect(many.value.document).toEqual(one.value.document);
+        const fromMany = runBacktest({ series, program: many.value, config: SWEEP_CONFIG });
+        const fromOne = runBacktest({ series, program: one.value, config: SWEEP_CONFIG });
+        expect(fromMany.fills).toEqual(fromOne.fills);
+        expect(fromMany.summary).toEqual(fromOne.summary);
+        compiledRuns += 1;
+      }
+    }
+    // Both branches were taken often (the comparison is not vacuous).
+    expect(compiledRuns).toBeGreaterThan(5);
+    expect(refused).toBeGreaterThan(30);
   });
 });

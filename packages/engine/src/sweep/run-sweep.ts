@@ -1,7 +1,7 @@
 import type { AlgorithmError } from '../algorithm/document';
 import { formatAlgorithmError } from '../algorithm/document';
 import type { CompiledAlgorithm } from '../algorithm/compile';
-import { compileAlgorithm } from '../algorithm/compile';
+import { algorithmCompiler } from '../algorithm/compile';
 import type { ParameterBindings } from '../algorithm/parameters';
 import type { BarSeries } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
@@ -91,9 +91,22 @@ export class SweepError extends Error {
 
 /** The document compiled with one combination bound. Throws SweepError. */
 export function compileCombination(document: unknown, bindings: ParameterBindings, combination: number): CompiledAlgorithm {
-  const compiled = compileAlgorithm(document, { parameters: bindings });
-  if (!compiled.ok) throw new SweepError(combination, compiled.error);
-  return compiled.value;
+  return combinationCompiler(document)(bindings, combination);
+}
+
+/**
+ * compileCombination for many combinations of one document: read, checked and parsed once
+ * (algorithmCompiler), each combination then bound and compiled. A sweep's thread otherwise ran
+ * the whole reader, graph checker and parser per run, and V8 was still optimising that code in
+ * the third sweep of a kept thread.
+ */
+export function combinationCompiler(document: unknown): (bindings: ParameterBindings, combination: number) => CompiledAlgorithm {
+  const compile = algorithmCompiler(document);
+  return (bindings, combination) => {
+    const compiled = compile(bindings);
+    if (!compiled.ok) throw new SweepError(combination, compiled.error);
+    return compiled.value;
+  };
 }
 
 /** Runs combinations `from` .. `to` - 1 over `series`, measured over its days. */
@@ -103,9 +116,10 @@ function runRange(request: SweepRequest, range: { from: number; to: number }, da
   const equityBuffer = new Float64Array(request.series.length);
   // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
   const indicators = request.indicators ?? new IndicatorCache(request.series);
+  const compile = combinationCompiler(request.document);
   for (let index = range.from; index < range.to; index += 1) {
     const bindings = request.combinations[index] as ParameterBindings;
-    const compiled = compileCombination(request.document, bindings, index);
+    const compiled = compile(bindings, index);
     const program = { exits: compiled.exits, createProgram: (bars: BarSeries) => compiled.createProgram(bars, { indicators }) };
     const result = runBacktest({ series: request.series, program, ...runInputsOf(request), equityBuffer });
     rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });

@@ -8,7 +8,7 @@
 //   candles and the warm-up bars read before them. The warm-up depends on the combination the
 //   in-sample sweep will choose, unknown before: the largest warm-up of any combination is used, so
 //   the estimate is an upper bound that the run's own count never exceeds.
-import { compileCombination } from '@vyuha/engine';
+import { combinationCompiler } from '@vyuha/engine';
 import type { ParameterBindings, WalkForwardWindow } from '@vyuha/engine';
 
 export interface CreditEstimate {
@@ -29,8 +29,9 @@ export function sweepCredits(combinations: number, candles: number): CreditEstim
 /** The largest warm-up (bars) among the combinations' programs. Throws SweepError for a combination the document refuses. */
 export function largestWarmup(document: unknown, combinations: readonly ParameterBindings[]): number {
   let largest = 0;
+  const compile = combinationCompiler(document);
   combinations.forEach((bindings, index) => {
-    largest = Math.max(largest, compileCombination(document, bindings, index).warmup);
+    largest = Math.max(largest, compile(bindings, index).warmup);
   });
   return largest;
 }
