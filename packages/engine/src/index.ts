@@ -134,7 +134,7 @@ export type { CandleCalendar } from './backtest-request/estimate-candles';
 export { estimateCandles, estimateRequestCandles, candlesInSession, exchangeOfInstrument } from './backtest-request/estimate-candles';
 export type { ExitReason, FillReason, BarMoment, SessionState, TraderContext, Trader, TraderFactory, WindowTraders } from './kernel/trader';
 export type { OrderStatus, OrderId, FillId, LedgerOrder, LedgerFill, LedgerTrade, DayRow, PlaceOrderRequest, FillRequest } from './kernel/ledger';
-export { Ledger } from './kernel/ledger';
+export { Ledger, LedgerColumns } from './kernel/ledger';
 export type { ChargedInstrument, ChargesConfig, FillChargeRequest, FillCharges, ChargeModel } from './kernel/charges-model';
 export { chargeModelOf } from './kernel/charges-model';
 export type { Clock, Feed, Venue, ProtectiveExitKind, ProtectiveCheck, ProtectiveExit } from './kernel/ports';

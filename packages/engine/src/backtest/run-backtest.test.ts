@@ -4,6 +4,7 @@ import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/
 import type { BarSeries, Signal } from '../algorithm/program';
 import type { BacktestConfigInput } from './config';
 import { BacktestConfigError } from './config';
+import { LedgerColumns } from '../kernel/ledger';
 import { runBacktest } from './run-backtest';
 import { barsFromRows, minuteAfter, scriptedProgram } from './test-support';
 import type { BarRow } from './test-support';
@@ -70,6 +71,30 @@ describe('runBacktest', () => {
     }), { numRuns: 60 });
     const series = walk([1, -1, 2], 1);
     expect(() => runBacktest({ series, program: scriptedProgram(new Map()), equityBuffer: new Float64Array(2) })).toThrow('equity: the buffer holds 2 values, the series 3 bars');
+  });
+
+  it('writes into reused ledger columns what new ones hold: nothing of the run before shows, and that run refuses to read after', () => {
+    const columns = new LedgerColumns();
+    let previous: ReturnType<typeof runBacktest> | undefined;
+    let stale = 0;
+    fc.assert(fc.property(scenario, (input) => {
+      const series = walk(input.steps, input.days);
+      const program = (): ReturnType<typeof scriptedProgram> => scriptedProgram(new Map(input.signals.map((signal, index) => [index, signal] as const)));
+      const fresh = runBacktest({ series, program: program(), config: input.config });
+      // The columns still hold the previous case's rows (often more of them, with charges where this one has none).
+      const reused = runBacktest({ series, program: program(), config: input.config, ledgerColumns: columns });
+      expect(reused.orders).toEqual(fresh.orders);
+      expect(reused.fills).toEqual(fresh.fills);
+      expect(reused.trades).toEqual(fresh.trades);
+      expect(reused.summary).toEqual(fresh.summary);
+      if (previous !== undefined && previous.summary.trades > 0) {
+        const earlier = previous;
+        expect(() => earlier.trades).toThrow('columns were handed to a later run');
+        stale += 1;
+      }
+      previous = reused;
+    }), { numRuns: 80 });
+    expect(stale).toBeGreaterThan(5);
   });
 
   it('adds up: trades, days, fills and equity agree to the paisa', () => {

@@ -13,6 +13,7 @@ import type { FallDepth } from '../metrics/drawdown';
 import { scanBarTimes } from '../kernel/session-clock';
 import type { SessionRules } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
+import type { LedgerColumns } from '../kernel/ledger';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
 import { HistoryFeed, SimulatedClock } from '../kernel/ports';
 import { AdoptedVenue } from '../kernel/adopted-venue';
@@ -44,6 +45,12 @@ export interface RunBacktestRequest {
    * runs, so a run allocates no column the length of the series. Default: a new column.
    */
   readonly equityBuffer?: Float64Array;
+  /**
+   * Columns for the ledger's rows, cleared and written by this run (LedgerColumns): the result's
+   * orders, fills and trades read them, until another run takes them. A sweep passes one set per
+   * chunk of runs, so a run allocates no ledger column. Default: new columns.
+   */
+  readonly ledgerColumns?: LedgerColumns;
 }
 
 export interface BacktestSummary {
@@ -182,12 +189,12 @@ export function requestConfig(request: { readonly program: object; readonly conf
 
 /** What the kernel gets besides its feed, clock and program, for a run (`runBacktest`) or a stepped run (run-stepped.ts). */
 export function kernelParts(
-  request: Pick<RunBacktestRequest, 'series' | 'trader' | 'contracts'> & { readonly adoptFills?: boolean },
+  request: Pick<RunBacktestRequest, 'series' | 'trader' | 'contracts' | 'ledgerColumns'> & { readonly adoptFills?: boolean },
   config: BacktestConfig,
 ): { ledger: Ledger; trader: TraderFactory; rules: SessionRules; adopted: AdoptedVenue | undefined } {
   const { series, contracts } = request;
   const chargeModel = chargeModelOf(config.charges);
-  const ledger = new Ledger({ capital: config.capital, chargeModel });
+  const ledger = new Ledger({ capital: config.capital, chargeModel, ...(request.ledgerColumns === undefined ? {} : { columns: request.ledgerColumns }) });
   const simulated = new SimulatedVenue({ series: contracts?.prices ?? series, slippage: config.slippage, tickSize: config.tickSize });
   const adopted = request.adoptFills === true ? new AdoptedVenue(simulated) : undefined;
   const venue = adopted ?? simulated;

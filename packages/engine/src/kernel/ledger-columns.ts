@@ -19,6 +19,8 @@ export type ColumnType = 'f64' | 'i32' | 'u8';
 export interface Column {
   get(row: number): number;
   set(row: number, value: number): void;
+  /** Every row back to 0, the array kept. */
+  clear(): void;
 }
 
 /** Rows of a column's first array. */
@@ -56,6 +58,10 @@ class F64Column implements Column {
     }
     this.values[row] = value;
   }
+
+  clear(): void {
+    this.values.fill(0);
+  }
 }
 
 class I32Column implements Column {
@@ -73,6 +79,10 @@ class I32Column implements Column {
     }
     this.values[row] = value;
   }
+
+  clear(): void {
+    this.values.fill(0);
+  }
 }
 
 class U8Column implements Column {
@@ -89,6 +99,10 @@ class U8Column implements Column {
       this.values = values;
     }
     this.values[row] = value;
+  }
+
+  clear(): void {
+    this.values.fill(0);
   }
 }
 

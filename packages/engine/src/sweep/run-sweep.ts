@@ -8,6 +8,7 @@ import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
 import type { ContractChain } from '../kernel/contract-chain';
 import { IndicatorCache } from '../language/indicator-cache';
+import { LedgerColumns } from '../kernel/ledger';
 import type { TraderFactory } from '../kernel/trader';
 import type { SeriesDays, SweepMetric, SweepMetrics } from './sweep-metrics';
 import { bestCell } from './heatmap';
@@ -112,8 +113,9 @@ export function combinationCompiler(document: unknown): (bindings: ParameterBind
 /** Runs combinations `from` .. `to` - 1 over `series`, measured over its days. */
 function runRange(request: SweepRequest, range: { from: number; to: number }, days: SeriesDays): SweepRow[] {
   const rows: SweepRow[] = [];
-  // One equity column for every run of the range: each run writes all of it and is measured before the next starts.
+  // One equity column and one set of ledger columns for every run of the range: each run is measured before the next takes them.
   const equityBuffer = new Float64Array(request.series.length);
+  const ledgerColumns = new LedgerColumns();
   // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
   const indicators = request.indicators ?? new IndicatorCache(request.series);
   const compile = combinationCompiler(request.document);
@@ -121,7 +123,7 @@ function runRange(request: SweepRequest, range: { from: number; to: number }, da
     const bindings = request.combinations[index] as ParameterBindings;
     const compiled = compile(bindings, index);
     const program = { exits: compiled.exits, createProgram: (bars: BarSeries) => compiled.createProgram(bars, { indicators }) };
-    const result = runBacktest({ series: request.series, program, ...runInputsOf(request), equityBuffer });
+    const result = runBacktest({ series: request.series, program, ...runInputsOf(request), equityBuffer, ledgerColumns });
     rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
   }
   return rows;
