@@ -6,7 +6,7 @@ import { runBacktest } from '../backtest/run-backtest';
 import { computeMetrics } from '../metrics/compute-metrics';
 import { parameterGrid } from './grid';
 import { IndicatorCache } from '../language/indicator-cache';
-import { mergeSweepChunks, runSweep, runSweepChunk, SweepError } from './run-sweep';
+import { mergeSweepChunks, runSweep, runSweepChunk, SweepError, SweepScratch } from './run-sweep';
 import { dailyResultOf, measure, roundTripOf, seriesDays, sweepMetricsOf } from './sweep-metrics';
 import { crossoverDocument, FAST, sessionSeries, SLOW, SWEEP_CONFIG } from './sweep-test-support';
 
@@ -88,6 +88,19 @@ describe('runSweep', () => {
     const elsewhere = new IndicatorCache(sessionSeries({ days: 15, seed: 12 }));
     expect(runSweepChunk({ ...request, from: 0, to: 2, indicators: elsewhere })).toEqual(sweep.rows.slice(0, 2));
     expect(elsewhere.stats).toMatchObject({ misses: 0, hits: 0 });
+  });
+
+  it('chunks sharing one SweepScratch (as a pool thread keeps one) reuse its buffers and equal the serial sweep', () => {
+    const request = { series, document, config: SWEEP_CONFIG, combinations, metric: 'netPnl' as const };
+    const scratch = new SweepScratch(series);
+    // Chunks out of order, each run after a longer or shorter one: nothing of a run shows in the next.
+    const chunks = [[3, combinations.length], [0, 3]].map(([from, to]) => runSweepChunk({ ...request, from: from as number, to: to as number, scratch }));
+    expect(mergeSweepChunks(combinations.length, chunks)).toEqual(sweep.rows);
+    expect(scratch.ledgerColumns.owner).toBeDefined();
+    // A scratch made over other bars is left alone.
+    const elsewhere = new SweepScratch(sessionSeries({ days: 15, seed: 12 }));
+    expect(runSweepChunk({ ...request, from: 0, to: 2, scratch: elsewhere })).toEqual(sweep.rows.slice(0, 2));
+    expect(elsewhere.ledgerColumns.owner).toBeUndefined();
   });
 
   it('stops on a combination the document refuses, naming it', () => {

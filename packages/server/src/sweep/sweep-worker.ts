@@ -3,7 +3,7 @@
 // time, answering each with its rows or its error (and says `ready` once loaded). It keeps each
 // job's inputs until told to forget them, the last bar range it sliced, and the indicators of the
 // series it ran (IndicatorCache: each computed once for all the chunks and jobs over that
-// series), until it is given another series.
+// series) with the series' days and run buffers (SweepScratch), until it is given another series.
 //
 // Invariants:
 // - A task's rows are `runSweepChunk` over a copy of the task's bars (`sliceSeries`, as the
@@ -14,7 +14,7 @@
 //   the thread's copy of the job's candle store (kept across jobs, added to by each); the task
 //   answers with the stored contracts they asked for that the copy lacked.
 import { parentPort, workerData } from 'node:worker_threads';
-import { IndicatorCache, runSweepChunk, sliceContractChain, sliceSeries } from '@vyuha/engine';
+import { IndicatorCache, runSweepChunk, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
 import type { BarSeries, ContractChain } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
@@ -31,12 +31,14 @@ let series = seriesOfShared(workerData as SharedSeries);
 const jobs = new Map<number, JobMessage>();
 /** Each futures job's chain over the whole shared series, built from its recipe on first use. */
 const chains = new Map<number, ContractChain>();
-let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache } | undefined;
+let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache; scratch: SweepScratch } | undefined;
 /**
  * The shared series' indicators, computed once for every chunk of every job run over it (a sweep
  * job's chunks each come as a job of their own); dropped when the pool gives another series.
  */
 let wholeIndicators: IndicatorCache | undefined;
+/** The shared series' days and run buffers, kept the same way (run-sweep.ts SweepScratch). */
+let wholeScratch: SweepScratch | undefined;
 
 function chainOf(job: JobMessage): ContractChain | undefined {
   if (job.futures === undefined) return undefined;
@@ -49,20 +51,21 @@ function chainOf(job: JobMessage): ContractChain | undefined {
 }
 
 /** The task's bars (a copy of a range, as `sliceSeries`) and, for futures, the chain cut to them (as the engine's walk-forward cuts it). */
-function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache } {
+function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache; scratch: SweepScratch } {
   const chain = chainOf(job);
   if (task.fromBar === 0 && task.toBar === series.length) {
     wholeIndicators ??= new IndicatorCache(series);
-    return { series, contracts: chain, indicators: wholeIndicators };
+    wholeScratch ??= new SweepScratch(series);
+    return { series, contracts: chain, indicators: wholeIndicators, scratch: wholeScratch };
   }
   if (sliced === undefined || sliced.job !== task.job || sliced.fromBar !== task.fromBar || sliced.toBar !== task.toBar) {
     const bars = sliceSeries(series, task.fromBar, task.toBar);
     sliced = {
       job: task.job, fromBar: task.fromBar, toBar: task.toBar, series: bars, contracts: chain === undefined ? undefined : sliceContractChain(chain, bars, task.fromBar),
-      indicators: new IndicatorCache(bars),
+      indicators: new IndicatorCache(bars), scratch: new SweepScratch(bars),
     };
   }
-  return { series: sliced.series, contracts: sliced.contracts, indicators: sliced.indicators };
+  return { series: sliced.series, contracts: sliced.contracts, indicators: sliced.indicators, scratch: sliced.scratch };
 }
 
 /** Option legs: each candle store's copy, kept for the thread's life, and each job's. */
@@ -73,11 +76,11 @@ function runTask(task: TaskMessage): FromWorker {
   const job = jobs.get(task.job);
   if (job === undefined) return { type: 'failed', task: task.task, error: { name: 'Error', message: `sweep worker: job ${task.job} was never sent` } };
   try {
-    const { series: bars, contracts, indicators } = inputsOf(task, job);
+    const { series: bars, contracts, indicators, scratch } = inputsOf(task, job);
     const copy = jobCandles.get(task.job);
     const candles = copy === undefined ? undefined : new LegCandlesCopy(copy);
     const rows = runSweepChunk({
-      series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators,
+      series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators, scratch,
       ...(job.config === undefined ? {} : { config: job.config }),
       ...(contracts === undefined ? {} : { contracts }),
       ...(job.legs === undefined || candles === undefined ? {} : { trader: legsTraderOf(job.legs, candles, { fromBar: task.fromBar, toBar: task.toBar, length: series.length }) }),
@@ -99,6 +102,7 @@ port.on('message', (message: ToWorker) => {
     // the option candles its jobs sent) belongs to that sweep. The pool forgets what it sent too.
     series = seriesOfShared(message.series);
     wholeIndicators = undefined;
+    wholeScratch = undefined;
     sliced = undefined;
     chains.clear();
     legCopies = new LegCandleCopies();
