@@ -370,13 +370,27 @@ export class GridSma {
     if (block !== undefined && block.largest <= largestPaise) {
       const paise = block.paise;
       const stop = block.onGridEnd;
-      for (; index < stop; index += 1) {
+      // The block's first `period` bars take the value leaving the window from the ring (bars of
+      // the block before); the rest read it in the block itself, `period` bars back, with no ring.
+      const ringEnd = Math.min(stop, blockStart + period);
+      for (; index < ringEnd; index += 1) {
         const entering = paise[index - blockStart] as number;
         // Whole numbers below 2^53: exact in any order, so the sum waits on one addition per bar, not two.
         sumPaise += entering - (ring[slot] as number);
         ring[slot] = entering;
         slot = slot + 1 === period ? 0 : slot + 1;
         out[index + shift] = index >= period - 1 ? sumPaise / divisor : Number.NaN;
+      }
+      if (index < stop) {
+        // Every bar here is past the warm-up (index >= blockStart + period).
+        for (let k = index - blockStart; k < stop - blockStart; k += 1) {
+          sumPaise += (paise[k] as number) - (paise[k - period] as number);
+          out[k + blockStart + shift] = sumPaise / divisor;
+        }
+        // The ring as the loop above would have left it: the last `period` bars, the oldest at `slot`.
+        slot = (slot + (stop - index)) % period;
+        for (let bar = stop - period; bar < stop; bar += 1) ring[(slot + bar - (stop - period)) % period] = paise[bar - blockStart] as number;
+        index = stop;
       }
     }
     for (; index < end; index += 1) {
