@@ -30,6 +30,20 @@ describe('Column', () => {
     codes.set(1, 300);
     expect(codes.get(1)).toBe(300 % 256);
   });
+
+  it('reads early rows between writes as it grows, and clears every row to 0', () => {
+    const money = column('f64');
+    // Across the sizes the array grows through (256, 512, 1,024, 2,048 rows), each write followed by a read of an early row.
+    for (let row = 0; row < 2_000; row += 1) {
+      money.set(row, row + 0.5);
+      expect(money.get(row >> 3)).toBe((row >> 3) + 0.5);
+    }
+    expect([255, 256, 767, 768, 1_791, 1_792, 1_999].map((row) => money.get(row))).toEqual([255.5, 256.5, 767.5, 768.5, 1_791.5, 1_792.5, 1_999.5]);
+    money.clear();
+    expect([0, 300, 1_999, 5_000].map((row) => money.get(row))).toEqual([0, 0, 0, 0]);
+    money.set(10, 1);
+    expect([money.get(9), money.get(10), money.get(11)]).toEqual([0, 1, 0]);
+  });
 });
 
 describe('StringTable', () => {
