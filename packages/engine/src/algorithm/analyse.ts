@@ -126,14 +126,18 @@ class GraphChecker {
     return index === undefined ? undefined : this.document.nodes[index];
   }
 
+  /** The checks that read no parameter value (ids, edges, input counts, cycles); the nodes in order. */
+  checkGraph(): string[] {
+    this.checkIds();
+    this.checkEdges();
+    this.checkInputCounts();
+    return this.order();
+  }
+
   checkExpressions(): { expressions: Map<string, CheckedExpression>; untils: Map<string, CheckedExpression> } {
-    const expressions = new Map<string, CheckedExpression>();
-    const untils = new Map<string, CheckedExpression>();
-    this.document.nodes.forEach((node, index) => {
-      if (node.type === 'condition') this.checkOne({ node, field: 'expression', source: node.expression, path: `nodes[${index}]` }, expressions);
-      if (node.type === 'hold' && 'until' in node) this.checkOne({ node, field: 'until', source: node.until, path: `nodes[${index}]` }, untils);
-    });
-    return { expressions, untils };
+    const checked = { expressions: new Map<string, CheckedExpression>(), untils: new Map<string, CheckedExpression>() };
+    for (const site of expressionSites(this.document)) this.checkOne(site, checked[site.into]);
+    return checked;
   }
 
   /** Parses, binds each `$name` to its value (an undeclared one is an error) and checks the bound tree. */
@@ -145,12 +149,24 @@ class GraphChecker {
   }
 }
 
-/** Where an expression sits in the document: its node, field (`expression`, `until`), text and node path. */
+/** Where an expression sits in the document: its node, field (`expression`, `until`), text, node path, and the map its check goes to. */
 interface ExpressionSite {
   readonly node: AlgorithmNode;
   readonly field: 'expression' | 'until';
   readonly source: string;
   readonly path: string;
+  readonly into: 'expressions' | 'untils';
+}
+
+/** Every expression of the document, in node order: a condition's `expression`, a hold's `until`. */
+function expressionSites(document: AlgorithmDocument): ExpressionSite[] {
+  const sites: ExpressionSite[] = [];
+  document.nodes.forEach((node, index) => {
+    const path = `nodes[${index}]`;
+    if (node.type === 'condition') sites.push({ node, field: 'expression', source: node.expression, path, into: 'expressions' });
+    if (node.type === 'hold' && 'until' in node) sites.push({ node, field: 'until', source: node.until, path, into: 'untils' });
+  });
+  return sites;
 }
 
 /** A checked expression into `into` by its node id, or each of its errors with the site's path, node id, line and column. */
@@ -194,10 +210,7 @@ export function analyseAlgorithm(value: unknown, options: AnalyseOptions = {}): 
   const bound = boundValues(shape.document, parameterConstraints(shape.document.parameters ?? [], shape.document.constraints ?? []), options.parameters);
   const checker = new GraphChecker(shape.document, bound.values);
   checker.errors.push(...bound.errors);
-  checker.checkIds();
-  checker.checkEdges();
-  checker.checkInputCounts();
-  const order = checker.order();
+  const order = checker.checkGraph();
   const { expressions, untils } = checker.checkExpressions();
   if (checker.errors.length > 0) return err(checker.errors);
   return ok({ document: shape.document, inputs: checker.inputs, expressions, untils, order });
@@ -219,30 +232,21 @@ export function algorithmAnalyser(value: unknown): (bindings: ParameterBindings 
   const declared = parameters.map((parameter) => parameter.name);
   // The graph's checks read no value: an empty map stands for the values here.
   const checker = new GraphChecker(document, new Map());
-  checker.checkIds();
-  checker.checkEdges();
-  checker.checkInputCounts();
-  const order = checker.order();
-  const sites: Array<{ site: ExpressionSite; parsed: Expression; into: 'expressions' | 'untils' }> = [];
+  const order = checker.checkGraph();
+  const sites: Array<{ site: ExpressionSite; parsed: Expression }> = [];
   let unbound = checker.errors.length > 0;
-  document.nodes.forEach((node, index) => {
-    const path = `nodes[${index}]`;
-    const found: Array<[ExpressionSite, 'expressions' | 'untils']> = [];
-    if (node.type === 'condition') found.push([{ node, field: 'expression', source: node.expression, path }, 'expressions']);
-    if (node.type === 'hold' && 'until' in node) found.push([{ node, field: 'until', source: node.until, path }, 'untils']);
-    for (const [site, into] of found) {
-      const parsed = parseExpression(site.source);
-      if (!parsed.ok || undeclaredParameters(parsed.value, declared).length > 0) unbound = true;
-      else sites.push({ site, parsed: parsed.value, into });
-    }
-  });
+  for (const site of expressionSites(document)) {
+    const parsed = parseExpression(site.source);
+    if (!parsed.ok || undeclaredParameters(parsed.value, declared).length > 0) unbound = true;
+    else sites.push({ site, parsed: parsed.value });
+  }
   if (unbound) return whole;
   const constraints = parameterConstraints(parameters, document.constraints ?? []);
   return (bindings) => {
     const bound = boundValues(document, constraints, bindings);
     const errors = [...bound.errors];
     const checked = { expressions: new Map<string, CheckedExpression>(), untils: new Map<string, CheckedExpression>() };
-    for (const { site, parsed, into } of sites) recordChecked(site, checkBoundExpression(parsed, bound.values), { into: checked[into], errors });
+    for (const { site, parsed } of sites) recordChecked(site, checkBoundExpression(parsed, bound.values), { into: checked[site.into], errors });
     if (errors.length > 0) return err(errors);
     return ok({ document, inputs: checker.inputs, expressions: checked.expressions, untils: checked.untils, order });
   };
