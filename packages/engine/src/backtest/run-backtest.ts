@@ -260,6 +260,9 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
   // Not enumerable: a result compared, cloned to a thread or written as JSON carries its trades, not this reader of the ledger.
   const roundTrips: RoundTripColumns = { count: ledger.tradeCount, net: (row) => ledger.tradeNet(row), entryIndex: (row) => ledger.tradeEntryIndex(row) };
   const deepestFallFrom = (bar: number): FallDepth => {
+    // From bar 0 the kernel has measured it while it ran (the usual sweep run).
+    const measured = bar === 0 ? kernel.fallFrom(config.capital, bars) : undefined;
+    if (measured !== undefined) return measured;
     const fall = new DeepestFall(config.capital);
     kernel.feedEquity({ from: bar, to: bars }, fall);
     return fall;

@@ -31,6 +31,8 @@
 import { paiseToRupees, type IsoDate } from '@vyuha/core';
 import type { SignalProgram } from '../algorithm/program';
 import { SIGNAL_NONE } from '../algorithm/program';
+import { DeepestFall } from '../metrics/drawdown';
+import type { FallDepth } from '../metrics/drawdown';
 import { EquitySegments, heldEquity } from './equity-segments';
 import { firstAtOrAfter } from './sorted-search';
 import type { Ledger } from './ledger';
@@ -147,9 +149,16 @@ export class Kernel {
   private lastEquity: number;
   /** The trader's linear mark (trader.ts `markPrices`), when it has one. */
   private readonly markPrices: Float64Array | undefined;
-  /** The most negative drawdown so far (0 when equity never fell below a peak). */
-  deepestDrawdown = 0;
-  private peakEquity = Number.NEGATIVE_INFINITY;
+  /**
+   * The deepest fall of the equity below its running peak over the bars so far, bar 0's equity the
+   * first peak: its depth is the summary's drawdown, and with its percentage what a sweep measures
+   * (`fallFrom`), so a sweep run does not feed its bars a second time.
+   */
+  private fall = new DeepestFall(Number.NEGATIVE_INFINITY);
+  /** Bars whose equity `fall` has taken. */
+  private fallBars = 0;
+  /** Equity at the close of bar 0 (NaN before it). */
+  private firstEquity = Number.NaN;
   readonly trader: Trader;
   /** Bars whose close found a position open. */
   barsInMarket = 0;
@@ -247,6 +256,22 @@ export class Kernel {
     }
     const equity = this.equity;
     for (let bar = range.from; bar < Math.min(range.to, equity.length); bar += 1) sink.add(equity[bar] as number);
+  }
+
+  /** The most negative drawdown so far (0 when equity never fell below a peak). */
+  get deepestDrawdown(): number {
+    // 0 - depth, not -depth: no drawdown is 0, not -0.
+    return 0 - this.fall.depth;
+  }
+
+  /**
+   * What `new DeepestFall(start)` fed the equity of bars 0 .. bars - 1 would read, from the
+   * kernel's own fall: when those are the bars so far and bar 0's equity is at or above `start`
+   * (from bar 0 on, the two falls are then the same); undefined otherwise (feed `feedEquity`).
+   */
+  fallFrom(start: number, bars: number): FallDepth | undefined {
+    if (bars !== this.fallBars || !(this.firstEquity >= start)) return undefined;
+    return { depth: this.fall.depth, depthPercent: this.fall.depthPercent };
   }
 
   /** Equity at the close of the last bar processed (the starting cash before any). */
@@ -348,9 +373,7 @@ export class Kernel {
       if (prices !== undefined) for (let bar = from; bar < to; bar += 1) equity[bar] = heldEquity(cash, units, prices[bar] as number);
       else for (let bar = from; bar < to; bar += 1) equity[bar] = cash + trader.markToMarket(bar);
     }
-    // Hot loop state in locals, written back once at the end.
-    let peak = this.peakEquity;
-    let deepest = this.deepestDrawdown;
+    const fall = this.fall;
     let last = this.lastEquity;
     let index = from;
     // One day's bars at a time: [index, dayEnd) share a day, so its rules are read once.
@@ -366,16 +389,14 @@ export class Kernel {
       if (!inMarket) {
         // A loop, not TypedArray fill: over a few dozen values the builtin's call costs more.
         if (column !== undefined) for (let bar = index; bar < dayEnd; bar += 1) column[bar] = cash;
-        if (cash > peak) peak = cash;
-        if (cash - peak < deepest) deepest = cash - peak;
+        // A run of equal values: taking it once is taking every bar of it.
+        fall.add(cash);
         last = cash;
       } else {
         for (let bar = index; bar < dayEnd; bar += 1) {
           // The same sum the column holds (or will be built with) for this bar.
           const equity = column === undefined ? heldEquity(cash, units, (prices as Float64Array)[bar] as number) : column[bar] as number;
-          if (equity > peak) peak = equity;
-          const below = equity - peak;
-          if (below < deepest) deepest = below;
+          fall.add(equity);
           last = equity;
         }
       }
@@ -384,8 +405,7 @@ export class Kernel {
       index = dayEnd;
     }
     this.lastEquity = last;
-    this.peakEquity = peak;
-    this.deepestDrawdown = deepest;
+    this.fallBars += to - from;
     if (inMarket) this.barsInMarket += to - from;
   }
 
@@ -480,15 +500,11 @@ export class Kernel {
         const column = this.column as Float64Array;
         column[index] = ledger.cash + trader.markToMarket(index);
         this.lastEquity = column[index] as number;
-        // The peak and the deepest fall so far, again over bars 0 .. index (a rare path).
-        let peak = Number.NEGATIVE_INFINITY;
-        let deepest = 0;
-        for (const value of column.subarray(0, index + 1)) {
-          if (value > peak) peak = value;
-          if (value - peak < deepest) deepest = value - peak;
-        }
-        this.peakEquity = peak;
-        this.deepestDrawdown = deepest;
+        // The deepest fall so far, again over bars 0 .. index (a rare path).
+        const fall = new DeepestFall(Number.NEGATIVE_INFINITY);
+        for (const value of column.subarray(0, index + 1)) fall.add(value);
+        this.fall = fall;
+        if (index === 0) this.firstEquity = this.lastEquity;
       }
     }
     ledger.closeDay(this.session.date, this.lastEquity - this.dayStartEquity);
@@ -553,9 +569,9 @@ export class Kernel {
       segments.bar(index, equity);
     }
     this.lastEquity = equity;
-    if (equity > this.peakEquity) this.peakEquity = equity;
-    const below = equity - this.peakEquity;
-    if (below < this.deepestDrawdown) this.deepestDrawdown = below;
+    if (index === 0) this.firstEquity = equity;
+    this.fall.add(equity);
+    this.fallBars += 1;
     if (lastOfDay) ledger.closeDay(session.date, equity - this.dayStartEquity);
   }
 

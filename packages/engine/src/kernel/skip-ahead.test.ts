@@ -122,6 +122,30 @@ describe('kernel skip-ahead', () => {
     );
   }, 60_000);
 
+  it('measures the fall from bar 0 below the capital, when a fill at bar 0\'s close leaves the equity under it', () => {
+    // Bought at bar 0's close (its charges put bar 0's equity below the capital), then a rise to
+    // ten times the price, sold at the data's end: the first fall, from the capital, is the deepest
+    // in percent, and a fall whose first peak is bar 0's equity would miss it.
+    const length = 40;
+    const close = Float64Array.from({ length }, (_, index) => 1_000 + (9_000 * index) / (length - 1));
+    const series: BarSeries = {
+      length, time: Float64Array.from({ length }, (_, index) => FIRST_SESSION_MS + index * MINUTE), open: close.slice(), high: close.slice(), low: close.slice(), close,
+      volume: new Float64Array(length).fill(100), oi: new Float64Array(length).fill(Number.NaN),
+    };
+    const config: BacktestConfigInput = { type: 'swing', fill: 'close', sizing: { kind: 'quantity', quantity: 50 }, charges: { kind: 'schedule', exchange: 'NSE', instrument: 'future' } };
+    const { skipping, barByBar } = programs({ entry: 'close > 0', exit: 'close < 0' }, series);
+    const capital = runBacktest({ series, program: barByBar, config }).config.capital;
+    for (const program of [skipping, barByBar]) {
+      const result = runBacktest({ series, program, config });
+      const equity = result.equity;
+      expect(equity[0]).toBeLessThan(capital);
+      const expected = deepestDrawdown(equity, capital);
+      expect(expected.depthPercent).not.toBe(deepestDrawdown(equity, equity[0] as number).depthPercent);
+      const fall = result.deepestFallFrom(0);
+      expect([fall.depth, fall.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
+    }
+  });
+
   it('nextSignalBar names the first bar from `from` (before `before`) whose signal acts on the position, as onBar bar by bar does', () => {
     fc.assert(
       fc.property(
