@@ -7,10 +7,10 @@
 // - 1 thread: the pool with 1 thread in this process, free to use both cores (V8's helper threads
 //   then run on the idle one: CPU time over wall time shows how much);
 // - 2 cores: the pool with 2 threads in this process.
-// 1 core and 2 cores are measured in alternating rounds (BENCH_ROUNDS, default 3). It prints wall
+// 1 core and 2 cores are measured in alternating rounds (BENCH_ROUNDS, default 5). It prints wall
 // times (threads loaded beforehand, and with their start) and the speed-up from 1 to 2 cores against
 // issue 20's 1.8x (the median of the rounds), twice: for the first sweep of fresh threads, which
-// pay about a second of CPU each to optimise the engine's code, and for the same grid over another
+// pay about 0.4 s of CPU more than later sweeps while V8 optimises the engine's code, and for the same grid over another
 // year's bars given to the same threads after it, as a worker process's later sweeps run (it keeps
 // its threads: jobs/sweep-threads.ts). Then the speed-up from 1 to 2 threads, the cores each run
 // got, and checks that every result is identical and that their first rows equal a serial
@@ -38,8 +38,8 @@ import { sessionBars } from '../test/helpers/session-bars';
 
 const ACCEPTANCE = 1.8;
 const SERIAL_SUBSET = 20;
-/** Alternating 1-core and 2-core measurements (BENCH_ROUNDS, default 3). */
-const ROUNDS = Math.max(1, Number.parseInt(process.env.BENCH_ROUNDS ?? '3', 10) || 3);
+/** Alternating 1-core and 2-core measurements (BENCH_ROUNDS, default 5). */
+const ROUNDS = Math.max(1, Number.parseInt(process.env.BENCH_ROUNDS ?? '5', 10) || 5);
 /** argv of the pinned child: `--one-core <file>` writes its measurement there as JSON. */
 const ONE_CORE_FLAG = '--one-core';
 
