@@ -322,15 +322,17 @@ export function crossBlock(target: BlockTarget, options: { operands: readonly [n
   let lastSign = 0;
   return (start, end, base) => {
     let sign = lastSign;
-    // Without branches (a crossing is a coin toss for the predictor): above and below are 0 or 1,
-    // never both; a difference of 0 or NaN keeps the last sign.
+    // No branch on a crossing (a coin toss for the predictor): above and below are 0 or 1, never
+    // both. A difference of 0 or NaN keeps the last sign; that choice is rare, so predicted, and
+    // the next sign does not wait on the last (a multiply-add chain through every bar was 12%
+    // slower on a block of SMAs).
     for (let k = start - base; k < end - base; k += 1) {
       const difference = (left[k] as number) - (right[k] as number);
       const above = +(difference > 0);
       const below = +(difference < 0);
       over[k] = above & +(sign < 0);
       under[k] = below & +(sign > 0);
-      sign = above - below + (1 - above - below) * sign;
+      sign = (above | below) !== 0 ? above - below : sign;
     }
     lastSign = sign;
   };
