@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { parseIstDateTime } from '@vyuha/core';
 import { describe, expect, it } from 'vitest';
 import { SIGNAL_BUY, SIGNAL_EXIT, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/program';
 import type { BarSeries, Signal } from '../algorithm/program';
@@ -163,6 +164,18 @@ describe('runBacktest', () => {
     const program = scriptedProgram(new Map([[0, SIGNAL_BUY], [4, SIGNAL_BUY]]));
     const result = runBacktest({ series, program, config: { type: 'intraday', sizing: { kind: 'quantity', quantity: 10 }, dailyMaxLoss: 2_500 as never } });
     expect(result.trades.map((t) => [t.exitIndex, t.exitPrice, t.exitReason])).toEqual([[3, 19_600, 'daily-limit']]);
+  });
+
+  it('times a fill at a close at the bar\'s end, never after 15:30: a bar that would end later closes at 15:30', () => {
+    // 10-minute bars: 15:25 would end at 15:35.
+    const series = barsFromRows([
+      ['2024-10-14 15:15', 100, 101, 99, 100], ['2024-10-14 15:25', 100, 101, 99, 100.5],
+      ['2024-10-15 09:15', 101, 102, 100, 101], ['2024-10-15 09:25', 101, 102, 100, 101.5],
+    ]);
+    const program = scriptedProgram(new Map([[1, SIGNAL_BUY], [2, SIGNAL_EXIT]]));
+    const result = runBacktest({ series, program, config: { type: 'swing', fill: 'close', sizing: { kind: 'quantity', quantity: 1 } } });
+    expect(result.fills.map((fill) => fill.time)).toEqual([parseIstDateTime('2024-10-14 15:30:00'), parseIstDateTime('2024-10-15 09:25:00')]);
+    expect(result.orders.map((order) => order.placedTime)).toEqual([parseIstDateTime('2024-10-14 15:30:00'), parseIstDateTime('2024-10-15 09:25:00')]);
   });
 
   it('refuses an impossible config before reading a bar, naming every bad field', () => {

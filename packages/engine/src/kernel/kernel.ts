@@ -94,9 +94,10 @@ export interface BarEnding {
 }
 
 /**
- * The kernel's SessionState. `closeTime` is computed when a trader asks (a fill at a close, an
- * order's time), not on every bar: a bar inside the session ends at start + bar length, never
- * after 15:30 (see barCloseTime).
+ * The kernel's SessionState. `closeTime` is set with `barTime` (openBar): a bar inside the session
+ * ends at start + bar length, never after 15:30 (see barCloseTime). A field, not a getter: a
+ * trader reads it for every order and fill, and a double returned by a call that is not inlined
+ * is a heap allocation.
  */
 class KernelSession implements SessionState {
   index = 0;
@@ -104,15 +105,10 @@ class KernelSession implements SessionState {
   minuteOfDay = 0;
   entriesAllowed = true;
   barTime = 0;
+  closeTime = 0;
   sessionEnd = 0;
 
-  constructor(private readonly barMilliseconds: number) {}
-
-  get closeTime(): number {
-    if (this.barTime >= this.sessionEnd) return barCloseTime(this.barTime, this.barMilliseconds);
-    const end = this.barTime + this.barMilliseconds;
-    return end < this.sessionEnd ? end : this.sessionEnd;
-  }
+  constructor(readonly barMilliseconds: number) {}
 }
 
 /**
@@ -529,6 +525,8 @@ export class Kernel {
     session.index = index;
     session.minuteOfDay = Math.floor((barTime - this.dayStart) / MINUTE_MS);
     session.barTime = barTime;
+    const barEnd = barTime + session.barMilliseconds;
+    session.closeTime = barTime >= session.sessionEnd ? barCloseTime(barTime, session.barMilliseconds) : barEnd < session.sessionEnd ? barEnd : session.sessionEnd;
     this.clock.advanceTo(barTime);
     const trader = this.trader;
     if (this.intraday) {

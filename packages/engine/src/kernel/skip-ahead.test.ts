@@ -46,7 +46,7 @@ const RULES = [
   { entry: 'crossover(sma(close, 40), sma(close, 250))', exit: 'crossunder(sma(close, 40), sma(close, 250))' },
 ] as const;
 
-function programs(rules: (typeof RULES)[number], series: BarSeries): { skipping: SignalProgram; barByBar: SignalProgram } {
+function programs(rules: { readonly entry: string; readonly exit: string }, series: BarSeries): { skipping: SignalProgram; barByBar: SignalProgram } {
   const compiled = compileAlgorithm(algorithmFromExpressions(rules));
   if (!compiled.ok) throw new Error(compiled.error.map((error) => error.message).join('; '));
   const skipping = compiled.value.createProgram(series);

@@ -326,7 +326,8 @@ export class UnderlyingTrader implements Trader {
       this.ledger.cancel(order);
       return 0;
     }
-    const time = this.fillTime(index, at.moment);
+    // Not fillTime(): a double it returned, were it not inlined, would be a heap allocation per fill.
+    const time = at.moment === 'open' ? (this.time[index] as number) : this.session.closeTime;
     const contracts = this.contracts;
     if (contracts === undefined) {
       this.ledger.setOrderQuantity(order, quantity);
@@ -368,7 +369,7 @@ export class UnderlyingTrader implements Trader {
 
   private closeWith(order: OrderId, index: number, moment: BarMoment): void {
     const at = this.exitPoint;
-    at.time = this.fillTime(index, moment);
+    at.time = moment === 'open' ? (this.time[index] as number) : this.session.closeTime;
     at.price = this.marketPrice(this.ledger.orderSide(order), index, moment);
     this.closeAt(order, index, at);
   }
