@@ -1,5 +1,5 @@
-// What the kernel benchmark's main thread and its worker threads share: the bars (one copy in
-// shared memory), the two compiled rule sets and the run's config.
+// What the kernel benchmark's main thread and its worker threads share: the bars' generator (the
+// main thread builds them once, in shared memory), the two compiled rule sets and the run's config.
 import { algorithmFromExpressions, compileAlgorithm } from '@vyuha/engine';
 import type { BarSeries, SignalProgram } from '@vyuha/engine';
 
@@ -27,33 +27,6 @@ export function syntheticSeries(length: number): BarSeries {
     columns.low[index] = Math.round((Math.min(open, price) - uniform() * 3) * 100) / 100;
   }
   return { length, ...columns, volume: new Float64Array(length).fill(1_000), oi: new Float64Array(length).fill(Number.NaN) };
-}
-
-const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
-
-/** Bars in one SharedArrayBuffer, column after column: sent to a worker thread without a copy. */
-export interface SharedBars {
-  readonly buffer: SharedArrayBuffer;
-  readonly length: number;
-}
-
-/**
- * The series copied once into shared memory. Every thread of the benchmark reads this one copy,
- * as the platform's sweep threads read theirs (server sweep-protocol.ts): two threads each with
- * its own copy would hold twice the bars in the one last-level cache the cores share.
- */
-export function sharedBars(series: BarSeries): SharedBars {
-  const buffer = new SharedArrayBuffer(COLUMNS.length * series.length * Float64Array.BYTES_PER_ELEMENT);
-  const shared = { buffer, length: series.length };
-  const views = barsOf(shared);
-  for (const column of COLUMNS) views[column].set(series[column].subarray(0, series.length));
-  return shared;
-}
-
-/** Float64Array views over the shared columns (no copy). */
-export function barsOf(shared: SharedBars): BarSeries {
-  const column = (index: number): Float64Array => new Float64Array(shared.buffer, index * shared.length * Float64Array.BYTES_PER_ELEMENT, shared.length);
-  return { length: shared.length, time: column(0), open: column(1), high: column(2), low: column(3), close: column(4), volume: column(5), oi: column(6) };
 }
 
 function compiled(entry: string, exit: string): (series: BarSeries) => SignalProgram {

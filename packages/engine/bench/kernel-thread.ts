@@ -2,15 +2,16 @@
 // shared memory (its workerData) and builds the compiled rule sets, then on each request runs a rule set `runs` times back to back and answers with the trades and net P&L of its last run (so the main
 // thread can check that every thread made the same trades as the single-thread run).
 import { parentPort, workerData } from 'node:worker_threads';
-import { runBacktest } from '@vyuha/engine';
-import { barsOf, CONFIG, RULE_SETS, type RuleSetName, type SharedBars } from './kernel-support';
+import { runBacktest, seriesOfShared } from '@vyuha/engine';
+import type { SharedSeries } from '@vyuha/engine';
+import { CONFIG, RULE_SETS, type RuleSetName } from './kernel-support';
 
 export interface ThreadRequest { readonly ruleSet: RuleSetName; readonly runs: number }
 export interface ThreadAnswer { readonly trades: number; readonly netPnl: number }
 
 const port = parentPort;
 if (port === null) throw new Error('kernel-thread.ts runs as a worker thread of kernel.bench.ts');
-const series = barsOf(workerData as SharedBars);
+const series = seriesOfShared(workerData as SharedSeries);
 port.on('message', (request: ThreadRequest) => {
   let answer: ThreadAnswer = { trades: 0, netPnl: 0 };
   for (let run = 0; run < request.runs; run += 1) {

@@ -18,9 +18,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { runBacktest, smaCrossoverProgram } from '@vyuha/engine';
+import { runBacktest, seriesOfShared, shareSeries, smaCrossoverProgram } from '@vyuha/engine';
 import type { BarSeries, SignalProgram } from '@vyuha/engine';
-import { barsOf, BARS, CONFIG, RULE_SETS, sharedBars, syntheticSeries, type RuleSetName } from './kernel-support';
+import { BARS, CONFIG, RULE_SETS, syntheticSeries, type RuleSetName } from './kernel-support';
 import type { ThreadAnswer, ThreadRequest } from './kernel-thread';
 
 const REPEATS = 15;
@@ -104,8 +104,8 @@ function nextMessage<T>(worker: Worker): Promise<T> {
 }
 
 // The bars live once, in shared memory: the main thread's one-core runs and both threads read them.
-const shared = sharedBars(syntheticSeries(BARS));
-const series = barsOf(shared);
+const shared = shareSeries(syntheticSeries(BARS));
+const series = seriesOfShared(shared);
 const reference = time(() => referenceLoop(series));
 const rate = (seconds: number): string => `${(BARS / seconds / 1e6).toFixed(1)} M bars/s`;
 console.log(`reference bare loop (SMA crossover over the same arrays), one core: ${rate(reference.seconds)} (${String(reference.result)} position changes)`);

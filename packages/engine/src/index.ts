@@ -42,6 +42,8 @@ export { HeikinAshi, OnBalanceVolume } from './indicators/price-transforms';
 export { VolumeWeightedAveragePrice, PreviousDayOhlc, PivotPoints, OpeningRange } from './indicators/sessions';
 export type { BarSeries, PositionContext, Signal, SignalProgram } from './algorithm/program';
 export { SIGNAL_NONE, SIGNAL_BUY, SIGNAL_SELL, SIGNAL_EXIT } from './algorithm/program';
+export { seriesOfShared, shareSeries } from './algorithm/shared-series';
+export type { SharedSeries } from './algorithm/shared-series';
 export type { Expression, BareExpression, SourcePosition, SourceSpan, BinaryOperator, UnaryOperator } from './language/ast';
 export { withoutSpans } from './language/ast';
 export type { ExpressionError } from './language/expression-error';

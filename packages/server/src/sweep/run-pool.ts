@@ -19,13 +19,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { mergeSweepChunks, sweepResult } from '@vyuha/engine';
+import { mergeSweepChunks, shareSeries, sweepResult } from '@vyuha/engine';
 import type { BarSeries, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, SeriesMessage, TaskMessage } from './sweep-protocol';
 import { LegsSent } from './sweep-legs';
 import type { LegsJob } from './sweep-legs';
-import { receivedError, shareSeries } from './sweep-protocol';
+import { receivedError } from './sweep-protocol';
 import { BUNDLED_THREAD_OPTIONS } from '../threads/thread-entry';
 
 /**

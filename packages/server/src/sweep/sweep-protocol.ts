@@ -2,44 +2,15 @@
 // and the two things both sides must agree on: the series in shared memory, and errors sent across.
 //
 // Invariants:
-// - The series' seven columns live in one SharedArrayBuffer, written once by the main thread and
-//   read (never written) by every thread: no copy per task.
+// - The series' seven columns live in one SharedArrayBuffer (the engine's shareSeries), written
+//   once by the main thread and read (never written) by every thread: no copy per task.
 // - An error crossing the thread boundary comes back as the same class with the same message
 //   (SweepError, BacktestConfigError, RangeError; anything else as an Error with its name kept),
 //   so a pooled run fails exactly as the serial one does.
 import { BacktestConfigError, SweepError } from '@vyuha/engine';
-import type { AlgorithmError, BacktestConfigInput, BarSeries, ConfigIssue, ParameterBindings, SweepMetric, SweepRow } from '@vyuha/engine';
+import type { AlgorithmError, BacktestConfigInput, ConfigIssue, ParameterBindings, SharedSeries, SweepMetric, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { LegsJobData } from './sweep-legs';
-
-const COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const;
-
-/** The series as the threads receive it (workerData, or a SeriesMessage). */
-export interface SharedSeries {
-  readonly buffer: SharedArrayBuffer;
-  readonly length: number;
-}
-
-/**
- * The series copied once into shared memory.
- * @example seriesOfShared(shareSeries(series)).close[0] === series.close[0] // true
- */
-export function shareSeries(series: BarSeries): SharedSeries {
-  const buffer = new SharedArrayBuffer(COLUMNS.length * series.length * Float64Array.BYTES_PER_ELEMENT);
-  COLUMNS.forEach((column, index) => {
-    new Float64Array(buffer, index * series.length * Float64Array.BYTES_PER_ELEMENT, series.length).set(series[column].subarray(0, series.length));
-  });
-  return { buffer, length: series.length };
-}
-
-/** Float64Array views over the shared columns (no copy). */
-export function seriesOfShared(shared: SharedSeries): BarSeries {
-  const column = (index: number): Float64Array => new Float64Array(shared.buffer, index * shared.length * Float64Array.BYTES_PER_ELEMENT, shared.length);
-  return {
-    length: shared.length,
-    time: column(0), open: column(1), high: column(2), low: column(3), close: column(4), volume: column(5), oi: column(6),
-  };
-}
 
 /** One sweep's fixed inputs, sent to every thread once before its tasks. */
 export interface JobMessage {

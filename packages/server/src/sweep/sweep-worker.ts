@@ -14,11 +14,11 @@
 //   the thread's copy of the job's candle store (kept across jobs, added to by each); the task
 //   answers with the stored contracts they asked for that the copy lacked.
 import { parentPort, workerData } from 'node:worker_threads';
-import { IndicatorCache, runSweepChunk, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
-import type { BarSeries, ContractChain } from '@vyuha/engine';
+import { IndicatorCache, runSweepChunk, seriesOfShared, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
+import type { BarSeries, ContractChain, SharedSeries } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
-import type { FromWorker, JobMessage, SharedSeries, TaskMessage, ToWorker } from './sweep-protocol';
-import { seriesOfShared, sendableError } from './sweep-protocol';
+import type { FromWorker, JobMessage, TaskMessage, ToWorker } from './sweep-protocol';
+import { sendableError } from './sweep-protocol';
 import { LegCandlesCopy } from '../backtest/leg-candles';
 import type { LegCandleCopy } from '../backtest/leg-candles';
 import { LegCandleCopies, legsTraderOf } from './sweep-legs';
