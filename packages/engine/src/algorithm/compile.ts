@@ -311,10 +311,11 @@ const NO_POSITION: PositionContext = { position: 0, entryPrice: Number.NaN, bars
  * (the bars a backtest's series holds; bar by bar live as the series grows), and `onBar` only
  * resolves the fired bits against the position. Only the latest block's bits are kept: bars are
  * read in order (SignalProgram's contract), so memory stays one block whatever the series' length.
- * Signals are identical to evaluating at each close.
+ * Signals are identical to evaluating at each close. `fired`: BLOCK_BARS bytes for those bits (a
+ * sweep's BlockColumns hands the same bytes to each run's program).
  */
-function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, warmup: number): SignalProgram {
-  const fired = new Uint8Array(BLOCK_BARS);
+function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, program: { readonly warmup: number; readonly fired: Uint8Array }): SignalProgram {
+  const { warmup, fired } = program;
   // The same bytes four at a time (BLOCK_BARS is a multiple of 4): nextSignalBar skips a zero word whole.
   const words = new Uint32Array(fired.buffer);
   // The computed window: bits of bars from .. to - 1 are in fired[0 ..].
@@ -371,7 +372,7 @@ function createProgram(graph: GraphPlan, series: BarSeries, options: Instantiate
   if (!graph.plan.readsPosition) {
     const blocks = options.blocks === false ? undefined : graph.plan.instantiateBlocks(series, options);
     const evaluate = blocks === undefined ? rangeEvaluator(graph, series, options) : blockRangeEvaluator(blocks, graph.actions, Math.max(0, graph.warmup - 1));
-    return precomputedProgram(evaluate, series, graph.warmup);
+    return precomputedProgram(evaluate, series, { warmup: graph.warmup, fired: options.columns?.fired() ?? new Uint8Array(BLOCK_BARS) });
   }
   const evaluate = rangeEvaluator(graph, series, options);
   // Rules that read the position are evaluated at each close, with the kernel's position.

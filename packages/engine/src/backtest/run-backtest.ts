@@ -14,6 +14,7 @@ import { scanBarTimes } from '../kernel/session-clock';
 import type { SessionRules } from '../kernel/kernel';
 import { Ledger } from '../kernel/ledger';
 import type { LedgerColumns } from '../kernel/ledger';
+import type { EquitySegments } from '../kernel/equity-segments';
 import type { DayRow, LedgerFill, LedgerOrder, LedgerTrade } from '../kernel/ledger';
 import { HistoryFeed, SimulatedClock } from '../kernel/ports';
 import { AdoptedVenue } from '../kernel/adopted-venue';
@@ -51,6 +52,12 @@ export interface RunBacktestRequest {
    * chunk of runs, so a run allocates no ledger column. Default: new columns.
    */
   readonly ledgerColumns?: LedgerColumns;
+  /**
+   * Where a run keeps its equity as runs of bars (kernel.ts, equity-segments.ts), emptied and
+   * written by this run: the result's equity reads them until another run takes them. A sweep
+   * passes one per chunk of runs, as its ledger columns. Default: new segments.
+   */
+  readonly equitySegments?: EquitySegments;
 }
 
 export interface BacktestSummary {
@@ -175,6 +182,7 @@ export function runBacktest(request: RunBacktestRequest): BacktestResult {
   const kernel = new Kernel({
     feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), barMilliseconds, ...parts,
     ...(request.equityBuffer === undefined ? {} : { equity: request.equityBuffer }),
+    ...(request.equitySegments === undefined ? {} : { segments: request.equitySegments }),
   });
   kernel.run();
   return backtestResult({ config, ledger: parts.ledger, kernel, bars: series.length, equity: () => kernel.equity });

@@ -96,4 +96,23 @@ describe('EquitySegments', () => {
     expect([part.depth, part.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
     expect(expected.depth).toBeGreaterThan(0);
   });
+  it('restarts for another run with its buffers: the next run records from bar 0 at the new prices, nothing of the last run shows', () => {
+    const reused = new EquitySegments(prices);
+    reused.hold(969_985, 3);
+    for (let bar = 0; bar < 7; bar += 1) reused.bar(bar, 969_985 + 3 * rupeesToPaise(prices[bar] as number));
+    const others = Float64Array.of(200.5, 201, 199.75);
+    expect(reused.restart(others)).toBe(reused);
+    expect(reused.bars).toBe(0);
+    // What was held before the restart is not held after it: bar 0 is a constant unless `hold` says otherwise.
+    reused.bar(0, 7);
+    reused.hold(100, 2);
+    reused.bar(1, 100 + 2 * rupeesToPaise(201));
+    reused.held(2, 3);
+    const fresh = new EquitySegments(others);
+    fresh.constant(0, 1, 7);
+    fresh.hold(100, 2);
+    fresh.held(1, 3);
+    expect(Array.from(reused.column())).toEqual(Array.from(fresh.column()));
+    expect(Array.from(reused.column())).toEqual([7, 100 + 2 * rupeesToPaise(201), 100 + 2 * rupeesToPaise(199.75)]);
+  });
 });

@@ -28,7 +28,20 @@ export class EquitySegments {
   private holdUnits = 0;
 
   /** `prices`: the column the held value is marked at (the trader's markPrices). */
-  constructor(private readonly prices: Float64Array) {}
+  constructor(private prices: Float64Array) {}
+
+  /**
+   * Empties these segments for another run marked at `prices`, keeping their buffers: a sweep's
+   * runs reuse one set (run-sweep.ts SweepScratch), so a run allocates none. What an earlier run
+   * recorded here is gone: its result must have been read before.
+   */
+  restart(prices: Float64Array): this {
+    this.prices = prices;
+    this.count = 0;
+    this.holdCash = 0;
+    this.holdUnits = 0;
+    return this;
+  }
 
   /** Bars recorded so far: the next record starts here. */
   get bars(): number {

@@ -77,6 +77,11 @@ export interface KernelOptions {
    * instead of a new column.
    */
   readonly equity?: Float64Array;
+  /**
+   * A whole run kept as runs of bars (equity-segments.ts): these segments, emptied and written by
+   * this run (`restart`), instead of new ones; its equity reads them until another run takes them.
+   */
+  readonly segments?: EquitySegments;
 }
 
 /** What a stepped kernel needs that a whole series would tell it (incremental-kernel.ts). */
@@ -223,7 +228,7 @@ export class Kernel {
     this.barClose = this.trader.onBarClose;
     this.markPrices = this.trader.heldUnits === undefined ? undefined : this.trader.markPrices;
     const segmented = stepping === undefined && this.markPrices !== undefined && this.canSkip();
-    this.segments = segmented ? new EquitySegments(this.markPrices as Float64Array) : undefined;
+    this.segments = !segmented ? undefined : options.segments?.restart(this.markPrices as Float64Array) ?? new EquitySegments(this.markPrices as Float64Array);
     // A caller's buffer is checked now, whether it is written bar by bar or when the column is built.
     const buffer = options.equity === undefined ? undefined : equityColumn(options.equity, series.length);
     // Stepped, the series grows inside columns of a fixed capacity: equity is sized to it.

@@ -16,6 +16,7 @@ import {
 } from './block-steps';
 import type { BlockStep, LogicalTerm } from './block-steps';
 import type { IndicatorCache } from './indicator-cache';
+import type { BlockColumns } from './block-columns';
 
 const MS_PER_MINUTE = 60_000;
 
@@ -76,6 +77,11 @@ export interface InstantiateOptions {
    * into) this cache when it covers the series: what a sweep's runs over one series share.
    */
   readonly indicators?: IndicatorCache;
+  /**
+   * The block form's columns, reused from the last program made with them (block-columns.ts):
+   * what a sweep's runs over one series pass, one program at a time. Default: new columns.
+   */
+  readonly columns?: BlockColumns;
 }
 
 interface IndicatorInstance {
@@ -380,7 +386,7 @@ export class ExpressionPlan {
    */
   instantiateBlocks(series: BarSeries, options: InstantiateOptions = {}): BlockProgram | undefined {
     if (this.factories.some((factory) => factory.block === undefined)) return undefined;
-    const columns = Array.from({ length: this.slotCount }, () => new Float64Array(BLOCK_BARS));
+    const columns = options.columns?.take(this.slotCount) ?? Array.from({ length: this.slotCount }, () => new Float64Array(BLOCK_BARS));
     for (const [slot, value] of this.constants) (columns[slot] as Float64Array).fill(value);
     const paise = new Map<BarField, BlockPaise>();
     const paiseOf = (column: BarField): BlockPaise => paise.get(column) ?? (paise.set(column, new BlockPaise()).get(column) as BlockPaise);
