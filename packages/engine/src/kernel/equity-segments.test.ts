@@ -96,6 +96,7 @@ describe('EquitySegments', () => {
     expect([part.depth, part.depthPercent]).toEqual([expected.depth, expected.depthPercent]);
     expect(expected.depth).toBeGreaterThan(0);
   });
+
   it('restarts for another run with its buffers: the next run records from bar 0 at the new prices, nothing of the last run shows', () => {
     const reused = new EquitySegments(prices);
     reused.hold(969_985, 3);

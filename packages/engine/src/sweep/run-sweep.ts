@@ -145,7 +145,7 @@ export function combinationCompiler(document: unknown): (bindings: ParameterBind
 /** Runs combinations `from` .. `to` - 1 over `series`, measured over its days. */
 function runRange(request: SweepRequest, range: { from: number; to: number }): SweepRow[] {
   const rows: SweepRow[] = [];
-  // One equity column and one set of ledger columns for every run: each run is measured before the next takes them.
+  // One set of run buffers (SweepScratch) for every run: each run is measured before the next takes them.
   const scratch = request.scratch?.covers(request.series) === true ? request.scratch : new SweepScratch(request.series);
   const { days, equityBuffer, equitySegments, ledgerColumns, blockColumns } = scratch;
   // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
