@@ -12,7 +12,10 @@
 // issue 20's 1.8x (the median of the rounds), twice: for the first sweep of fresh threads, which
 // pay about 0.4 s of CPU more than later sweeps while V8 optimises the engine's code, and for the same grid over another
 // year's bars given to the same threads after it, as a worker process's later sweeps run (it keeps
-// its threads: jobs/sweep-threads.ts). Then the speed-up from 1 to 2 threads, the cores each run
+// its threads: jobs/sweep-threads.ts). With each sweep, its CPU time by thread (Linux's
+// /proc/self/task): the pool's threads, and the process's other threads together, mostly V8's
+// compiler and garbage-collector helpers, whose work each thread's isolate does for itself.
+// Then the speed-up from 1 to 2 threads, the cores each run
 // got, and checks that every result is identical and that their first rows equal a serial
 // runSweep of their year. Last, a
 // 100-combination sweep of the ten-indicator rule set on this thread with its runs sharing their
@@ -22,7 +25,7 @@
 // traders' data (sweep-legs.ts), rows checked against a serial runSweep. Prints figures; it times
 // nothing as a test.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -71,12 +74,57 @@ interface Measured {
   readonly sweep: number;
   /** CPU ms of the whole process (every thread) during the sweep. */
   readonly cpu: number;
+  /** The same CPU ms by thread (threadCpuSplit); undefined without /proc. */
+  readonly split: ThreadCpuSplit | undefined;
   /**
    * Then the same grid over another year's bars on the same threads (their code optimised by the
    * first sweep), as a worker process's later sweeps run (jobs/sweep-threads.ts keeps its pool):
    * wall and CPU ms from giving the pool the series to the last row, and the result.
    */
-  readonly kept: { readonly sweep: number; readonly cpu: number; readonly result: SweepResult };
+  readonly kept: { readonly sweep: number; readonly cpu: number; readonly split: ThreadCpuSplit | undefined; readonly result: SweepResult };
+}
+
+/** Linux's clock ticks per second (USER_HZ), the unit of a task's CPU times in /proc. */
+const CLOCK_TICKS = 100;
+
+/** CPU ms of each thread of this process so far, by Linux task id (/proc/self/task); undefined without /proc. */
+function threadCpu(): Map<string, number> | undefined {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return undefined;
+  }
+  const cpu = new Map<string, number>();
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      // utime and stime: the 14th and 15th fields, the 12th and 13th after the command name's ")".
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(task, ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return cpu;
+}
+
+/**
+ * Where a sweep's CPU went: the `workers` busiest threads (the pool's: they run the backtests)
+ * and every other thread of the process together (V8's compiler and garbage-collector helper
+ * threads, which an isolate's work puts on whatever core is free, and the main thread). Each
+ * pool thread's isolate compiles and collects for itself, so this shows the cost that two
+ * threads pay twice.
+ */
+interface ThreadCpuSplit {
+  readonly pool: readonly number[];
+  readonly others: number;
+}
+
+function threadCpuSplit(before: Map<string, number> | undefined, after: Map<string, number> | undefined, workers: number): ThreadCpuSplit | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const spent = [...after].map(([task, ms]) => ms - (before.get(task) ?? 0)).sort((a, b) => b - a);
+  return { pool: spent.slice(0, workers), others: spent.slice(workers).reduce((sum, ms) => sum + ms, 0) };
 }
 
 /** The pool's wall times, and the CPU time of the whole process (every thread) during each sweep. */
@@ -87,16 +135,22 @@ async function timed(workers: number): Promise<Measured> {
     await pool.ready();
     const loaded = performance.now();
     const cpuBefore = process.cpuUsage();
+    const threadsBefore = threadCpu();
     const result = await pool.sweep(job);
     const ended = performance.now();
     const cpu = process.cpuUsage(cpuBefore);
+    const threadsAfter = threadCpu();
     const keptCpuBefore = process.cpuUsage();
     const keptStart = performance.now();
     pool.useSeries(nextYear);
     const kept = await pool.sweep(job);
     const keptSweep = performance.now() - keptStart;
     const keptCpu = process.cpuUsage(keptCpuBefore);
-    return { result, total: ended - started, sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, result: kept } };
+    const keptThreads = threadCpuSplit(threadsAfter, threadCpu(), workers);
+    return {
+      result, total: ended - started, sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
+      kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept },
+    };
   } finally {
     await pool.close();
   }
@@ -130,8 +184,11 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const rate = (ms: number): string => `${((combinations.length * series.length) / (ms / 1000) / 1e6).toFixed(1)} M bars/s`;
 // CPU seconds over wall seconds: the cores the process actually got.
 const cores = (run: Measured): string => `CPU ${seconds(run.cpu)}, ${(run.cpu / run.sweep).toFixed(2)} cores busy on average`;
-const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}), with thread start ${seconds(run.total)}; `
-  + `then another year's bars on the same threads ${seconds(run.kept.sweep)} (${rate(run.kept.sweep)}; CPU ${seconds(run.kept.cpu)})`;
+// Per thread at 10 ms resolution: the pool's threads, then the rest of the process.
+const bySplit = (split: ThreadCpuSplit | undefined): string => split === undefined ? ''
+  : ` = pool thread${split.pool.length === 1 ? '' : 's'} ${split.pool.map(seconds).join(' + ')}, other threads ${seconds(split.others)}`;
+const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}${bySplit(run.split)}), with thread start ${seconds(run.total)}; `
+  + `then another year's bars on the same threads ${seconds(run.kept.sweep)} (${rate(run.kept.sweep)}; CPU ${seconds(run.kept.cpu)}${bySplit(run.kept.split)})`;
 
 const childFile = process.argv[2] === ONE_CORE_FLAG ? process.argv[3] : undefined;
 if (childFile !== undefined) {
