@@ -38,7 +38,7 @@ import { firstAtOrAfter } from './sorted-search';
 import type { Ledger } from './ledger';
 import type { Clock, Feed } from './ports';
 import { IST_OFFSET_MS } from '@vyuha/core';
-import { barCloseTime, inferBarMilliseconds, istDate, istEpochDay, MS_PER_DAY, MS_PER_MINUTE, SESSION_END_MINUTE } from './session-clock';
+import { barCloseTime, inferBarMilliseconds, istEpochDay, MS_PER_DAY, MS_PER_MINUTE, SESSION_END_MINUTE, sessionDate } from './session-clock';
 import type { BarMoment, ExitReason, SessionState, Trader, TraderFactory } from './trader';
 
 // The kernel's own exits, allocated once (no allocation per bar).
@@ -597,7 +597,7 @@ export class Kernel {
     this.dayStart = day * MS_PER_DAY - IST_OFFSET_MS;
     this.nextDayStart = this.dayStart + MS_PER_DAY;
     this.session.sessionEnd = this.dayStart + SESSION_END_MINUTE * MS_PER_MINUTE;
-    this.session.date = istDate(barTime);
+    this.session.date = sessionDate(day);
     this.dayStartEquity = index === 0 ? this.ledger.cash : this.lastEquity;
     this.limitHit = false;
     this.squaredOff = false;

@@ -1,8 +1,10 @@
 // scanBarTimes keeps its answer per time column and length: a second run over the same column
-// reads it back, and a longer view of the column (bars appended) is scanned again.
+// reads it back, and a longer view of the column (bars appended) is scanned again. sessionDate
+// keeps each day's date text: whatever days come in whatever order, it is dateOfEpochDay's.
 import { describe, expect, it } from 'vitest';
 import type { BarSeries } from '../algorithm/program';
-import { scanBarTimes } from './session-clock';
+import { dateOfEpochDay } from '@vyuha/core';
+import { scanBarTimes, sessionDate } from './session-clock';
 
 const MINUTE = 60_000;
 /** 2024-01-03 09:15 IST. */
@@ -32,5 +34,22 @@ describe('scanBarTimes', () => {
     const time = Float64Array.from([0, 2, 1], (step) => OPEN + step * MINUTE);
     expect(() => scanBarTimes(view(time, 3))).toThrow(RangeError);
     expect(() => scanBarTimes(view(time, 3))).toThrow(RangeError);
+  });
+});
+
+describe('sessionDate', () => {
+  it("is dateOfEpochDay's date for days that share a place in the cache, read in turn and again", () => {
+    // 19723 is 2024-01-01; 4096 days later shares its place, and so do 4096 days before.
+    const days = [19723, 19723 + 4096, 19723, 19723 - 4096, 19724, 19723 + 4096, -1, 4095, -1];
+    expect(days.map(sessionDate)).toEqual(days.map(dateOfEpochDay));
+    expect(sessionDate(19723)).toBe('2024-01-01');
+    expect(sessionDate(-1)).toBe('1969-12-31');
+  });
+
+  it('gives every day of 30 years its own date, twice over', () => {
+    const days = Array.from({ length: 11_000 }, (_, k) => 10_000 + k);
+    const expected = days.map(dateOfEpochDay);
+    expect(days.map(sessionDate)).toEqual(expected);
+    expect(days.map(sessionDate)).toEqual(expected);
   });
 });

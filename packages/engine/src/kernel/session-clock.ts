@@ -1,7 +1,8 @@
 // The kernel's session clock: bar length, bar close times and the session end, on @vyuha/core's
-// IST calendar (epoch day and minute of day with two divisions, no Date and no allocation; the
-// date text is made once per day). The IST helpers are re-exported for the kernel's modules.
-import { IST_OFFSET_MS, istEpochDay } from '@vyuha/core';
+// IST calendar (epoch day and minute of day with two divisions, no Date and no allocation; a day's
+// date text is made once per thread: sessionDate). The IST helpers are re-exported for the kernel's modules.
+import { dateOfEpochDay, IST_OFFSET_MS, istEpochDay } from '@vyuha/core';
+import type { IsoDate } from '@vyuha/core';
 import type { BarSeries } from '../algorithm/program';
 
 export { istDate, istEpochDay, istMinuteOfDay } from '@vyuha/core';
@@ -10,6 +11,27 @@ export const MS_PER_MINUTE = 60_000;
 export const MS_PER_DAY = 86_400_000;
 /** 15:30 IST: the end of the NSE/BSE normal market. */
 export const SESSION_END_MINUTE = 15 * 60 + 30;
+
+/** Days the date cache holds (a power of two: a day's place is its low bits): 11 years of calendar days. */
+const CACHED_DAYS = 4096;
+const cachedDay = new Float64Array(CACHED_DAYS).fill(Number.NaN);
+const cachedDate: IsoDate[] = new Array<IsoDate>(CACHED_DAYS);
+
+/**
+ * The IST date of an epoch day (`dateOfEpochDay`), each day's text made once per thread: a sweep's
+ * runs start the same 250 days of a year a thousand times, and the text was 250 new strings a run.
+ * Direct-mapped: a day takes place `day mod CACHED_DAYS`, so any 4,096 consecutive days are held at
+ * once, and a day that finds another day in its place makes its text and takes the place.
+ * @example sessionDate(19723) // '2024-01-01'
+ */
+export function sessionDate(epochDay: number): IsoDate {
+  const place = epochDay & (CACHED_DAYS - 1);
+  if (cachedDay[place] === epochDay) return cachedDate[place] as IsoDate;
+  const date = dateOfEpochDay(epochDay);
+  cachedDay[place] = epochDay;
+  cachedDate[place] = date;
+  return date;
+}
 
 /**
  * A bar's length: the smallest gap between two consecutive bars of one IST day, or Infinity when
