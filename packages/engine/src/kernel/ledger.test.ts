@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoDate, paise } from '@vyuha/core';
 import { chargeModelOf } from './charges-model';
-import { Ledger } from './ledger';
+import { Ledger, LedgerColumns } from './ledger';
 
 // 75 NIFTY calls bought at 80.00 on 8-Jan-2025, exercised at expiry on 9-Jan-2025 at 100.55:
 // STT 0.125% of 7,541.25 = 9.43 -> Rs 9; brokerage Rs 20; GST 18% of 20 = 3.60; total 32.60.
@@ -87,5 +87,28 @@ describe('Ledger rows', () => {
     expect(() => ledger.setOrderQuantity(order, 2)).toThrow(/cancelled/);
     expect(() => ledger.fill(order, { index: 0, time: 0, date, price: paise(1) })).toThrow(/cancelled/);
     expect(ledger.orders[0]?.status).toBe('cancelled');
+  });
+});
+
+describe('a LedgerColumns set handed from ledger to ledger', () => {
+  const noCharges = chargeModelOf({ kind: 'none' });
+  /** A round trip of `instrument` bought on `dates[0]` and sold on `dates[1]`. */
+  function roundTrip(ledger: Ledger, instrument: string, dates: readonly [string, string]): void {
+    const buy = ledger.fill(ledger.place({ instrument, side: 'buy', quantity: 1, reason: 'entry', index: 0, time: 0 }), { index: 0, time: 0, date: isoDate(dates[0]), price: paise(100) });
+    const sell = ledger.fill(ledger.place({ instrument, side: 'sell', quantity: 1, reason: 'signal', index: 1, time: 1 }), { index: 1, time: 1, date: isoDate(dates[1]), price: paise(110) });
+    ledger.recordTrade(buy, sell);
+  }
+
+  it("gives each ledger its own fills' dates and orders' instruments, whatever the one before wrote", () => {
+    const columns = new LedgerColumns();
+    const first = new Ledger({ capital: paise(100_000), chargeModel: noCharges, columns });
+    roundTrip(first, 'NIFTY', ['2025-01-08', '2025-01-09']);
+    roundTrip(first, 'BANKNIFTY', ['2025-01-09', '2025-01-10']);
+    const second = new Ledger({ capital: paise(100_000), chargeModel: noCharges, columns });
+    roundTrip(second, 'SENSEX', ['2025-01-10', '2025-01-13']);
+    roundTrip(second, 'NIFTY', ['2025-01-13', '2025-01-08']);
+    expect(second.fills.map((fill) => fill.date)).toEqual(['2025-01-10', '2025-01-13', '2025-01-13', '2025-01-08']);
+    expect(second.orders.map((order) => order.instrument)).toEqual(['SENSEX', 'SENSEX', 'NIFTY', 'NIFTY']);
+    expect(second.trades.map((trade) => trade.instrument)).toEqual(['SENSEX', 'NIFTY']);
   });
 });
