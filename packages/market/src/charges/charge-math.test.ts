@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { roundToPaisa, roundToPaisaNumber, roundToRupee, roundToRupeeNumber, wholeQuotient } from './charge-math';
+import { PAISA_ROUNDABLE, roundToPaisa, roundToPaisaNumber, roundToRupee, roundToRupeeNumber, RUPEE_ROUNDABLE, wholeQuotient } from './charge-math';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const DIVISORS = [1, 3, 7, 100, 100_000_000, 10_000_000_000];
@@ -26,14 +26,14 @@ describe('wholeQuotient', () => {
 });
 
 describe('rounding in doubles', () => {
-  it('rounds a numerator to the paisa and to the rupee as the bigint arithmetic does', () => {
+  it('rounds a numerator to the paisa and to the rupee as the bigint arithmetic does, up to the largest each takes', () => {
     fc.assert(fc.property(wholes, (numerator) => {
-      const paisa = roundToPaisaNumber(numerator);
-      const rupee = roundToRupeeNumber(numerator);
-      if (paisa !== undefined) expect(paisa).toBe(Number(roundToPaisa(BigInt(numerator))));
-      else expect(numerator + 50_000_000).toBeGreaterThan(MAX);
-      if (rupee !== undefined) expect(rupee).toBe(Number(roundToRupee(BigInt(numerator))));
-      else expect(numerator + 5_000_000_000).toBeGreaterThan(MAX);
+      if (numerator <= PAISA_ROUNDABLE) expect(roundToPaisaNumber(numerator)).toBe(Number(roundToPaisa(BigInt(numerator))));
+      if (numerator <= RUPEE_ROUNDABLE) expect(roundToRupeeNumber(numerator)).toBe(Number(roundToRupee(BigInt(numerator))));
     }), { numRuns: 20_000 });
+    // The largest numerators: the half added reaches Number.MAX_SAFE_INTEGER exactly.
+    expect([PAISA_ROUNDABLE + 50_000_000, RUPEE_ROUNDABLE + 5_000_000_000]).toEqual([MAX, MAX]);
+    expect(roundToPaisaNumber(PAISA_ROUNDABLE)).toBe(Number(roundToPaisa(BigInt(PAISA_ROUNDABLE))));
+    expect(roundToRupeeNumber(RUPEE_ROUNDABLE)).toBe(Number(roundToRupee(BigInt(RUPEE_ROUNDABLE))));
   });
 });

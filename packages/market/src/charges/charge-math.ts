@@ -54,16 +54,21 @@ export function wholeQuotient(m: number, d: number): number {
   return quotient * d > m ? quotient - 1 : quotient;
 }
 
-/** A whole numerator (over 10^8 paise) rounded to the paisa, half up, as `roundToPaisa`; undefined when a step would pass Number.MAX_SAFE_INTEGER. */
-export function roundToPaisaNumber(numerator: number): number | undefined {
-  const shifted = numerator + HALF_PAISA_NUMBER;
-  if (shifted > Number.MAX_SAFE_INTEGER) return undefined;
-  return wholeQuotient(shifted, RATE_DENOMINATOR);
+/** The largest whole numerator roundToPaisaNumber takes: adding the half paisa stays within Number.MAX_SAFE_INTEGER. */
+export const PAISA_ROUNDABLE = Number.MAX_SAFE_INTEGER - HALF_PAISA_NUMBER;
+/** The largest whole numerator roundToRupeeNumber takes. */
+export const RUPEE_ROUNDABLE = Number.MAX_SAFE_INTEGER - HALF_RUPEE_NUMBER;
+
+// The two roundings below leave the range check to their caller (one comparison each beside the
+// caller's own): they stay small enough for V8 to inline wherever they are called. Called, not
+// inlined, each double passed in and returned was a new heap number: four to six a fill.
+
+/** A whole numerator (over 10^8 paise) from 0 to PAISA_ROUNDABLE rounded to the paisa, half up, as `roundToPaisa`. */
+export function roundToPaisaNumber(numerator: number): number {
+  return wholeQuotient(numerator + HALF_PAISA_NUMBER, RATE_DENOMINATOR);
 }
 
-/** A whole numerator (over 10^8 paise) rounded to the rupee, half up, in paise, as `roundToRupee`; undefined when a step would pass Number.MAX_SAFE_INTEGER. */
-export function roundToRupeeNumber(numerator: number): number | undefined {
-  const shifted = numerator + HALF_RUPEE_NUMBER;
-  if (shifted > Number.MAX_SAFE_INTEGER) return undefined;
-  return wholeQuotient(shifted, PER_RUPEE_NUMBER) * 100;
+/** A whole numerator (over 10^8 paise) from 0 to RUPEE_ROUNDABLE rounded to the rupee, half up, in paise, as `roundToRupee`. */
+export function roundToRupeeNumber(numerator: number): number {
+  return wholeQuotient(numerator + HALF_RUPEE_NUMBER, PER_RUPEE_NUMBER) * 100;
 }

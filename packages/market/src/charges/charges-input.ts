@@ -68,11 +68,17 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: s
  */
 const checkedDates = new Set<string>();
 const MAX_CHECKED_DATES = 50_000;
+/** The date knownDate accepted last. */
+let lastKnownDate: string | undefined;
 
 /** True when `value` is a date the schedule covers (see checkedDates). */
 function knownDate(value: unknown): value is IsoDate {
   if (typeof value !== 'string') return false;
-  if (checkedDates.has(value)) return true;
+  // A backtest charges fill after fill on one day: the last date is the likeliest.
+  if (value === lastKnownDate || checkedDates.has(value)) {
+    lastKnownDate = value;
+    return true;
+  }
   if (!isIsoDate(value) || value < CHARGE_SCHEDULE_START) return false;
   if (checkedDates.size >= MAX_CHECKED_DATES) checkedDates.clear();
   checkedDates.add(value);
