@@ -3,7 +3,7 @@ import type { Indicator } from '../indicators/indicator';
 import { SimpleMovingAverage } from '../indicators/moving-averages';
 import type { ArithmeticOperator, ComparisonOperator } from './ast';
 import type { BarField } from './checked';
-import { GridSma, WindowExtreme, type BlockPaise } from './window-steps';
+import { GridSma, WindowExtreme, type PaiseBlocks } from './window-steps';
 import type { MutableBar } from './steps';
 
 /*
@@ -414,7 +414,7 @@ export interface IndicatorBlockOptions {
   /** False where code generation is refused: the same loop as a plain closure. */
   readonly generateCode: boolean;
   /** A column's paise per block, shared by the program's grid SMAs of that column (an `sma` of a column uses it). */
-  readonly sharedPaise?: BlockPaise | undefined;
+  readonly sharedPaise?: PaiseBlocks | undefined;
 }
 
 type IndicatorLoop = (start: number, end: number, base: number) => void;

@@ -10,6 +10,7 @@ import {
   notStep, positionStep, ringLookbackStep, timeStep,
 } from './steps';
 import { barIndicatorStep, BlockPaise, columnIndicatorStep, extremeStep, seriesIndicatorStep } from './window-steps';
+import type { PaiseBlocks } from './window-steps';
 import {
   arithmeticBlock, BLOCK_BARS, columnLookbackBlock, comparisonBlock, copyBlock, crossBlock, extremeBlock, fieldBlock, fusedLogicalBlock, indicatorBlock,
   mathBlock, negateBlock, notBlock, ringLookbackBlock, timeBlock,
@@ -357,12 +358,15 @@ export class ExpressionPlan {
         const outputs = [[fn.output, slot] as const, ...instance.outputs];
         const source = column !== undefined ? { kind: 'column' as const, values: runtime.series[column] } : input === undefined ? { kind: 'bar' as const } : { kind: 'slot' as const, slot: input };
         const options = { source, outputs, series: runtime.series, generateCode: runtime.generateCode };
-        const make = (target: { readonly columns: readonly Float64Array[] }, sharedPaise: BlockPaise | undefined): BlockStep =>
+        const make = (target: { readonly columns: readonly Float64Array[] }, sharedPaise: PaiseBlocks | undefined): BlockStep =>
           indicatorBlock(target, createIndicator(instance.indicator, instance.parameters), { ...options, sharedPaise });
-        if (runtime.indicators !== undefined && source.kind !== 'slot') {
-          // Read from the series alone: computed once over the whole series for every program sharing the cache.
+        const indicators = runtime.indicators;
+        if (indicators !== undefined && source.kind !== 'slot') {
+          // Read from the series alone: computed once over the whole series for every program sharing the cache,
+          // a column's SMAs from its paise, converted once for all of them (IndicatorCache.paiseOf).
           const keys = outputs.map(([output]) => `${instanceKey}|${output}`);
-          const wholeSeries = runtime.indicators.outputs(keys, () => wholeSeriesOutputs(runtime.series.length, outputs, make));
+          const paise = column === undefined ? new BlockPaise() : indicators.paiseOf(runtime.series[column]);
+          const wholeSeries = indicators.outputs(keys, () => wholeSeriesOutputs(runtime.series.length, outputs, (target) => make(target, paise)));
           return copyBlock({ columns: runtime.columns }, outputs.map(([, outSlot], k) => [wholeSeries[k] as Float64Array, outSlot] as const));
         }
         return make({ columns: runtime.columns }, column !== undefined ? runtime.paiseOf(column) : undefined);
@@ -418,13 +422,13 @@ export class ExpressionPlan {
 function wholeSeriesOutputs(
   length: number,
   outputs: ReadonlyArray<readonly [number, number]>,
-  make: (target: { readonly columns: readonly Float64Array[] }, sharedPaise: BlockPaise) => BlockStep,
+  make: (target: { readonly columns: readonly Float64Array[] }) => BlockStep,
 ): Float64Array[] {
   const wholeSeries = outputs.map(() => new Float64Array(length));
   const bySlot = new Map(outputs.map(([, slot], k) => [slot, wholeSeries[k] as Float64Array]));
   const unused = new Float64Array(0);
   const columns = Array.from({ length: Math.max(...outputs.map(([, slot]) => slot)) + 1 }, (_, slot) => bySlot.get(slot) ?? unused);
-  const step = make({ columns }, new BlockPaise());
+  const step = make({ columns });
   for (let start = 0; start < length; start += BLOCK_BARS) step(start, Math.min(length, start + BLOCK_BARS), 0);
   return wholeSeries;
 }

@@ -1,4 +1,5 @@
 import type { BarSeries } from '../algorithm/program';
+import { SeriesPaise } from './window-steps';
 
 /**
  * Whole-series indicator outputs shared by the programs of one sweep over one fixed series: a
@@ -25,6 +26,8 @@ export class IndicatorCache {
   /** Entries in use order, least recent first (a Map keeps insertion order; a hit is moved to the end). */
   private readonly entries = new Map<string, Float64Array>();
   private bytes = 0;
+  /** Each bar column's paise, by column (`paiseOf`). */
+  private readonly paise = new Map<Float64Array, SeriesPaise>();
   private hitCount = 0;
   private missCount = 0;
 
@@ -69,6 +72,20 @@ export class IndicatorCache {
     if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
     for (let k = 0; k < keys.length; k += 1) this.keep(keys[k] as string, computed[k] as Float64Array);
     return computed;
+  }
+
+  /**
+   * The paise of a column of the series, block by block, each block converted once for every
+   * whole-series SMA of the column computed here. Kept beside the budget: at most one column's
+   * worth per bar column (a block is converted when an SMA on the paise grid first asks for it).
+   */
+  paiseOf(column: Float64Array): SeriesPaise {
+    let paise = this.paise.get(column);
+    if (paise === undefined) {
+      paise = new SeriesPaise(column);
+      this.paise.set(column, paise);
+    }
+    return paise;
   }
 
   /** Lookups answered from kept columns, lookups that computed, and the bytes kept. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { BarSeries } from '../algorithm/program';
 import { createIndicator } from '../indicators/factory';
-import { columnIndicatorStep, seriesIndicatorStep } from './window-steps';
+import { BlockPaise, columnIndicatorStep, SeriesPaise, seriesIndicatorStep } from './window-steps';
 
 const NO_POSITION = { position: 0, entryPrice: Number.NaN, barsSinceEntry: Number.NaN, dayPnl: 0 };
 
@@ -50,5 +50,27 @@ describe('columnIndicatorStep', () => {
         expect(column).toEqual(streamed);
       },
     ), { numRuns: 200 });
+  });
+});
+
+describe('SeriesPaise', () => {
+  /** A block's paise as plain numbers up to its first bar off the grid, with that bar and the largest. */
+  const read = (block: { paise: Float64Array; onGridEnd: number; largest: number }, start: number): unknown => ({
+    paise: Array.from(block.paise.subarray(0, block.onGridEnd - start)), onGridEnd: block.onGridEnd, largest: block.largest,
+  });
+
+  it("gives every block a BlockPaise gives, asked once or again, and another column's blocks too", () => {
+    const close = Float64Array.from({ length: 10_000 }, (_, index) => 20_000 + ((index * 37) % 101) / 4 - (index % 7) * 0.05);
+    close[6_000] = 20_000.123_4;
+    const other = Float64Array.from(close, (value) => value + 1);
+    const whole = new SeriesPaise(close);
+    const ranges = [[0, 4_096], [4_096, 8_192], [8_192, 10_000], [0, 4_096], [8_192, 10_000], [4_096, 4_100]] as const;
+    for (const [start, end] of ranges) {
+      expect(read(whole.of(close, { start, end }), start)).toEqual(read(new BlockPaise().of(close, { start, end }), start));
+      expect(read(whole.of(other, { start, end }), start)).toEqual(read(new BlockPaise().of(other, { start, end }), start));
+    }
+    // The block holding bar 6,000 ends at it; the others hold every bar.
+    expect(whole.of(close, { start: 4_096, end: 8_192 }).onGridEnd).toBe(6_000);
+    expect(whole.of(close, { start: 0, end: 4_096 }).onGridEnd).toBe(4_096);
   });
 });

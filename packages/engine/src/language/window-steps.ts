@@ -282,49 +282,94 @@ export function columnIndicatorStep(target: { series: BarSeries; column: BarFiel
 }
 
 /**
+ * A block of a column's values as whole paise: bar i at `paise[i - start]`, valid before
+ * `onGridEnd` (the first bar off the grid, or NaN; the block's end when none is); `largest` is the
+ * largest |paise| before it.
+ */
+export interface PaiseBlock {
+  readonly paise: Float64Array;
+  readonly onGridEnd: number;
+  readonly largest: number;
+}
+
+/** Where a grid SMA reads a column's paise block by block (BlockPaise, SeriesPaise). */
+export interface PaiseBlocks {
+  /** The block start .. end - 1 of `values` as paise. */
+  of(values: Float64Array, range: { readonly start: number; readonly end: number }): PaiseBlock;
+}
+
+/** Writes the paise of `values` start .. end - 1 into `block` (its paise at least end - start long) up to the first bar off the grid. */
+function convertBlock(values: Float64Array, range: { readonly start: number; readonly end: number }, block: { paise: Float64Array; onGridEnd: number; largest: number }): void {
+  const { start, end } = range;
+  const paise = block.paise;
+  let largest = 0;
+  let index = start;
+  for (; index < end; index += 1) {
+    const value = values[index] as number;
+    // The nearest whole number of paise, ties to even (core TO_INTEGER): a value on the grid is no tie,
+    // so this keeps exactly what Math.round would, without its mispredicted jump.
+    const scaled = value * 100;
+    const cents = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
+    if (cents / 100 !== value) break;
+    paise[index - start] = cents;
+    const size = Math.abs(cents);
+    if (size > largest) largest = size;
+  }
+  block.onGridEnd = index;
+  block.largest = largest;
+}
+
+/**
  * The paise of one column's values over the block being computed, shared by every grid SMA of
  * that column in a program (`sma(close, 10)` and `sma(close, 20)` convert and check each close
  * once, not once each). Valid for one (start, end) at a time; recomputed when asked for another.
  */
-export class BlockPaise {
+export class BlockPaise implements PaiseBlocks {
   private values: Float64Array | undefined;
   private start = -1;
   private end = -1;
-  /**
-   * The block's paise (bar i at `paise[i - start]`), valid before `onGridEnd`: the first bar off
-   * the grid (or NaN), `end` when none is; `largest` is the largest |paise| before it.
-   */
   private readonly block = { paise: new Float64Array(0), onGridEnd: 0, largest: 0 };
 
-  /** The block start .. end - 1 of `values`, converted once. */
-  of(values: Float64Array, range: { readonly start: number; readonly end: number }): { readonly paise: Float64Array; readonly onGridEnd: number; readonly largest: number } {
-    if (values !== this.values || range.start !== this.start || range.end !== this.end) this.compute(values, range);
+  of(values: Float64Array, range: { readonly start: number; readonly end: number }): PaiseBlock {
+    if (values !== this.values || range.start !== this.start || range.end !== this.end) {
+      if (this.block.paise.length < range.end - range.start) this.block.paise = new Float64Array(Math.max(range.end - range.start, BLOCK_BARS));
+      convertBlock(values, range, this.block);
+      this.values = values;
+      this.start = range.start;
+      this.end = range.end;
+    }
     return this.block;
   }
+}
 
-  private compute(values: Float64Array, range: { readonly start: number; readonly end: number }): void {
-    const { start, end } = range;
-    const block = this.block;
-    if (block.paise.length < end - start) block.paise = new Float64Array(Math.max(end - start, BLOCK_BARS));
-    const paise = block.paise;
-    let largest = 0;
-    let index = start;
-    for (; index < end; index += 1) {
-      const value = values[index] as number;
-      // The nearest whole number of paise, ties to even (core TO_INTEGER): a value on the grid is no tie,
-      // so this keeps exactly what Math.round would, without its mispredicted jump.
-      const scaled = value * 100;
-      const cents = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
-      if (cents / 100 !== value) break;
-      paise[index - start] = cents;
-      const size = Math.abs(cents);
-      if (size > largest) largest = size;
-    }
-    this.values = values;
-    this.start = start;
-    this.end = end;
-    block.onGridEnd = index;
-    block.largest = largest;
+/**
+ * Every block of one column's paise, each converted once and kept: what the whole-series SMAs of a
+ * sweep's IndicatorCache share (each computes over the whole series, block after block, so a
+ * BlockPaise would convert every block again for each of them: 65 conversions of the closes for
+ * the 65 periods of a crossover sweep, against one). The same blocks a BlockPaise gives; blocks of
+ * another column are a BlockPaise's.
+ */
+export class SeriesPaise implements PaiseBlocks {
+  private readonly blocks = new Map<number, PaiseBlock & { readonly end: number }>();
+  private readonly other = new BlockPaise();
+
+  constructor(readonly values: Float64Array) {}
+
+  of(values: Float64Array, range: { readonly start: number; readonly end: number }): PaiseBlock {
+    if (values !== this.values) return this.other.of(values, range);
+    const kept = this.blocks.get(range.start);
+    if (kept !== undefined && kept.end === range.end) return kept;
+    const block = { paise: new Float64Array(range.end - range.start), onGridEnd: 0, largest: 0, end: range.end };
+    convertBlock(values, range, block);
+    this.blocks.set(range.start, block);
+    return block;
+  }
+
+  /** Bytes of the blocks kept. */
+  get bytes(): number {
+    let bytes = 0;
+    for (const block of this.blocks.values()) bytes += block.paise.byteLength;
+    return bytes;
   }
 }
 
@@ -355,7 +400,7 @@ export class GridSma {
    * it could not take (off the grid, NaN, or too large), or `end`. With `shared`, the block's paise
    * come from it (converted once for every SMA of the column).
    */
-  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number; outOffset?: number; shared?: BlockPaise | undefined }): number {
+  run(values: Float64Array, range: { out: Float64Array; blockStart: number; end: number; outOffset?: number; shared?: PaiseBlocks | undefined }): number {
     const { out, blockStart, end, shared } = range;
     const shift = (range.outOffset ?? 0) - blockStart;
     // Fields in locals: the loop then reads no object.
@@ -395,7 +440,7 @@ export class GridSma {
     }
     for (; index < end; index += 1) {
       const value = values[index] as number;
-      // As BlockPaise.compute: the nearest whole number of paise, ties to even.
+      // As convertBlock: the nearest whole number of paise, ties to even.
       const scaled = value * 100;
       const paise = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
       if (paise / 100 !== value || Math.abs(paise) > largestPaise) break;
