@@ -364,13 +364,6 @@ export class SeriesPaise implements PaiseBlocks {
     this.blocks.set(range.start, block);
     return block;
   }
-
-  /** Bytes of the blocks kept. */
-  get bytes(): number {
-    let bytes = 0;
-    for (const block of this.blocks.values()) bytes += block.paise.byteLength;
-    return bytes;
-  }
 }
 
 /**
