@@ -1,11 +1,11 @@
 // The kernel's session clock: bar length, bar close times and the session end, on @vyuha/core's
 // IST calendar (epoch day and minute of day with two divisions, no Date and no allocation; a day's
-// date text is made once per thread: sessionDate). The IST helpers are re-exported for the kernel's modules.
+// date text is made once per thread: sessionDate). istEpochDay is re-exported for the kernel.
 import { dateOfEpochDay, IST_OFFSET_MS, istEpochDay } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import type { BarSeries } from '../algorithm/program';
 
-export { istDate, istEpochDay, istMinuteOfDay } from '@vyuha/core';
+export { istEpochDay } from '@vyuha/core';
 
 export const MS_PER_MINUTE = 60_000;
 export const MS_PER_DAY = 86_400_000;
