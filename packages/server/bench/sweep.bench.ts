@@ -15,6 +15,9 @@
 // its threads: jobs/sweep-threads.ts). With each sweep, its CPU time by thread (Linux's
 // /proc/self/task): the pool's threads, and the process's other threads together, mostly V8's
 // compiler and garbage-collector helpers, whose work each thread's isolate does for itself.
+// With each round, the machine's own reference: an integer loop that shares nothing, the same work
+// over 1 thread on the pinned core and over 2 threads (referenceLoop); its speed-up is the most
+// these two cores give any work, and the sweep's is printed as a share of it.
 // Then the speed-up from 1 to 2 threads, the cores each run
 // got, and checks that every result is identical and that their first rows equal a serial
 // runSweep of their year. Last, a
@@ -31,6 +34,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { algorithmFromExpressions, gridSize, IndicatorCache, optionsLegsTraderFactory, parameterGrid, parseOptionsLegsConfig, runSweep, runSweepChunk } from '@vyuha/engine';
 import type { BarSeries } from '@vyuha/engine';
 import { generateSyntheticMarket, isRegularTradingDay, joinSyntheticSeries } from '@vyuha/market';
@@ -82,6 +86,8 @@ interface Measured {
    * wall and CPU ms from giving the pool the series to the last row, and the result.
    */
   readonly kept: { readonly sweep: number; readonly cpu: number; readonly split: ThreadCpuSplit | undefined; readonly result: SweepResult };
+  /** Wall ms of the reference loop on as many threads, after the sweeps (referenceLoop). */
+  readonly reference: number;
 }
 
 /** Linux's clock ticks per second (USER_HZ), the unit of a task's CPU times in /proc. */
@@ -127,6 +133,46 @@ function threadCpuSplit(before: Map<string, number> | undefined, after: Map<stri
   return { pool: spent.slice(0, workers), others: spent.slice(workers).reduce((sum, ms) => sum + ms, 0) };
 }
 
+/**
+ * The machine's own reference, measured in the same rounds: a fixed amount of work that shares
+ * nothing (an integer random-number loop: no memory traffic, no allocation, one small function V8
+ * optimises in its first milliseconds) split evenly over `workers` threads, the threads started and
+ * the loop optimised beforehand. Its 1 -> 2 core speed-up is the most two cores of this machine give
+ * any work: what the sweep's speed-up should be read against.
+ */
+const REFERENCE_ITERATIONS = 400_000_000;
+const REFERENCE_THREAD = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (iterations) => {
+  let state = 1;
+  let total = 0;
+  for (let index = 0; index < iterations; index += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) | 0;
+    total = (total + (state >>> 28)) | 0;
+  }
+  parentPort.postMessage(total);
+});
+parentPort.postMessage('ready');
+`;
+
+/** Wall ms of REFERENCE_ITERATIONS loop iterations split over `workers` threads. */
+async function referenceLoop(workers: number): Promise<number> {
+  const threads = Array.from({ length: workers }, () => new Worker(REFERENCE_THREAD, { eval: true }));
+  const answers = (iterations: number): Promise<unknown[]> => Promise.all(threads.map((thread) => new Promise((resolve) => {
+    thread.once('message', resolve);
+    thread.postMessage(iterations);
+  })));
+  try {
+    await Promise.all(threads.map((thread) => new Promise((resolve) => thread.once('message', resolve))));
+    await answers(1_000_000);
+    const started = performance.now();
+    await answers(Math.round(REFERENCE_ITERATIONS / workers));
+    return performance.now() - started;
+  } finally {
+    await Promise.all(threads.map((thread) => thread.terminate()));
+  }
+}
+
 /** The pool's wall times, and the CPU time of the whole process (every thread) during each sweep. */
 async function timed(workers: number): Promise<Measured> {
   const started = performance.now();
@@ -147,9 +193,10 @@ async function timed(workers: number): Promise<Measured> {
     const keptSweep = performance.now() - keptStart;
     const keptCpu = process.cpuUsage(keptCpuBefore);
     const keptThreads = threadCpuSplit(threadsAfter, threadCpu(), workers);
+    const reference = await referenceLoop(workers);
     return {
       result, total: ended - started, sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
-      kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept },
+      kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept }, reference,
     };
   } finally {
     await pool.close();
@@ -188,7 +235,8 @@ const cores = (run: Measured): string => `CPU ${seconds(run.cpu)}, ${(run.cpu / 
 const bySplit = (split: ThreadCpuSplit | undefined): string => split === undefined ? ''
   : ` = pool thread${split.pool.length === 1 ? '' : 's'} ${split.pool.map(seconds).join(' + ')}, other threads ${seconds(split.others)}`;
 const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}${bySplit(run.split)}), with thread start ${seconds(run.total)}; `
-  + `then another year's bars on the same threads ${seconds(run.kept.sweep)} (${rate(run.kept.sweep)}; CPU ${seconds(run.kept.cpu)}${bySplit(run.kept.split)})`;
+  + `then another year's bars on the same threads ${seconds(run.kept.sweep)} (${rate(run.kept.sweep)}; CPU ${seconds(run.kept.cpu)}${bySplit(run.kept.split)}); `
+  + `reference loop ${seconds(run.reference)}`;
 
 const childFile = process.argv[2] === ONE_CORE_FLAG ? process.argv[3] : undefined;
 if (childFile !== undefined) {
@@ -229,6 +277,10 @@ if (childFile !== undefined) {
     const keptRatios = pinnedRounds.map((round) => round.pinned.kept.sweep / round.two.kept.sweep);
     const keptSpeedUp = median(keptRatios);
     console.log(`speed-up 1 -> 2 cores, a later sweep (another year's bars) on the threads kept from the first: ${keptSpeedUp.toFixed(2)}x, the median of ${keptRatios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; ${verdict(keptSpeedUp)}`);
+    const referenceRatios = pinnedRounds.map((round) => round.pinned.reference / round.two.reference);
+    const referenceUp = median(referenceRatios);
+    console.log(`reference, 1 -> 2 cores for work that shares nothing (${(REFERENCE_ITERATIONS / 1e6).toFixed(0)} M iterations of an integer loop over 1 thread and 2): ${referenceUp.toFixed(2)}x, the median of ${referenceRatios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; `
+      + `the sweep's speed-up is ${((speedUp / referenceUp) * 100).toFixed(0)}% of it, a later sweep's ${((keptSpeedUp / referenceUp) * 100).toFixed(0)}%`);
   }
   const threadsUp = one.sweep / last.two.sweep;
   console.log(`speed-up 1 -> 2 threads: ${threadsUp.toFixed(2)}x against the last 2-core round (with thread start ${(one.total / last.two.total).toFixed(2)}x; the 1-thread run had V8's helper threads on the second core)${pinnedRounds.length === 0 ? `; ${verdict(threadsUp)}` : ''}`);
