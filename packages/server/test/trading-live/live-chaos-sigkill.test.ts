@@ -1,20 +1,21 @@
 // The chaos test of LIVE trading: a worker trading through Kite (the stand-in, in this process, so
 // the broker outlives the worker) killed with SIGKILL at each of the OMS's five fault points
-// (src/trading/chaos.ts), 20 seeds each, then restarted without the fault: it opens the account
-// again, reconciles with Kite and finishes its script (live-chaos-child.ts). Whatever the moment
-// of death, afterwards:
+// (src/trading/chaos.ts), at every time a clean run reaches it, then restarted without the fault:
+// it opens the account again, reconciles with Kite and finishes its script (live-chaos-child.ts).
+// Whatever the moment of death, afterwards:
 // - nothing doubled: every order at Kite is exactly one of ours, each tag once; one row per decision;
 // - nothing lost: every order is final; one Kite has carries Kite's status and fills; one Kite
 //   never received (its send began, the worker died before it left) is REJECTED "not received";
 // - every trade id once, each order's filled quantity its fills' sum, and the account's position at
 //   Kite what the stored fills add up to.
-// The seed picks which hit of the point kills: 1 to the number of times a clean run reaches it.
+// A kill at a point's n-th hit, for every n from 1 to the number of times a clean run reaches it
+// (at most KILLS_PER_POINT of them, helpers/kill-hits.ts).
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { createRng, istDate } from '@vyuha/core';
+import { istDate } from '@vyuha/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeVerifiedSession } from '../../src/brokers/broker-ownership';
 import { encryptBrokerSecret, generateBrokerSecretKey } from '../../src/brokers/broker-secrets';
@@ -24,15 +25,17 @@ import { CHAOS_POINTS } from '../../src/trading/chaos';
 import type { ChaosPoint } from '../../src/trading/chaos';
 import { repoRoot } from '../../src/paths';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
+import { killHits } from '../helpers/kill-hits';
 import { pooled } from '../helpers/pooled';
 import { startKiteStandIn, type KiteStandIn } from '../kite-stand-in/stand-in';
 import { createTrader } from '../trading-runner/runner-test-support';
 import { RELIANCE_TOKEN } from './live-test-support';
 
-const SEEDS = 20;
+/** A point reached more often than this is killed at this many of its hits, drawn once. */
+const KILLS_PER_POINT = 20;
 /** Workers alive at once: each mostly waits on its 300 ms reads of Kite's books, so six keep the machine busy, not overloaded (250 s under a loaded machine, against 414 s quiet with three). */
 const CONCURRENCY = 6;
-/** One point's 20 kills and restarts: 1 to 2 minutes alone on CI; the limit leaves room for a busy machine. */
+/** One point's 10 to 15 kills and restarts: under a minute alone on CI; the limit leaves room for a busy machine. */
 const POINT_TIMEOUT_MS = 420_000;
 const CHILD_SOURCE = fileURLToPath(new URL('./live-chaos-child.ts', import.meta.url));
 const CHILD = join(repoRoot, 'node_modules', '.cache', 'vyuha-live-chaos', `child-${process.pid}.mjs`);
@@ -137,11 +140,6 @@ async function brokenInvariants(trader: Trader): Promise<string[]> {
   return broken;
 }
 
-function hitOf(point: ChaosPoint, seed: number): number {
-  const hits = clean.hits.get(point) ?? 0;
-  return 1 + Math.floor(createRng(`live-chaos-${point}-${seed}`).next() * hits);
-}
-
 async function killAndRestart(point: ChaosPoint, n: number): Promise<string[]> {
   const trader = await newTrader();
   const killed = await worker(trader, { VYUHA_CHAOS: `${point}:${n}` });
@@ -191,11 +189,11 @@ afterAll(async () => {
 
 describe('a LIVE worker killed with SIGKILL at a fault point and restarted', () => {
   for (const point of CHAOS_POINTS) {
-    it(`reconciles with Kite and loses and doubles nothing when killed at ${point}, ${SEEDS} seeds`, async () => {
-      expect(clean.hits.get(point) ?? 0).toBeGreaterThan(0);
-      const hits = Array.from({ length: SEEDS }, (_, seed) => hitOf(point, seed));
+    it(`reconciles with Kite and loses and doubles nothing when killed at ${point}, at each hit`, async () => {
+      const hits = killHits(clean.hits.get(point) ?? 0, KILLS_PER_POINT, `live-chaos-${point}`);
+      expect(hits.length).toBeGreaterThan(0);
       const outcomes = await pooled(hits, CONCURRENCY, async (n) => ({ n, broken: await killAndRestart(point, n) }));
-      const failed = outcomes.flatMap((outcome, seed) => (outcome.broken.length === 0 ? [] : [`seed ${seed}, hit ${outcome.n}: ${(outcome.broken[0] as string).slice(0, 400)}`]));
+      const failed = outcomes.flatMap((outcome) => (outcome.broken.length === 0 ? [] : [`hit ${outcome.n}: ${(outcome.broken[0] as string).slice(0, 400)}`]));
       expect(failed).toEqual([]);
     }, POINT_TIMEOUT_MS);
   }

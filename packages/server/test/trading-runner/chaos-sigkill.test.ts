@@ -1,40 +1,43 @@
 // The chaos test of the trading runtime: a PAPER replay at full speed, its worker process killed
-// with SIGKILL at each of the OMS's fault points (src/trading/chaos.ts), 20 seeds each, then
-// restarted without the fault until it finishes. Whatever the moment of death:
+// with SIGKILL at each of the OMS's fault points (src/trading/chaos.ts), at every time a clean run
+// reaches it, then restarted without the fault until it finishes. Whatever the moment of death:
 // - no order twice: one row per client order id, one order per decision, no two of a decision and slice;
 // - no order lost: every decision of a clean run exists, once, final, as in the clean run;
 // - every trade id once, and each position's net quantity is the sum of its fills;
 // - the run's fills are the clean run's and the backtest's, to the paisa (the strongest check: a
 //   fill doubled, lost, moved in time or in price would show).
-// The seed picks which hit of the point kills: n between 1 and the number of times a clean run
-// reaches it (counted once, VYUHA_CHAOS_COUNT=1). A point that never kills fails the test.
+// A kill at a point's n-th hit, for every n from 1 to the number of times a clean run reaches it
+// (counted once, VYUHA_CHAOS_COUNT=1; at most KILLS_PER_POINT of them, helpers/kill-hits.ts).
+// A point that never kills fails the test.
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { createRng, isoDate } from '@vyuha/core';
+import { isoDate } from '@vyuha/core';
 import type { DeployableConfig } from '@vyuha/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAOS_POINTS } from '../../src/trading/chaos';
 import type { ChaosPoint } from '../../src/trading/chaos';
 import { repoRoot } from '../../src/paths';
 import { freshDatabase, type TestDatabase } from '../helpers/db';
+import { killHits } from '../helpers/kill-hits';
 import { pooled } from '../helpers/pooled';
 import { indexId, storeSyntheticHistory } from '../trading-feeds/feed-test-support';
 import { algorithm, backtestFillsOf, createTrader, deployable, paperRunRow, storedFills } from './runner-test-support';
 import type { FillRow } from './runner-test-support';
 
-const SEEDS = 20;
+/** A point reached more often than this is killed at this many of its hits, drawn once. */
+const KILLS_PER_POINT = 20;
 /** Workers at once: the machine has 2 cores, and each worker spends part of its time waiting on PostgreSQL. */
 const CONCURRENCY = 3;
 // Two sessions of 10-minute bars (76 bars, 304 ticks): enough for entries, trailing stops moved and
-// hit, and the 15:15 square-off; small enough for 100 kills and 100 restarts in the CI budget.
+// hit, and the 15:15 square-off; small enough for its 49 kills and 49 restarts in the CI budget.
 const FROM = isoDate('2025-02-03');
 const TO = isoDate('2025-02-04');
 const CHILD_SOURCE = fileURLToPath(new URL('./chaos-child.ts', import.meta.url));
 // The child bundled once (esbuild, which tsx runs on) starts in half the time `node --import tsx`
-// takes, and this test starts 200 of them. It sits under node_modules so that `pg` resolves.
+// takes, and this test starts about 100 of them. It sits under node_modules so that `pg` resolves.
 const CHILD = join(repoRoot, 'node_modules', '.cache', 'vyuha-chaos-sigkill', `child-${process.pid}.mjs`);
 
 let db: TestDatabase;
@@ -164,12 +167,6 @@ async function leftBehind(point: ChaosPoint, runId: string, n: number): Promise<
   return JSON.stringify(actual) === JSON.stringify(wanted) ? [] : [`the kill left ${JSON.stringify(actual)}, expected ${JSON.stringify(wanted)}`];
 }
 
-/** The hit of `point` at which seed `seed` dies: 1 to the clean run's count, deterministic. */
-function hitOf(point: ChaosPoint, seed: number): number {
-  const hits = clean.hits.get(point) ?? 0;
-  return 1 + Math.floor(createRng(`chaos-${point}-${seed}`).next() * hits);
-}
-
 /** Kills a new run at `point`'s `n`-th hit, restarts it without the fault; what went wrong, if anything. */
 async function killAndRestart(point: ChaosPoint, n: number): Promise<string[]> {
   const runId = await newRun();
@@ -226,13 +223,13 @@ afterAll(async () => {
 
 describe('a paper replay killed with SIGKILL at a fault point and restarted', () => {
   for (const point of CHAOS_POINTS) {
-    it(`loses and doubles nothing when killed at ${point}, ${SEEDS} seeds`, async () => {
-      expect(clean.hits.get(point) ?? 0).toBeGreaterThan(0);
-      const hits = Array.from({ length: SEEDS }, (_, seed) => hitOf(point, seed));
+    it(`loses and doubles nothing when killed at ${point}, at each hit`, async () => {
+      const hits = killHits(clean.hits.get(point) ?? 0, KILLS_PER_POINT, `chaos-${point}`);
+      expect(hits.length).toBeGreaterThan(0);
       const outcomes = await pooled(hits, CONCURRENCY, async (n) => ({ n, broken: await killAndRestart(point, n) }));
-      // One line per failed seed (its hit and the first thing that broke), so a failure reads at a glance.
-      const failed = outcomes.flatMap((outcome, seed) => (outcome.broken.length === 0 ? []
-        : [`seed ${seed}, hit ${outcome.n}: ${(outcome.broken[0] as string).replaceAll(runIdPattern, '<run>').slice(0, 400)}`]));
+      // One line per failed kill (its hit and the first thing that broke), so a failure reads at a glance.
+      const failed = outcomes.flatMap((outcome) => (outcome.broken.length === 0 ? []
+        : [`hit ${outcome.n}: ${(outcome.broken[0] as string).replaceAll(runIdPattern, '<run>').slice(0, 400)}`]));
       expect(failed).toEqual([]);
     }, 120_000);
   }
