@@ -4,7 +4,10 @@
 // (c) a rule set of ten indicators, compiled,
 // each run through runBacktest (kernel + underlying trader + simulated venue + ledger) on one core
 // and printed against a reference measured in this run: a bare loop over the same arrays that
-// computes the same crossover and flips a position (the floor of one pass over the data).
+// computes the same crossover and flips a position (the floor of one pass over the data). The
+// reference is timed between the runs it is compared with (one-core: after each run; both cores:
+// after each round, on both threads), since this VM's cores change speed for seconds at a time:
+// each figure is printed with the reference's speed at the same moments and the ratio between them.
 // Then (b) and (c) on both cores: two worker threads, reading the one copy of the bars in shared
 // memory as the main thread does (as the platform's sweep threads read theirs), run the
 // rule set back to back at the same time, in rounds; a round's figure is all its bars over its
@@ -20,7 +23,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { runBacktest, seriesOfShared, shareSeries, smaCrossoverProgram } from '@vyuha/engine';
 import type { BarSeries, SignalProgram } from '@vyuha/engine';
-import { BARS, CONFIG, RULE_SETS, syntheticSeries, type RuleSetName } from './kernel-support';
+import { BARS, CONFIG, referenceLoop, RULE_SETS, syntheticSeries, type RuleSetName } from './kernel-support';
 import type { ThreadAnswer, ThreadRequest } from './kernel-thread';
 
 const REPEATS = 15;
@@ -29,44 +32,46 @@ const WARMUP_RUNS = 2;
 const THREADS = 2;
 /** Rounds of REPEATS runs on every thread at once; the both-core figure is their median. */
 const BOTH_CORES_ROUNDS = 5;
-
-/** The reference: the crossover and a position flip in one bare loop; returns the number of flips. */
-function referenceLoop(series: BarSeries): number {
-  const close = series.close;
-  let fastSum = 0;
-  let slowSum = 0;
-  let last = 0;
-  let position = 0;
-  let flips = 0;
-  for (let index = 0; index < series.length; index += 1) {
-    const value = Math.round((close[index] as number) * 100);
-    fastSum += value;
-    slowSum += value;
-    if (index >= 10) fastSum -= Math.round((close[index - 10] as number) * 100);
-    if (index >= 20) slowSum -= Math.round((close[index - 20] as number) * 100);
-    if (index < 19) continue;
-    const difference = fastSum * 20 - slowSum * 10;
-    if (difference > 0 && last < 0 && position === 0) { position = 1; flips += 1; }
-    else if (difference < 0 && last > 0 && position === 1) { position = 0; flips += 1; }
-    if (difference !== 0) last = difference;
-  }
-  return flips;
-}
+/** Reference loops timed after each one-core run (about 30 ms on this VM). */
+const REFERENCE_PASSES = 5;
+/** Reference loops per thread in the round after each both-core round (about 0.4 s on this VM, a round's length). */
+const REFERENCE_ROUND_RUNS = 60;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-function time(run: () => unknown): { seconds: number; result: unknown } {
+interface Timed {
+  /** The median run's seconds. */
+  readonly seconds: number;
+  readonly result: unknown;
+  /** The reference loop's bars per second, timed after each run: median, slowest and fastest. */
+  readonly reference: { readonly median: number; readonly slowest: number; readonly fastest: number };
+}
+
+/** `run`'s median time after WARMUP_RUNS, with the reference loop timed after each counted run. */
+function time(run: () => unknown): Timed {
   const seconds: number[] = [];
+  const references: number[] = [];
   let result: unknown;
   for (let repeat = 0; repeat < WARMUP_RUNS + REPEATS; repeat += 1) {
     const start = performance.now();
     result = run();
-    if (repeat >= WARMUP_RUNS) seconds.push((performance.now() - start) / 1000);
+    if (repeat < WARMUP_RUNS) continue;
+    seconds.push((performance.now() - start) / 1000);
+    const referenceStart = performance.now();
+    for (let pass = 0; pass < REFERENCE_PASSES; pass += 1) referenceLoop(series);
+    references.push((REFERENCE_PASSES * BARS) / ((performance.now() - referenceStart) / 1000));
   }
-  return { seconds: median(seconds), result };
+  return { seconds: median(seconds), result, reference: { median: median(references), slowest: Math.min(...references), fastest: Math.max(...references) } };
+}
+
+/** The reference's speed beside a figure, and the figure as a share of it. */
+function besideReference(barsPerSecond: number, reference: Timed['reference']): string {
+  const millions = (value: number): string => (value / 1e6).toFixed(1);
+  return `the reference loop between its runs ${millions(reference.median)} M bars/s (${millions(reference.slowest)}-${millions(reference.fastest)}), `
+    + `${(reference.median / barsPerSecond).toFixed(1)}x this`;
 }
 
 /**
@@ -108,7 +113,8 @@ const shared = shareSeries(syntheticSeries(BARS));
 const series = seriesOfShared(shared);
 const reference = time(() => referenceLoop(series));
 const rate = (seconds: number): string => `${(BARS / seconds / 1e6).toFixed(1)} M bars/s`;
-console.log(`reference bare loop (SMA crossover over the same arrays), one core: ${rate(reference.seconds)} (${String(reference.result)} position changes)`);
+console.log(`reference bare loop (SMA crossover over the same arrays), one core: ${rate(reference.seconds)} (${String(reference.result)} position changes); `
+  + `timed again after each of those runs: ${(reference.reference.median / 1e6).toFixed(1)} M bars/s (${(reference.reference.slowest / 1e6).toFixed(1)}-${(reference.reference.fastest / 1e6).toFixed(1)})`);
 
 const cases: Array<[string, (s: BarSeries) => SignalProgram]> = [
   ['SMA(10)/SMA(20) crossover, hand-written program', (s) => smaCrossoverProgram(s, { fast: 10, slow: 20 })],
@@ -120,7 +126,7 @@ for (const [name, program] of cases) {
   const measured = time(() => runBacktest({ series, program: program(series), config: CONFIG }));
   const result = measured.result as ReturnType<typeof runBacktest>;
   oneCore.set(name, { seconds: measured.seconds, trades: result.summary.trades, netPnl: result.summary.netPnl });
-  console.log(`${name}, one core: ${rate(measured.seconds)}, ${result.summary.trades} trades; ${(measured.seconds / reference.seconds).toFixed(1)}x the reference loop`);
+  console.log(`${name}, one core: ${rate(measured.seconds)}, ${result.summary.trades} trades; ${besideReference(BARS / measured.seconds, measured.reference)}`);
 }
 
 // The same compiled crossover with a 0.3% stop, a 0.6% target and a 0.2% trailing stop, 1-tick
@@ -132,7 +138,7 @@ const protectedConfig = {
 } as const;
 const withStops = time(() => runBacktest({ series, program: RULE_SETS.crossover(series), config: protectedConfig }));
 const stopsResult = withStops.result as ReturnType<typeof runBacktest>;
-console.log(`SMA crossover, compiled, with stop, target and trailing stop, one core: ${rate(withStops.seconds)}, ${stopsResult.summary.trades} trades; ${(withStops.seconds / reference.seconds).toFixed(1)}x the reference loop`);
+console.log(`SMA crossover, compiled, with stop, target and trailing stop, one core: ${rate(withStops.seconds)}, ${stopsResult.summary.trades} trades; ${besideReference(BARS / withStops.seconds, withStops.reference)}`);
 
 // The ledger keeps orders, fills and trades in columns; a consumer that wants every record as an
 // object (the server writing rows, a trade list) pays for that when it reads them. Shown here so
@@ -171,7 +177,12 @@ for (const [name, ruleSet, budget] of budgets) {
   const single = oneCore.get(name) as { seconds: number; trades: number; netPnl: number };
   // Rounds of REPEATS runs on each thread at once, after the warm-up round; the figure is the
   // median round, as the one-core figure is the median run.
+  // Each round is followed by one of the reference loop on both threads: the machine's two-core
+  // speed at that moment, and how many times the round's figure it is.
   const rounds: number[] = [];
+  const references: number[] = [];
+  /** Each reference round's speed over the round before it. */
+  const ratios: number[] = [];
   let same = true;
   for (let round = 0; round < BOTH_CORES_ROUNDS; round += 1) {
     const start = performance.now();
@@ -179,13 +190,20 @@ for (const [name, ruleSet, budget] of budgets) {
     const seconds = (performance.now() - start) / 1000;
     same &&= answers.every((answer) => answer.trades === single.trades && answer.netPnl === single.netPnl);
     rounds.push((THREADS * REPEATS * BARS) / seconds / 1e6);
+    const referenceStart = performance.now();
+    const flips = await everyThread({ ruleSet: 'reference', runs: REFERENCE_ROUND_RUNS });
+    same &&= flips.every((answer) => answer.trades === reference.result);
+    references.push((THREADS * REFERENCE_ROUND_RUNS * BARS) / ((performance.now() - referenceStart) / 1000) / 1e6);
+    ratios.push((references.at(-1) as number) / (rounds.at(-1) as number));
   }
   if (!same) differs = true;
   const millions = median(rounds);
   const verdict = millions >= budget ? 'met' : 'NOT met';
   console.log(`${name}, both cores (${THREADS} threads x ${REPEATS} runs at once on one copy of the bars in shared memory; after a warm-up round (${warmUp.toFixed(1)}, not counted), the median of ${BOTH_CORES_ROUNDS} rounds: `
     + `${rounds.map((value) => value.toFixed(1)).join(', ')}): ${millions.toFixed(1)} M bars/s, `
-    + `${(millions / (BARS / single.seconds / 1e6)).toFixed(2)}x one core; every thread's trades ${same ? 'equal' : 'DIFFER FROM'} the one-core run's (budget >= ${budget} M bars/s: ${verdict})`);
+    + `${(millions / (BARS / single.seconds / 1e6)).toFixed(2)}x one core; every thread's trades ${same ? 'equal' : 'DIFFER FROM'} the one-core run's (budget >= ${budget} M bars/s: ${verdict}); `
+    + `the reference loop on both threads after each round: ${references.map((value) => value.toFixed(0)).join(', ')} M bars/s, `
+    + `${ratios.map((value) => `${value.toFixed(1)}x`).join(', ')} the round before it (median ${median(ratios).toFixed(1)}x)`);
 }
 await Promise.all(workers.map((worker) => worker.terminate()));
 if (differs) process.exitCode = 1;
