@@ -113,10 +113,17 @@ export class RollingSum {
    * Pushes `values[from .. to)` one after the other, writing after each what `mean()` (or, for
    * `out.kind` 'sum', `sum()`) would give at `out.values[i - out.offset]`: the same operations in
    * the same order as `push` and `compensatedAdd`, so the same doubles and the same state after
-   * (but for the one difference below, which nothing can observe). The state lives in locals for
-   * the loop and is written back once (`push` reads and writes every field per value).
+   * (but for the compensated pair, below, which nothing can observe). The state lives in locals for
+   * the loop and is written back once (`push` reads and writes every field per value). While the
+   * window and the values coming are all on the grid, `pushOnGrid` keeps the integer sum alone:
+   * over 1 M closes in 4,096-bar blocks, 6.0 ms against 9.6 ms with the pair kept; off the grid the
+   * same 12 ms as before.
    */
   pushColumn(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number; readonly kind: 'mean' | 'sum' }): void {
+    // While the window and the values coming are on the grid, the grid's own loop; the loop below
+    // takes over at the first value off it (if any) and goes on to the end.
+    const from = this.offGridCount === 0 ? this.pushOnGrid(values, range, out) : range.from;
+    if (from === range.to) return;
     const capacity = this.capacity;
     const ring = this.values;
     const paiseRing = this.paiseRing;
@@ -136,7 +143,7 @@ export class RollingSum {
     // rebuilt from the window whenever the first one comes (push's resum): so every figure and the
     // state that matters are push's. The loop then has no branch on the off-grid count around its
     // sums, which made V8 compile it 2.5-3.5x slower (17 ms against 7 ms per 1 M off-grid values).
-    for (let index = range.from; index < range.to; index += 1) {
+    for (let index = from; index < range.to; index += 1) {
       const value = values[index] as number;
       const slot = next;
       if (filled === capacity) {
@@ -183,6 +190,48 @@ export class RollingSum {
     this.offGridCount = offGridCount;
     this.compensatedSum = total;
     this.compensation = compensation;
+  }
+
+  /**
+   * pushColumn's part while the whole window is on the grid (`offGridCount` 0): values are taken
+   * from `range.from` up to the first that is off the grid (NaN and too large included), which is
+   * left for pushColumn's loop; returns its index, or `range.to`. The integer sum is all the state
+   * there is to keep: the compensated pair is read only while a value is off the grid, and push
+   * and pushColumn rebuild it from the window at the first one, so it is left as it was.
+   */
+  private pushOnGrid(values: Float64Array, range: { readonly from: number; readonly to: number }, out: { readonly values: Float64Array; readonly offset: number; readonly kind: 'mean' | 'sum' }): number {
+    const capacity = this.capacity;
+    const ring = this.values;
+    const paiseRing = this.paiseRing;
+    const onGridRing = this.onGridRing;
+    const largestPaise = this.largestPaise;
+    const target = out.values;
+    const shift = out.offset;
+    const sums = out.kind === 'sum';
+    let next = this.next;
+    let filled = this.filled;
+    let gridPaise = this.gridPaise;
+    let index = range.from;
+    for (; index < range.to; index += 1) {
+      const value = values[index] as number;
+      const scaled = value * 100;
+      const paise = Math.abs(scaled) < EXACT_BELOW ? scaled + TO_INTEGER - TO_INTEGER : Math.round(scaled);
+      // NaN fails the first test.
+      if (paise / 100 !== value || Math.abs(paise) > largestPaise) break;
+      const slot = next;
+      if (filled === capacity) gridPaise -= paiseRing[slot] as number;
+      else filled += 1;
+      ring[slot] = value;
+      paiseRing[slot] = paise;
+      onGridRing[slot] = 1;
+      gridPaise += paise;
+      next = slot + 1 === capacity ? 0 : slot + 1;
+      target[index - shift] = sums ? gridPaise / 100 : gridPaise / (filled * 100);
+    }
+    this.next = next;
+    this.filled = filled;
+    this.gridPaise = gridPaise;
+    return index;
   }
 
   /** The sum of the window. Exact while every value is on the paise grid. */
