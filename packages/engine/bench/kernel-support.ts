@@ -33,9 +33,9 @@ export function syntheticSeries(length: number): BarSeries {
 /**
  * The reference: the crossover and a position flip in one bare loop (the floor of one pass over the
  * data); returns the number of flips. The bench times it beside the kernel's runs, on the same
- * threads, because this VM's cores change speed for seconds at a time (the loop itself runs at
- * 80-90 M and at 150-160 M bars/s in one process): a figure means something only beside the
- * reference's speed at the same moments.
+ * threads, because on this VM the speed of work that reads memory changes for seconds at a time
+ * (this loop, over 8 MB of closes, runs at 80-90 M and at 150-170 M bars/s in one process): a
+ * figure means something only beside the reference's speed at the same moments.
  */
 export function referenceLoop(series: BarSeries): number {
   const close = series.close;

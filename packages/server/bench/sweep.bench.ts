@@ -15,9 +15,11 @@
 // its threads: jobs/sweep-threads.ts). With each sweep, its CPU time by thread (Linux's
 // /proc/self/task): the pool's threads, and the process's other threads together, mostly V8's
 // compiler and garbage-collector helpers, whose work each thread's isolate does for itself.
-// With each round, the machine's own reference: an integer loop that shares nothing, the same work
-// over 1 thread on the pinned core and over 2 threads (referenceLoop); its speed-up is the most
-// these two cores give any work, and the sweep's is printed as a share of it.
+// With each round, the machine's own references: an integer loop, and passes over an 8 MB array,
+// that share nothing, the same work over 1 thread on the pinned core and over 2 threads
+// (referenceLoop), timed before, between and after the two sweeps; their speed-ups on either side
+// of a sweep are what these two cores gave such work at those moments, and the sweep's is printed
+// as a share of each, round by round.
 // Then the speed-up from 1 to 2 threads, the cores each run
 // got, and checks that every result is identical and that their first rows equal a serial
 // runSweep of their year. Last, a
@@ -86,8 +88,13 @@ interface Measured {
    * wall and CPU ms from giving the pool the series to the last row, and the result.
    */
   readonly kept: { readonly sweep: number; readonly cpu: number; readonly split: ThreadCpuSplit | undefined; readonly result: SweepResult };
-  /** Wall ms of the reference loop on as many threads, after the sweeps (referenceLoop). */
-  readonly reference: number;
+  /**
+   * Wall ms of the references on as many threads (referenceLoop), around the sweeps: before the
+   * first, between the two, after the second. On this VM the speed of work that reads memory
+   * changes for seconds at a time (docs/BUDGETS.md), so each sweep is read against the references
+   * that bracket it.
+   */
+  readonly reference: { readonly before: ReferenceTimes; readonly between: ReferenceTimes; readonly after: ReferenceTimes };
 }
 
 /** Linux's clock ticks per second (USER_HZ), the unit of a task's CPU times in /proc. */
@@ -134,40 +141,63 @@ function threadCpuSplit(before: Map<string, number> | undefined, after: Map<stri
 }
 
 /**
- * The machine's own reference, measured in the same rounds: a fixed amount of work that shares
- * nothing (an integer random-number loop: no memory traffic, no allocation, one small function V8
- * optimises in its first milliseconds) split evenly over `workers` threads, the threads started and
- * the loop optimised beforehand. Its 1 -> 2 core speed-up is the most two cores of this machine give
- * any work: what the sweep's speed-up should be read against.
+ * The machine's own references, measured in the same rounds: fixed amounts of work that share
+ * nothing, split evenly over `workers` threads, the threads started, their memory touched and the
+ * loops optimised beforehand.
+ * - compute: an integer random-number loop (no memory traffic, no allocation). Its 1 -> 2 core
+ *   speed-up is the most two cores of this machine give any work.
+ * - memory: each thread summing its own 8 MB array over and over (beyond the core's own caches,
+ *   as a sweep's runs read a year's closes and indicator columns). On this VM the speed of such
+ *   work changes for seconds at a time while the compute loop's does not (docs/BUDGETS.md).
+ * The sweep's speed-up is read against both.
  */
 const REFERENCE_ITERATIONS = 400_000_000;
+/** Array elements the memory reference reads in all (about 0.4 s on one thread here). */
+const REFERENCE_READS = 500 * 1_048_576;
 const REFERENCE_THREAD = `
 const { parentPort } = require('node:worker_threads');
-parentPort.on('message', (iterations) => {
+const values = new Float64Array(1_048_576);
+for (let index = 0; index < values.length; index += 1) values[index] = index * 0.5;
+function compute(iterations) {
   let state = 1;
   let total = 0;
   for (let index = 0; index < iterations; index += 1) {
     state = (Math.imul(state, 1103515245) + 12345) | 0;
     total = (total + (state >>> 28)) | 0;
   }
-  parentPort.postMessage(total);
-});
+  return total;
+}
+function memory(passes) {
+  let total = 0;
+  for (let pass = 0; pass < passes; pass += 1) for (let index = 0; index < values.length; index += 1) total += values[index];
+  return total;
+}
+parentPort.on('message', ({ kind, amount }) => parentPort.postMessage(kind === 'compute' ? compute(amount) : memory(amount)));
 parentPort.postMessage('ready');
 `;
 
-/** Wall ms of REFERENCE_ITERATIONS loop iterations split over `workers` threads. */
-async function referenceLoop(workers: number): Promise<number> {
+/** Wall ms of each reference's work split over `workers` threads. */
+interface ReferenceTimes {
+  readonly compute: number;
+  readonly memory: number;
+}
+
+async function referenceLoop(workers: number): Promise<ReferenceTimes> {
   const threads = Array.from({ length: workers }, () => new Worker(REFERENCE_THREAD, { eval: true }));
-  const answers = (iterations: number): Promise<unknown[]> => Promise.all(threads.map((thread) => new Promise((resolve) => {
+  const answers = (kind: keyof ReferenceTimes, amount: number): Promise<unknown[]> => Promise.all(threads.map((thread) => new Promise((resolve) => {
     thread.once('message', resolve);
-    thread.postMessage(iterations);
+    thread.postMessage({ kind, amount });
   })));
+  const timedWork = async (kind: keyof ReferenceTimes, amount: number): Promise<number> => {
+    const started = performance.now();
+    await answers(kind, Math.round(amount / workers));
+    return performance.now() - started;
+  };
   try {
     await Promise.all(threads.map((thread) => new Promise((resolve) => thread.once('message', resolve))));
-    await answers(1_000_000);
-    const started = performance.now();
-    await answers(Math.round(REFERENCE_ITERATIONS / workers));
-    return performance.now() - started;
+    await answers('compute', 1_000_000);
+    await answers('memory', 2);
+    return { compute: await timedWork('compute', REFERENCE_ITERATIONS), memory: await timedWork('memory', REFERENCE_READS / 1_048_576) };
   } finally {
     await Promise.all(threads.map((thread) => thread.terminate()));
   }
@@ -179,6 +209,8 @@ async function timed(workers: number): Promise<Measured> {
   const pool = SweepPool.start(series, { workers });
   try {
     await pool.ready();
+    const ready = performance.now();
+    const before = await referenceLoop(workers);
     const loaded = performance.now();
     const cpuBefore = process.cpuUsage();
     const threadsBefore = threadCpu();
@@ -186,6 +218,7 @@ async function timed(workers: number): Promise<Measured> {
     const ended = performance.now();
     const cpu = process.cpuUsage(cpuBefore);
     const threadsAfter = threadCpu();
+    const between = await referenceLoop(workers);
     const keptCpuBefore = process.cpuUsage();
     const keptStart = performance.now();
     pool.useSeries(nextYear);
@@ -193,9 +226,9 @@ async function timed(workers: number): Promise<Measured> {
     const keptSweep = performance.now() - keptStart;
     const keptCpu = process.cpuUsage(keptCpuBefore);
     const keptThreads = threadCpuSplit(threadsAfter, threadCpu(), workers);
-    const reference = await referenceLoop(workers);
+    const reference = { before, between, after: await referenceLoop(workers) };
     return {
-      result, total: ended - started, sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
+      result, total: ended - loaded + (ready - started), sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
       kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept }, reference,
     };
   } finally {
@@ -236,7 +269,8 @@ const bySplit = (split: ThreadCpuSplit | undefined): string => split === undefin
   : ` = pool thread${split.pool.length === 1 ? '' : 's'} ${split.pool.map(seconds).join(' + ')}, other threads ${seconds(split.others)}`;
 const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}${bySplit(run.split)}), with thread start ${seconds(run.total)}; `
   + `then another year's bars on the same threads ${seconds(run.kept.sweep)} (${rate(run.kept.sweep)}; CPU ${seconds(run.kept.cpu)}${bySplit(run.kept.split)}); `
-  + `reference loop ${seconds(run.reference)}`;
+  + `references before, between and after them: compute ${[run.reference.before, run.reference.between, run.reference.after].map((times) => seconds(times.compute)).join(', ')}, `
+  + `memory ${[run.reference.before, run.reference.between, run.reference.after].map((times) => seconds(times.memory)).join(', ')}`;
 
 const childFile = process.argv[2] === ONE_CORE_FLAG ? process.argv[3] : undefined;
 if (childFile !== undefined) {
@@ -277,10 +311,23 @@ if (childFile !== undefined) {
     const keptRatios = pinnedRounds.map((round) => round.pinned.kept.sweep / round.two.kept.sweep);
     const keptSpeedUp = median(keptRatios);
     console.log(`speed-up 1 -> 2 cores, a later sweep (another year's bars) on the threads kept from the first: ${keptSpeedUp.toFixed(2)}x, the median of ${keptRatios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; ${verdict(keptSpeedUp)}`);
-    const referenceRatios = pinnedRounds.map((round) => round.pinned.reference / round.two.reference);
-    const referenceUp = median(referenceRatios);
-    console.log(`reference, 1 -> 2 cores for work that shares nothing (${(REFERENCE_ITERATIONS / 1e6).toFixed(0)} M iterations of an integer loop over 1 thread and 2): ${referenceUp.toFixed(2)}x, the median of ${referenceRatios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; `
-      + `the sweep's speed-up is ${((speedUp / referenceUp) * 100).toFixed(0)}% of it, a later sweep's ${((keptSpeedUp / referenceUp) * 100).toFixed(0)}%`);
+    // The machine's own speed-up at each sweep's moments: the references on either side of the
+    // 1-core sweep against those on either side of the 2-core one, in the same round.
+    const around = (run: Measured, sweep: 'fresh' | 'kept', kind: keyof ReferenceTimes): number =>
+      (sweep === 'fresh' ? run.reference.before : run.reference.after)[kind] + run.reference.between[kind];
+    const percent = (value: number): string => `${(value * 100).toFixed(0)}%`;
+    const references: Array<[keyof ReferenceTimes, string]> = [
+      ['compute', `${(REFERENCE_ITERATIONS / 1e6).toFixed(0)} M iterations of an integer loop`],
+      ['memory', `${(REFERENCE_READS / 1_048_576).toFixed(0)} passes over an 8 MB array, each thread its own`],
+    ];
+    for (const [kind, what] of references) {
+      for (const [label, sweepRatios, sweep] of [['the sweep', ratios, 'fresh'], ['a later sweep', keptRatios, 'kept']] as const) {
+        const machineRatios = pinnedRounds.map((round) => around(round.pinned, sweep, kind) / around(round.two, sweep, kind));
+        const shares = sweepRatios.map((ratio, index) => ratio / (machineRatios[index] as number));
+        console.log(`${kind} reference, 1 -> 2 cores for work that shares nothing (${what}, over 1 thread and 2), timed on either side of ${label}: `
+          + `${median(machineRatios).toFixed(2)}x, the median of ${machineRatios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; ${label}'s speed-up is ${shares.map(percent).join(', ')} of it in the same rounds (median ${percent(median(shares))})`);
+      }
+    }
   }
   const threadsUp = one.sweep / last.two.sweep;
   console.log(`speed-up 1 -> 2 threads: ${threadsUp.toFixed(2)}x against the last 2-core round (with thread start ${(one.total / last.two.total).toFixed(2)}x; the 1-thread run had V8's helper threads on the second core)${pinnedRounds.length === 0 ? `; ${verdict(threadsUp)}` : ''}`);
