@@ -366,7 +366,8 @@ export class ExpressionPlan {
           // a column's SMAs from its paise, converted once for all of them (IndicatorCache.paiseOf).
           const keys = outputs.map(([output]) => `${instanceKey}|${output}`);
           const paise = column === undefined ? new BlockPaise() : indicators.paiseOf(runtime.series[column]);
-          const wholeSeries = indicators.outputs(keys, () => wholeSeriesOutputs(runtime.series.length, outputs, (target) => make(target, paise)));
+          const length = runtime.series.length;
+          const wholeSeries = indicators.outputs(keys, () => wholeSeriesOutputs(() => indicators.column(length), outputs, (target) => make(target, paise)));
           return copyBlock({ columns: runtime.columns }, outputs.map(([, outSlot], k) => [wholeSeries[k] as Float64Array, outSlot] as const));
         }
         return make({ columns: runtime.columns }, column !== undefined ? runtime.paiseOf(column) : undefined);
@@ -416,15 +417,17 @@ export class ExpressionPlan {
 }
 
 /**
- * An indicator's outputs over the whole series (one column each, `length` long): its block step
- * (`make`) run over blocks of BLOCK_BARS from bar 0, writing at each bar's own index.
+ * An indicator's outputs over the whole series (one column each, from `newColumn`: zeros, the
+ * series' length): its block step (`make`) run over blocks of BLOCK_BARS from bar 0, writing at
+ * each bar's own index.
  */
 function wholeSeriesOutputs(
-  length: number,
+  newColumn: () => Float64Array,
   outputs: ReadonlyArray<readonly [number, number]>,
   make: (target: { readonly columns: readonly Float64Array[] }) => BlockStep,
 ): Float64Array[] {
-  const wholeSeries = outputs.map(() => new Float64Array(length));
+  const wholeSeries = outputs.map(() => newColumn());
+  const length = (wholeSeries[0] as Float64Array).length;
   const bySlot = new Map(outputs.map(([, slot], k) => [slot, wholeSeries[k] as Float64Array]));
   const unused = new Float64Array(0);
   const columns = Array.from({ length: Math.max(...outputs.map(([, slot]) => slot)) + 1 }, (_, slot) => bySlot.get(slot) ?? unused);

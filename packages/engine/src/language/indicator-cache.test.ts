@@ -1,7 +1,7 @@
 // Indicators read from an IndicatorCache against the per-bar steps, bit for bit: on and off the
 // paise grid, with NaN inputs, several outputs of one indicator, bar indicators, and a cache too
 // small to keep everything; and a cache is never read for a series it was not made for.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { BarSeries } from '../algorithm/program';
 import { randomBars } from '../indicators/indicator-test-support';
@@ -140,5 +140,38 @@ describe('IndicatorCache', () => {
     expect(early.covers(growing)).toBe(false);
     expect(evaluate(['sma(close, 10)'], growing, { blocks: [64], indicators: early })).toEqual(evaluate(['sma(close, 10)'], series, {}));
     expect(early.stats).toMatchObject({ hits: 0, misses: 0 });
+  });
+
+  it('writes another series\' indicators into the columns of the cache it reuses, zeroed first, and the values are that series\' own', () => {
+    const series = seriesOf(11, { count: 300 });
+    const next = seriesOf(12, { count: 300, offGridFrom: 120, nanAt: [40] });
+    const sources = ['sma(close, 10) > sma(close, 20)', 'atr(14)', 'sma(high, 5)'];
+    // Every column handed out, and whether it held only zeros when it was.
+    const original = IndicatorCache.prototype.column;
+    const handedOut: Array<{ column: Float64Array; zeros: boolean }> = [];
+    const spy = vi.spyOn(IndicatorCache.prototype, 'column').mockImplementation(function (this: IndicatorCache, length: number) {
+      const column = original.call(this, length);
+      handedOut.push({ column, zeros: column.every((value) => value === 0) });
+      return column;
+    });
+    try {
+      const first = new IndicatorCache(series);
+      evaluate(sources, series, { blocks: [64], indicators: first });
+      const firstColumns = handedOut.splice(0).map(({ column }) => column);
+      expect(firstColumns).toHaveLength(4);
+      const second = new IndicatorCache(next, { reuse: first });
+      expect(first.stats).toMatchObject({ bytes: 0, entries: 0 });
+      expect(evaluate(sources, next, { blocks: [50, 90], indicators: second })).toEqual(evaluate(sources, next, {}));
+      // The same four arrays, each zeroed before it was written again; then a new one.
+      expect(handedOut.map(({ column }) => firstColumns.includes(column))).toEqual([true, true, true, true]);
+      expect(handedOut.every(({ zeros }) => zeros)).toBe(true);
+      expect(firstColumns).not.toContain(second.column(300));
+      // A spare of another length is not handed out for this one.
+      const third = new IndicatorCache(seriesOf(13, { count: 100 }), { reuse: second });
+      expect(third.column(100)).toHaveLength(100);
+      expect(handedOut.at(-1)?.zeros).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -16,6 +16,12 @@ import { SeriesPaise } from './window-steps';
  *   another series, or over this one after it grew (live), computes its own (`covers`).
  * - At most `maxBytes` of columns: the least recently used entries go first. A budget smaller
  *   than one column of the series covers nothing (`covers`).
+ * - A cache made with `reuse: previous` takes previous's columns as its spares (`column` hands
+ *   them out again, zeroed) and leaves previous empty: nothing may read previous's columns after.
+ *   A sweep thread given another series (server sweep-worker.ts) so writes the new series'
+ *   indicators into memory it has touched already: on this VM a first-touched page costs about
+ *   12 us (docs/BUDGETS.md), about 2 ms for each column of a year of minutes. An entry evicted
+ *   for the budget is never reused: a program may still be reading it.
  */
 export class IndicatorCache {
   /** The default budget: 32 columns of a million bars. */
@@ -30,16 +36,27 @@ export class IndicatorCache {
   private readonly paise = new Map<Float64Array, SeriesPaise>();
   private hitCount = 0;
   private missCount = 0;
+  /** Columns of an earlier cache (`reuse`) not handed out again yet. */
+  private readonly spares: Float64Array[];
 
   /** Throws RangeError for a budget that is not a whole number of bytes >= 0. */
   constructor(
     readonly series: BarSeries,
-    options: { readonly maxBytes?: number } = {},
+    options: { readonly maxBytes?: number; readonly reuse?: IndicatorCache } = {},
   ) {
     const maxBytes = options.maxBytes ?? IndicatorCache.DEFAULT_MAX_BYTES;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes >= 0, got ${maxBytes}`);
     this.length = series.length;
     this.maxBytes = maxBytes;
+    this.spares = options.reuse?.release() ?? [];
+  }
+
+  /** A column of `length` zeros for an indicator's outputs: a spare of that length when there is one, else a new array. */
+  column(length: number): Float64Array {
+    const spare = this.spares.findIndex((column) => column.length === length);
+    if (spare < 0) return new Float64Array(length);
+    const [column] = this.spares.splice(spare, 1) as [Float64Array];
+    return column.fill(0);
   }
 
   /**
@@ -91,6 +108,15 @@ export class IndicatorCache {
   /** Lookups answered from kept columns, lookups that computed, and the bytes kept. */
   get stats(): { readonly hits: number; readonly misses: number; readonly bytes: number; readonly entries: number } {
     return { hits: this.hitCount, misses: this.missCount, bytes: this.bytes, entries: this.entries.size };
+  }
+
+  /** Every column this cache keeps or has spare, handed over; the cache is left empty. */
+  private release(): Float64Array[] {
+    const columns = [...this.spares, ...this.entries.values()];
+    this.spares.length = 0;
+    this.entries.clear();
+    this.bytes = 0;
+    return columns;
   }
 
   private touch(key: string, column: Float64Array): void {

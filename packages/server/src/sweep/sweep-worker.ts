@@ -3,7 +3,9 @@
 // time, answering each with its rows or its error (and says `ready` once loaded). It keeps each
 // job's inputs until told to forget them, the last bar range it sliced, and the indicators of the
 // series it ran (IndicatorCache: each computed once for all the chunks and jobs over that
-// series) with the series' days and run buffers (SweepScratch), until it is given another series.
+// series) with the series' days and run buffers (SweepScratch), until it is given another series;
+// the next series' indicators are then written into the columns of the last one's (IndicatorCache
+// `reuse`: memory this thread has touched already).
 //
 // Invariants:
 // - A task's rows are `runSweepChunk` over a copy of the task's bars (`sliceSeries`, as the
@@ -37,6 +39,8 @@ let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; co
  * job's chunks each come as a job of their own); dropped when the pool gives another series.
  */
 let wholeIndicators: IndicatorCache | undefined;
+/** The last series' indicators, whose columns the next series' reuse (IndicatorCache `reuse`). */
+let droppedIndicators: IndicatorCache | undefined;
 /** The shared series' days and run buffers, kept the same way (run-sweep.ts SweepScratch). */
 let wholeScratch: SweepScratch | undefined;
 
@@ -54,7 +58,10 @@ function chainOf(job: JobMessage): ContractChain | undefined {
 function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache; scratch: SweepScratch } {
   const chain = chainOf(job);
   if (task.fromBar === 0 && task.toBar === series.length) {
-    wholeIndicators ??= new IndicatorCache(series);
+    if (wholeIndicators === undefined) {
+      wholeIndicators = new IndicatorCache(series, droppedIndicators === undefined ? {} : { reuse: droppedIndicators });
+      droppedIndicators = undefined;
+    }
     wholeScratch ??= new SweepScratch(series);
     return { series, contracts: chain, indicators: wholeIndicators, scratch: wholeScratch };
   }
@@ -101,6 +108,7 @@ port.on('message', (message: ToWorker) => {
     // Another sweep's bars: what was kept of the last series (indicators, chains, a sliced range,
     // the option candles its jobs sent) belongs to that sweep. The pool forgets what it sent too.
     series = seriesOfShared(message.series);
+    droppedIndicators = wholeIndicators ?? droppedIndicators;
     wholeIndicators = undefined;
     wholeScratch = undefined;
     sliced = undefined;
