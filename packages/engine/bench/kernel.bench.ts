@@ -7,8 +7,8 @@
 // computes the same crossover and flips a position (the floor of one pass over the data). The
 // reference is timed between the runs it is compared with (one-core: after each run; both cores:
 // after each round, on both threads), since on this VM the speed of work that reads memory changes
-// for seconds at a time:
-// each figure is printed with the reference's speed at the same moments and the ratio between them.
+// for seconds at a time: each figure is printed with the reference's speed at the same moments and
+// the ratio between them.
 // Then (b) and (c) on both cores: two worker threads, reading the one copy of the bars in shared
 // memory as the main thread does (as the platform's sweep threads read theirs), run the
 // rule set back to back at the same time, in rounds; a round's figure is all its bars over its
