@@ -44,6 +44,26 @@ describe('Column', () => {
     money.set(10, 1);
     expect([money.get(9), money.get(10), money.get(11)]).toEqual([0, 1, 0]);
   });
+
+  it('after clear, reads 0 wherever the next use wrote nothing, though the array still holds the last use\'s values', () => {
+    for (const type of ['f64', 'i32', 'u8'] as const) {
+      const values = column(type);
+      for (let row = 0; row < 3_000; row += 1) values.set(row, 1 + (row % 200));
+      values.clear();
+      // The next use: a few rows, sparse (as charge components are written for charged fills only), then past the old rows.
+      values.set(0, 7);
+      values.set(5, 9);
+      values.set(2_500, 11);
+      values.set(4_000, 13);
+      const read = [0, 1, 4, 5, 6, 1_000, 2_499, 2_500, 2_501, 3_999, 4_000, 4_001].map((row) => values.get(row));
+      expect(read, type).toEqual([7, 0, 0, 9, 0, 0, 0, 11, 0, 0, 13, 0]);
+      // Growing copies the rows this use reached, not the last use's.
+      values.clear();
+      values.set(2, 5);
+      values.set(9_000, 6);
+      expect([0, 2, 3, 2_999, 8_999, 9_000].map((row) => values.get(row)), type).toEqual([0, 5, 0, 0, 0, 6]);
+    }
+  });
 });
 
 describe('StringTable', () => {
