@@ -10,10 +10,10 @@ describe('scripts/bench.mjs', () => {
     const bench = readFileSync(new URL('../scripts/bench.mjs', import.meta.url), 'utf8');
     const settings = readFileSync(new URL('../packages/server/src/jit-settings.ts', import.meta.url), 'utf8');
     const spawned = /spawnSync\(process\.execPath, \[([^\]]*)\]/.exec(bench)?.[1] ?? '';
-    const flags = [...spawned.matchAll(/'(--[^']+)'/g)].map((match) => match[1]).filter((flag) => flag !== '--import');
+    const flags = [...spawned.matchAll(/'(--[^']+)'/g)].map((match) => match[1] as string).filter((flag) => flag !== '--import');
     expect(flags).toEqual(['--no-concurrent-osr', `--max-inlined-bytecode-size-cumulative=${INLINED_BYTECODE_CUMULATIVE}`]);
     // Every flag jit-settings.ts sets, by name.
-    const set = [...settings.matchAll(/setFlagsFromString\(['`](--[a-z-]+)/g)].map((match) => match[1]);
+    const set = [...settings.matchAll(/setFlagsFromString\(['`](--[a-z-]+)/g)].map((match) => match[1] as string);
     expect(set).toEqual(flags.map((flag) => flag.split('=')[0]));
   });
 });
