@@ -24,8 +24,8 @@ let failed = 0;
 for (const { dir, file } of files) {
   process.stdout.write(`\n== ${file}\n`);
   // Each benchmark runs from its own package, as it would with `npm run bench` there, with the
-  // V8 settings of the platform's processes (packages/server/src/jit-settings.ts: the same flags and values).
-  const run = spawnSync(process.execPath, ['--no-concurrent-osr', '--max-inlined-bytecode-size-cumulative=3000', '--import', 'tsx', join(dir, file)], { stdio: 'inherit', cwd: join(dir, '..') });
+  // V8 settings of the platform's processes (packages/server/src/jit-settings.ts).
+  const run = spawnSync(process.execPath, ['--no-concurrent-osr', '--import', 'tsx', join(dir, file)], { stdio: 'inherit', cwd: join(dir, '..') });
   if (run.status !== 0) failed += 1;
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -17,9 +17,8 @@
 // counted: a thread starts with code nobody optimised yet (the one-core figures come after the
 // main thread's warm-up and the cases before them), and its first round runs 15-20% slower.
 // Budgets (docs/BUDGETS.md), on both cores: >= 50 M bars/s for the crossover, >= 10 M bars/s for
-// the ten indicators. `npm run bench` starts it with V8's concurrent on-stack replacement off and
-// its inlining budget raised, as every process of the platform runs (packages/server/src/jit-settings.ts
-// says why).
+// the ten indicators. `npm run bench` starts it with V8's concurrent on-stack replacement off, as
+// every process of the platform runs (packages/server/src/jit-settings.ts says why).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';

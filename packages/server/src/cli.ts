@@ -1,7 +1,7 @@
 import { ConfigError } from './config';
 import { UsageError, type CliCommand } from './commands/command';
 import { exitCodeFor } from './exit-codes';
-import { applyJitSettings } from './jit-settings';
+import { keepHotLoopsOptimised } from './jit-settings';
 import { readDeployedVersion } from './version';
 
 /** Every command: its words, a one-line summary, and how to load it (on demand). */
@@ -61,7 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(command.usage);
     return 0;
   }
-  applyJitSettings();
+  keepHotLoopsOptimised();
   try {
     return await command.run(args);
   } catch (error) {

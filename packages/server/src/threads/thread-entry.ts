@@ -45,6 +45,6 @@ export function threadEntry(entry: { source: URL; bundledEnv: string }): URL {
  * (tests, benchmarks, the CLI without its bundle) every thread then started tsx's loader for a
  * module that imports nothing but Node's own; the kernel benchmark's two threads ran about 5%
  * slower so (alternating runs: 48-50 against 50-54 M bars/s). V8's flags are the process's
- * whatever a thread is given, so the settings of jit-settings.ts still hold in it.
+ * whatever a thread is given, so `--no-concurrent-osr` (jit-settings.ts) still holds in it.
  */
 export const BUNDLED_THREAD_OPTIONS = { execArgv: [] as string[] } as const;
