@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { column, StringTable } from './ledger-columns';
+import { column, FillTable, OrderTable, StringTable, TradeTable } from './ledger-columns';
 
 describe('Column', () => {
   it('reads back every row written, across many chunks, and 0 for rows never written', () => {
@@ -63,6 +63,51 @@ describe('Column', () => {
       values.set(9_000, 6);
       expect([0, 2, 3, 2_999, 8_999, 9_000].map((row) => values.get(row)), type).toEqual([0, 5, 0, 0, 0, 6]);
     }
+  });
+});
+
+describe('the ledger\'s tables', () => {
+  it('keep every row written through each doubling, in every column, and count the rows', () => {
+    const orders = new OrderTable();
+    // 3,000 rows: past the first array (256 rows) and four doublings after it.
+    for (let k = 0; k < 3_000; k += 1) {
+      const row = orders.add();
+      expect(row).toBe(k);
+      orders.instrument[row] = k % 5;
+      orders.side[row] = k % 2;
+      orders.quantity[row] = k * 0.5;
+      orders.reason[row] = k % 10;
+      orders.placedIndex[row] = k * 3;
+      orders.placedTime[row] = k * 60_000.5;
+      orders.status[row] = k % 3;
+    }
+    expect(orders.count).toBe(3_000);
+    for (const k of [0, 1, 255, 256, 511, 512, 1_023, 1_024, 2_047, 2_048, 2_999]) {
+      expect([orders.instrument[k], orders.side[k], orders.quantity[k], orders.reason[k], orders.placedIndex[k], orders.placedTime[k], orders.status[k]], `row ${k}`)
+        .toEqual([k % 5, k % 2, k * 0.5, k % 10, k * 3, k * 60_000.5, k % 3]);
+    }
+  });
+
+  it('start again at row 0 when cleared, and grow again from what the next use wrote', () => {
+    const fills = new FillTable();
+    const trades = new TradeTable();
+    for (let k = 0; k < 600; k += 1) {
+      fills.price[fills.add()] = 1 + k;
+      trades.gross[trades.add()] = -k;
+    }
+    fills.clear();
+    trades.clear();
+    expect([fills.count, trades.count]).toEqual([0, 0]);
+    for (let k = 0; k < 1_500; k += 1) {
+      const row = fills.add();
+      fills.price[row] = 10_000 + k;
+      fills.order[row] = k + 1;
+      trades.entry[trades.add()] = k;
+    }
+    expect(fills.count).toBe(1_500);
+    expect([0, 599, 600, 1_023, 1_024, 1_499].map((row) => fills.price[row])).toEqual([10_000, 10_599, 10_600, 11_023, 11_024, 11_499]);
+    expect([0, 1_499].map((row) => fills.order[row])).toEqual([1, 1_500]);
+    expect(trades.entry[1_499]).toBe(1_499);
   });
 });
 

@@ -11,7 +11,7 @@ import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeComponents, TradeSide } from '@vyuha/market';
 import type { ChargedInstrument, ChargeModel, FillCharges } from './charges-model';
-import { column, StringTable } from './ledger-columns';
+import { column, FillTable, OrderTable, StringTable, TradeTable } from './ledger-columns';
 import type { Column } from './ledger-columns';
 import type { ExitReason, FillReason } from './trader';
 
@@ -125,6 +125,9 @@ const COMPONENTS = ['brokerage', 'stt', 'exchangeTransaction', 'investorProtecti
 
 /** A reason's index in REASONS: the list is short and the common reasons come first, so a scan beats a Map's hash lookup. */
 function reasonCode(reason: FillReason): number {
+  // Nearly every order is an entry or a signal's exit: a comparison each, before the scan.
+  if (reason === 'entry') return 0;
+  if (reason === 'signal') return 1;
   const code = REASONS.indexOf(reason);
   if (code < 0) throw new RangeError(`reason: unknown fill reason ${JSON.stringify(reason)}`);
   return code;
@@ -144,26 +147,11 @@ function reasonCode(reason: FillReason): number {
 export class LedgerColumns {
   /** The ledger using these columns now. */
   owner: Ledger | undefined;
-  readonly orderInstrument = column('i32');
-  readonly orderSideCode = column('u8');
-  readonly orderQuantity = column('f64');
-  readonly orderReason = column('u8');
-  readonly orderPlaced = column('i32');
-  readonly orderPlacedTime = column('f64');
-  readonly orderStatusCode = column('u8');
-  readonly fillOrder = column('i32');
-  readonly fillBar = column('i32');
-  readonly fillTime = column('f64');
-  readonly fillDate = column('i32');
-  readonly fillPrice = column('f64');
-  readonly fillCharges = column('f64');
-  /** One column per charge component, in COMPONENTS order; written only for charged fills. */
+  readonly orders = new OrderTable();
+  readonly fills = new FillTable();
+  /** One column per charge component, in COMPONENTS order, by fill row; written only for charged fills. */
   readonly fillComponents: readonly Column[] = COMPONENTS.map(() => column('f64'));
-  readonly tradeEntry = column('i32');
-  readonly tradeExit = column('i32');
-  readonly tradeQuantity = column('f64');
-  readonly tradeGross = column('f64');
-  readonly tradeCharges = column('f64');
+  readonly trades = new TradeTable();
   /**
    * Orders' instruments and fills' dates by code. Unlike the columns they are not cleared: a code
    * only ever stands for its one string, so a later run reads its own rows the same, and a sweep's
@@ -175,12 +163,12 @@ export class LedgerColumns {
 
   /** Hands the columns to `ledger`, every row back to 0 (the arrays are kept). */
   takenBy(ledger: Ledger): void {
-    const all = [
-      this.orderInstrument, this.orderSideCode, this.orderQuantity, this.orderReason, this.orderPlaced, this.orderPlacedTime, this.orderStatusCode,
-      this.fillOrder, this.fillBar, this.fillTime, this.fillDate, this.fillPrice, this.fillCharges, ...this.fillComponents,
-      this.tradeEntry, this.tradeExit, this.tradeQuantity, this.tradeGross, this.tradeCharges,
-    ];
-    if (this.owner !== undefined) for (const one of all) one.clear();
+    if (this.owner !== undefined) {
+      this.orders.clear();
+      this.fills.clear();
+      this.trades.clear();
+      for (const one of this.fillComponents) one.clear();
+    }
     this.owner = ledger;
   }
 }
@@ -202,33 +190,12 @@ export class Ledger {
   private readonly chargeRequest: { date: IsoDate; side: TradeSide; price: Paise; quantity: number; instrument: ChargedInstrument | undefined } = {
     date: '1970-01-01' as IsoDate, side: 'buy', price: 0 as Paise, quantity: 0, instrument: undefined,
   };
-  // Each column of the set, in a field of its own (the per-trade path reads them directly).
+  // The set's tables, each in a field of its own (the per-trade path reads their arrays directly).
   private readonly columns: LedgerColumns;
-  // Orders (row = id - 1).
-  private orderRows = 0;
-  private readonly orderInstrument: Column;
-  private readonly orderSideCode: Column;
-  private readonly orderQuantityColumn: Column;
-  private readonly orderReason: Column;
-  private readonly orderPlaced: Column;
-  private readonly orderPlacedTime: Column;
-  private readonly orderStatusCode: Column;
-  // Fills (side, quantity, instrument and reason are their order's).
-  private fillRows = 0;
-  private readonly fillOrderColumn: Column;
-  private readonly fillBar: Column;
-  private readonly fillTime: Column;
-  private readonly fillDate: Column;
-  private readonly fillPriceColumn: Column;
-  private readonly fillCharges: Column;
+  private readonly orderTable: OrderTable;
+  private readonly fillTable: FillTable;
   private readonly fillComponents: readonly Column[];
-  // Trades (everything else comes from their two fills).
-  private tradeRows = 0;
-  private readonly tradeEntry: Column;
-  private readonly tradeExit: Column;
-  private readonly tradeQuantity: Column;
-  private readonly tradeGross: Column;
-  private readonly tradeCharges: Column;
+  private readonly tradeTable: TradeTable;
   private readonly instruments: StringTable;
   private readonly dates: StringTable<IsoDate>;
   // Objects of the rows already read through `orders`, `fills`, `trades`.
@@ -243,25 +210,10 @@ export class Ledger {
     const columns = options.columns ?? new LedgerColumns();
     columns.takenBy(this);
     this.columns = columns;
-    this.orderInstrument = columns.orderInstrument;
-    this.orderSideCode = columns.orderSideCode;
-    this.orderQuantityColumn = columns.orderQuantity;
-    this.orderReason = columns.orderReason;
-    this.orderPlaced = columns.orderPlaced;
-    this.orderPlacedTime = columns.orderPlacedTime;
-    this.orderStatusCode = columns.orderStatusCode;
-    this.fillOrderColumn = columns.fillOrder;
-    this.fillBar = columns.fillBar;
-    this.fillTime = columns.fillTime;
-    this.fillDate = columns.fillDate;
-    this.fillPriceColumn = columns.fillPrice;
-    this.fillCharges = columns.fillCharges;
+    this.orderTable = columns.orders;
+    this.fillTable = columns.fills;
     this.fillComponents = columns.fillComponents;
-    this.tradeEntry = columns.tradeEntry;
-    this.tradeExit = columns.tradeExit;
-    this.tradeQuantity = columns.tradeQuantity;
-    this.tradeGross = columns.tradeGross;
-    this.tradeCharges = columns.tradeCharges;
+    this.tradeTable = columns.trades;
     this.instruments = columns.instruments;
     this.dates = columns.dates;
   }
@@ -273,15 +225,15 @@ export class Ledger {
 
   /** Records a new working order; returns its id. */
   place(request: PlaceOrderRequest): OrderId {
-    const row = this.orderRows;
-    this.orderRows += 1;
-    this.orderInstrument.set(row, this.instruments.code(request.instrument));
-    this.orderSideCode.set(row, request.side === 'buy' ? BUY : SELL);
-    this.orderQuantityColumn.set(row, request.quantity);
-    this.orderReason.set(row, reasonCode(request.reason));
-    this.orderPlaced.set(row, request.index);
-    this.orderPlacedTime.set(row, request.time);
-    this.orderStatusCode.set(row, WORKING);
+    const orders = this.orderTable;
+    const row = orders.add();
+    orders.instrument[row] = this.instruments.code(request.instrument);
+    orders.side[row] = request.side === 'buy' ? BUY : SELL;
+    orders.quantity[row] = request.quantity;
+    orders.reason[row] = reasonCode(request.reason);
+    orders.placedIndex[row] = request.index;
+    orders.placedTime[row] = request.time;
+    orders.status[row] = WORKING;
     return row + 1;
   }
 
@@ -322,23 +274,24 @@ export class Ledger {
   private record(order: OrderId, request: FillRequest, charged: FillCharges): FillId {
     this.requireWorking(order);
     this.setOrderStatus(order, FILLED);
-    const row = this.fillRows;
-    this.fillRows += 1;
-    this.fillOrderColumn.set(row, order);
-    this.fillBar.set(row, request.index);
-    this.fillTime.set(row, request.time);
-    this.fillDate.set(row, this.dates.code(request.date));
-    this.fillPriceColumn.set(row, request.price);
+    const fills = this.fillTable;
+    const row = fills.add();
+    fills.order[row] = order;
+    fills.bar[row] = request.index;
+    fills.time[row] = request.time;
+    fills.date[row] = this.dates.code(request.date);
+    fills.price[row] = request.price;
     const total = charged.total;
-    this.fillCharges.set(row, total);
+    fills.charges[row] = total;
     if (total !== 0) {
       const components = charged.components;
       for (let component = 0; component < COMPONENTS.length; component += 1) {
         (this.fillComponents[component] as Column).set(row, components[COMPONENTS[component] as keyof ChargeComponents]);
       }
     }
-    const value = request.price * this.orderQuantity(order);
-    this.cash += this.orderSideCode.get(order - 1) === BUY ? -value - total : value - total;
+    const orders = this.orderTable;
+    const value = request.price * (orders.quantity[order - 1] as number);
+    this.cash += orders.side[order - 1] === BUY ? -value - total : value - total;
     this.totalCharges += total;
     this.dayCharges += total;
     this.dayOrders += 1;
@@ -347,7 +300,7 @@ export class Ledger {
   }
 
   cancel(order: OrderId): void {
-    if (this.orderStatusCode.get(order - 1) === WORKING) this.setOrderStatus(order, CANCELLED);
+    if (order >= 1 && order <= this.orderTable.count && this.orderTable.status[order - 1] === WORKING) this.setOrderStatus(order, CANCELLED);
   }
 
   /** Records a round trip from its entry and exit fills. */
@@ -360,13 +313,13 @@ export class Ledger {
     const entryQuantity = this.fillQuantity(entry);
     const entryCharges = this.fillChargesTotal(entry);
     const charges = (quantity === entryQuantity ? entryCharges : Math.round((entryCharges * quantity) / entryQuantity)) + this.fillChargesTotal(exit);
-    const row = this.tradeRows;
-    this.tradeRows += 1;
-    this.tradeEntry.set(row, entry);
-    this.tradeExit.set(row, exit);
-    this.tradeQuantity.set(row, quantity);
-    this.tradeGross.set(row, gross);
-    this.tradeCharges.set(row, charges);
+    const trades = this.tradeTable;
+    const row = trades.add();
+    trades.entry[row] = entry;
+    trades.exit[row] = exit;
+    trades.quantity[row] = quantity;
+    trades.gross[row] = gross;
+    trades.charges[row] = charges;
     const net = gross - charges;
     if (net > 0) this.wins += 1;
     else if (net < 0) this.losses += 1;
@@ -384,63 +337,64 @@ export class Ledger {
   // Reading single fields (what traders need while a run is going).
 
   orderSide(order: OrderId): TradeSide {
-    return SIDES[this.orderSideCode.get(order - 1)] as TradeSide;
+    return SIDES[this.orderTable.side[order - 1] as number] as TradeSide;
   }
 
   orderQuantity(order: OrderId): number {
-    return this.orderQuantityColumn.get(order - 1);
+    return this.orderTable.quantity[order - 1] as number;
   }
 
   /** Re-sizes a working order (an entry sized at the price it fills at). */
   setOrderQuantity(order: OrderId, quantity: number): void {
     this.requireWorking(order);
-    this.orderQuantityColumn.set(order - 1, quantity);
-    const object = this.orderObjects[order - 1];
-    if (object !== undefined) object.quantity = quantity;
+    this.orderTable.quantity[order - 1] = quantity;
+    // Read only when built (`orders`): a read past an array's end is V8's slow path.
+    if (order <= this.orderObjects.length) (this.orderObjects[order - 1] as LedgerOrder).quantity = quantity;
   }
 
   orderPlacedIndex(order: OrderId): number {
-    return this.orderPlaced.get(order - 1);
+    return this.orderTable.placedIndex[order - 1] as number;
   }
 
   /** Why `order` was placed. */
   reasonOf(order: OrderId): FillReason {
-    return REASONS[this.orderReason.get(order - 1)] as FillReason;
+    return REASONS[this.orderTable.reason[order - 1] as number] as FillReason;
   }
 
   /** Epoch ms at which `order` was placed. */
   placedTimeOf(order: OrderId): number {
-    return this.orderPlacedTime.get(order - 1);
+    return this.orderTable.placedTime[order - 1] as number;
   }
 
   orderStatus(order: OrderId): OrderStatus {
-    return STATUSES[this.orderStatusCode.get(order - 1)] as OrderStatus;
+    return STATUSES[this.orderTable.status[order - 1] as number] as OrderStatus;
   }
 
   fillIndex(fill: FillId): number {
-    return this.fillBar.get(fill);
+    return this.fillTable.bar[fill] as number;
   }
 
   fillPrice(fill: FillId): Paise {
-    return this.fillPriceColumn.get(fill) as Paise;
+    return this.fillTable.price[fill] as Paise;
   }
 
   fillChargesTotal(fill: FillId): Paise {
-    return this.fillCharges.get(fill) as Paise;
+    return this.fillTable.charges[fill] as Paise;
   }
 
   fillQuantity(fill: FillId): number {
-    return this.orderQuantity(this.fillOrderColumn.get(fill));
+    return this.orderQuantity(this.fillTable.order[fill] as number);
   }
 
   fillSide(fill: FillId): TradeSide {
-    return this.orderSide(this.fillOrderColumn.get(fill));
+    return this.orderSide(this.fillTable.order[fill] as number);
   }
 
   /** Net P&L of round trip `trade` (its row, in the order recorded): gross minus charges, paise. */
   tradeNet(trade: number): number {
     this.requireColumns();
-    const net = this.tradeGross.get(trade) - this.tradeCharges.get(trade);
+    const trades = this.tradeTable;
+    const net = (trades.gross[trade] as number) - (trades.charges[trade] as number);
     // As paise(): a zero is +0.
     return net === 0 ? 0 : net;
   }
@@ -448,19 +402,19 @@ export class Ledger {
   /** The bar of round trip `trade`'s entry fill. */
   tradeEntryIndex(trade: number): number {
     this.requireColumns();
-    return this.fillBar.get(this.tradeEntry.get(trade));
+    return this.fillTable.bar[this.tradeTable.entry[trade] as number] as number;
   }
 
   get orderCount(): number {
-    return this.orderRows;
+    return this.orderTable.count;
   }
 
   get fillCount(): number {
-    return this.fillRows;
+    return this.fillTable.count;
   }
 
   get tradeCount(): number {
-    return this.tradeRows;
+    return this.tradeTable.count;
   }
 
   // The rows as objects.
@@ -469,7 +423,7 @@ export class Ledger {
   get orders(): readonly LedgerOrder[] {
     this.requireColumns();
     const objects = this.orderObjects;
-    for (let row = objects.length; row < this.orderRows; row += 1) objects.push(this.orderObject(row + 1));
+    for (let row = objects.length; row < this.orderTable.count; row += 1) objects.push(this.orderObject(row + 1));
     return objects;
   }
 
@@ -477,7 +431,7 @@ export class Ledger {
   get fills(): readonly LedgerFill[] {
     this.requireColumns();
     const objects = this.fillObjects;
-    for (let row = objects.length; row < this.fillRows; row += 1) objects.push(this.fillObject(row));
+    for (let row = objects.length; row < this.fillTable.count; row += 1) objects.push(this.fillObject(row));
     return objects;
   }
 
@@ -485,38 +439,40 @@ export class Ledger {
   get trades(): readonly LedgerTrade[] {
     this.requireColumns();
     const objects = this.tradeObjects;
-    for (let row = objects.length; row < this.tradeRows; row += 1) objects.push(this.tradeObject(row));
+    for (let row = objects.length; row < this.tradeTable.count; row += 1) objects.push(this.tradeObject(row));
     return objects;
   }
 
   private requireWorking(order: OrderId): void {
-    if (!Number.isInteger(order) || order < 1 || order > this.orderRows) throw new RangeError(`order ${order}: no such order`);
-    const status = this.orderStatusCode.get(order - 1);
+    if (!Number.isInteger(order) || order < 1 || order > this.orderTable.count) throw new RangeError(`order ${order}: no such order`);
+    const status = this.orderTable.status[order - 1] as number;
     if (status !== WORKING) throw new Error(`order ${order} is ${STATUSES[status] ?? status}, not working`);
   }
 
   private setOrderStatus(order: OrderId, status: number): void {
-    this.orderStatusCode.set(order - 1, status);
-    const object = this.orderObjects[order - 1];
-    if (object !== undefined) object.status = STATUSES[status] as OrderStatus;
+    this.orderTable.status[order - 1] = status;
+    // Read only when built (`orders`): a read past an array's end is V8's slow path.
+    if (order <= this.orderObjects.length) (this.orderObjects[order - 1] as LedgerOrder).status = STATUSES[status] as OrderStatus;
   }
 
   private orderObject(order: OrderId): LedgerOrder {
     const row = order - 1;
+    const orders = this.orderTable;
     return {
       id: order,
-      instrument: this.instruments.value(this.orderInstrument.get(row)),
+      instrument: this.instruments.value(orders.instrument[row] as number),
       side: this.orderSide(order),
       quantity: this.orderQuantity(order),
-      reason: REASONS[this.orderReason.get(row)] as FillReason,
-      placedIndex: this.orderPlaced.get(row),
-      placedTime: this.orderPlacedTime.get(row),
+      reason: this.reasonOf(order),
+      placedIndex: orders.placedIndex[row] as number,
+      placedTime: orders.placedTime[row] as number,
       status: this.orderStatus(order),
     };
   }
 
   private fillObject(fill: FillId): LedgerFill {
-    const order = this.fillOrderColumn.get(fill);
+    const fills = this.fillTable;
+    const order = fills.order[fill] as number;
     const component = (name: number): Paise => (this.fillComponents[name] as Column).get(fill) as Paise;
     // In COMPONENTS order.
     const charges: ChargeComponents = {
@@ -525,34 +481,36 @@ export class Ledger {
     };
     return {
       orderId: order,
-      instrument: this.instruments.value(this.orderInstrument.get(order - 1)),
-      index: this.fillBar.get(fill),
-      time: this.fillTime.get(fill),
-      date: this.dates.value(this.fillDate.get(fill)),
+      instrument: this.instruments.value(this.orderTable.instrument[order - 1] as number),
+      index: fills.bar[fill] as number,
+      time: fills.time[fill] as number,
+      date: this.dates.value(fills.date[fill] as number),
       side: this.orderSide(order),
       quantity: this.orderQuantity(order),
       price: this.fillPrice(fill),
       charges,
       chargesTotal: this.fillChargesTotal(fill),
-      reason: REASONS[this.orderReason.get(order - 1)] as FillReason,
+      reason: this.reasonOf(order),
     };
   }
 
   private tradeObject(trade: number): LedgerTrade {
-    const entry = this.tradeEntry.get(trade);
-    const exit = this.tradeExit.get(trade);
-    const gross = this.tradeGross.get(trade);
-    const charges = this.tradeCharges.get(trade);
-    const exitReason = REASONS[this.orderReason.get(this.fillOrderColumn.get(exit) - 1)] as FillReason;
+    const trades = this.tradeTable;
+    const fills = this.fillTable;
+    const entry = trades.entry[trade] as number;
+    const exit = trades.exit[trade] as number;
+    const gross = trades.gross[trade] as number;
+    const charges = trades.charges[trade] as number;
+    const exitReason = this.reasonOf(fills.order[exit] as number);
     return {
-      instrument: this.instruments.value(this.orderInstrument.get(this.fillOrderColumn.get(entry) - 1)),
+      instrument: this.instruments.value(this.orderTable.instrument[(fills.order[entry] as number) - 1] as number),
       direction: this.fillSide(entry) === 'buy' ? 'long' : 'short',
-      quantity: this.tradeQuantity.get(trade),
-      entryIndex: this.fillBar.get(entry),
-      entryTime: this.fillTime.get(entry),
+      quantity: trades.quantity[trade] as number,
+      entryIndex: fills.bar[entry] as number,
+      entryTime: fills.time[entry] as number,
       entryPrice: this.fillPrice(entry),
-      exitIndex: this.fillBar.get(exit),
-      exitTime: this.fillTime.get(exit),
+      exitIndex: fills.bar[exit] as number,
+      exitTime: fills.time[exit] as number,
       exitPrice: this.fillPrice(exit),
       gross: paise(gross),
       charges: paise(charges),
