@@ -153,6 +153,8 @@ function grownArray<T extends Float64Array | Int32Array | Uint8Array>(array: T, 
  * every column of the table: `add` checks the room once for the row, where a Column per field
  * checked it per field (and called its `reach` for each new row). Rows at or past `count` hold
  * whatever an earlier use left there and are never read: `clear` only sets the count to 0.
+ * Each table is its own class, `add` and `clear` written out in each, for the reason the columns
+ * are (above): a method shared by the three would see three classes at every access.
  */
 
 /** The orders' fields by row (row = order id - 1). */
