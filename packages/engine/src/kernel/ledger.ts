@@ -283,12 +283,7 @@ export class Ledger {
     fills.price[row] = request.price;
     const total = charged.total;
     fills.charges[row] = total;
-    if (total !== 0) {
-      const components = charged.components;
-      for (let component = 0; component < COMPONENTS.length; component += 1) {
-        (this.fillComponents[component] as Column).set(row, components[COMPONENTS[component] as keyof ChargeComponents]);
-      }
-    }
+    if (total !== 0) this.recordComponents(row, charged.components);
     const orders = this.orderTable;
     const value = request.price * (orders.quantity[order - 1] as number);
     this.cash += orders.side[order - 1] === BUY ? -value - total : value - total;
@@ -297,6 +292,22 @@ export class Ledger {
     this.dayOrders += 1;
     this.changes += 1;
     return row;
+  }
+
+  /**
+   * A charged fill's components, each into its column (COMPONENTS order). Named reads, not a loop
+   * over the names: a read by a name that changes is V8's megamorphic keyed load, seven a fill
+   * (about 1.7% of a sweep of charged runs).
+   */
+  private recordComponents(row: FillId, components: ChargeComponents): void {
+    const columns = this.fillComponents;
+    (columns[0] as Column).set(row, components.brokerage);
+    (columns[1] as Column).set(row, components.stt);
+    (columns[2] as Column).set(row, components.exchangeTransaction);
+    (columns[3] as Column).set(row, components.investorProtection);
+    (columns[4] as Column).set(row, components.sebiFee);
+    (columns[5] as Column).set(row, components.stampDuty);
+    (columns[6] as Column).set(row, components.gst);
   }
 
   cancel(order: OrderId): void {
