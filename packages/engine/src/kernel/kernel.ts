@@ -185,6 +185,13 @@ export class Kernel {
   /** The trader's optional end-of-bar hook, looked up once. */
   private readonly barClose: ((index: number) => void) | undefined;
   private squaredOff = false;
+  /**
+   * Intraday, found when a held position first skips in the day (findDayEnds; -1 until then): the
+   * first bar of a later day (the series' length when none), and the day's first bar stamped at
+   * or after the square-off time (dayEndBar when none).
+   */
+  private dayEndBar = -1;
+  private squareOffBar = -1;
   // Stepped mode (`step`): the current bar's ending comes from the caller, not the next bar.
   private readonly stepped: boolean;
   private readonly signalsFrom: number;
@@ -332,20 +339,35 @@ export class Kernel {
    * processed in full, so every square-off happens exactly as bar by bar.
    */
   private intradayHoldEnd(from: number, to: number): number {
-    const time = this.time;
-    // The first bar of a later day in [from, to]; the bar before it is the day's last.
-    const laterDay = this.dayEndIn(from, to + 1);
-    let limit = laterDay <= to ? laterDay - 1 : to;
+    if (this.dayEndBar < 0) this.findDayEnds(from);
+    // The bar before the first of a later day is the day's last.
+    const laterDay = this.dayEndBar;
+    const limit = laterDay <= to ? laterDay - 1 : to;
     if (this.squaredOff) return limit;
-    // Times increase strictly, so the bars at or after the square-off time (step d's test) are a suffix: its first by binary search.
-    if (Math.floor(((time[limit] as number) - this.dayStart) / MINUTE_MS) < this.squareOffMinute) return limit;
+    // The square-off bar's test holds on a suffix of the day's bars: from it on, so from max(from, it).
+    const squareOff = this.squareOffBar;
+    return squareOff <= limit ? Math.max(from, squareOff) : limit;
+  }
+
+  /**
+   * The current day's `dayEndBar` and `squareOffBar`, searched from bar `from` (a bar of the day)
+   * once a day: a held position's skips then each read them, instead of searching the times
+   * again (a search's reads are far apart, each a cache miss). Times increase strictly, so the
+   * bars of later days, and the day's bars at or after the square-off time (step d's test), are
+   * suffixes: the first of each by binary search.
+   */
+  private findDayEnds(from: number): void {
+    const time = this.time;
+    const dayEnd = this.dayEndIn(from, this.length);
     let low = from;
-    while (low < limit) {
-      const middle = (low + limit) >>> 1;
-      if (Math.floor(((time[middle] as number) - this.dayStart) / MINUTE_MS) >= this.squareOffMinute) limit = middle;
+    let high = dayEnd;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (Math.floor(((time[middle] as number) - this.dayStart) / MINUTE_MS) >= this.squareOffMinute) high = middle;
       else low = middle + 1;
     }
-    return limit;
+    this.dayEndBar = dayEnd;
+    this.squareOffBar = low;
   }
 
   /**
@@ -601,6 +623,8 @@ export class Kernel {
     this.dayStartEquity = index === 0 ? this.ledger.cash : this.lastEquity;
     this.limitHit = false;
     this.squaredOff = false;
+    this.dayEndBar = -1;
+    this.squareOffBar = -1;
     if (this.intraday) this.trader.cancelPending(index);
   }
 
