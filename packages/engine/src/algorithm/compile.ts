@@ -389,13 +389,16 @@ function createProgram(graph: GraphPlan, series: BarSeries, options: Instantiate
   };
 }
 
+/** The exit rules of a document without any: one object, so that the algorithms compiled from one document share their `exits` (a sweep checks its runs' config once for them). */
+const NO_EXITS: ExitRules = Object.freeze({});
+
 /** Compiles a finished analysis. */
 function compileAnalysed(analysed: AnalysedAlgorithm): CompiledAlgorithm {
   const graph = planGraph(analysed);
   return {
     document: analysed.document,
     warmup: graph.warmup,
-    exits: analysed.document.exits ?? {},
+    exits: analysed.document.exits ?? NO_EXITS,
     createProgram: (series, options = {}) => createProgram(graph, series, options),
   };
 }

@@ -173,11 +173,38 @@ function checkSeries(series: BarSeries): number {
  * @example runBacktest({ series, program, config: { type: 'swing', sizing: { kind: 'quantity', quantity: 1 } } }).summary.netPnl
  */
 export function runBacktest(request: RunBacktestRequest): BacktestResult {
+  return runCheckedBacktest(request, checkBacktestRequest(request));
+}
+
+/** What `runBacktest` checks of a request before its run, and what the checks give the run. */
+export interface CheckedBacktestRequest {
+  /** The config with the program's exit rules (`requestConfig`). */
+  readonly config: BacktestConfig;
+  /** The series' bar length (`scanBarTimes`). */
+  readonly barMilliseconds: number;
+}
+
+/**
+ * `runBacktest`'s checks of a request: its config (with the program's exit rules), its contracts
+ * and its series. Throws BacktestConfigError (naming each bad field) or RangeError (a bad series).
+ */
+export function checkBacktestRequest(request: RunBacktestRequest): CheckedBacktestRequest {
   const config = requestConfig(request);
   const { series, contracts } = request;
   checkContracts(request);
   const barMilliseconds = checkSeries(series);
   if (contracts !== undefined) checkSeries(contracts.prices);
+  return { config, barMilliseconds };
+}
+
+/**
+ * `runBacktest` with its checks done: `checked` is `checkBacktestRequest` of a request with the
+ * same series, config, contracts, trader and exit rules (a sweep's runs differ only in their
+ * program's rules, so it checks once for all of them).
+ */
+export function runCheckedBacktest(request: RunBacktestRequest, checked: CheckedBacktestRequest): BacktestResult {
+  const { config, barMilliseconds } = checked;
+  const { series } = request;
   const parts = kernelParts(request, config);
   const kernel = new Kernel({
     feed: new HistoryFeed(series), clock: new SimulatedClock(), program: programOf(request.program, series), barMilliseconds, ...parts,

@@ -118,4 +118,10 @@ describe('StringTable', () => {
     expect(table.value(1)).toBe('BANKNIFTY');
     expect(table.values).toEqual(['NIFTY', 'BANKNIFTY']);
   });
+
+  it('codes the empty string too, first or after another', () => {
+    const table = new StringTable();
+    expect([table.code(''), table.code(''), table.code('NIFTY'), table.code('')]).toEqual([0, 0, 1, 0]);
+    expect(table.value(0)).toBe('');
+  });
 });

@@ -263,11 +263,16 @@ export class TradeTable {
 export class StringTable<T extends string = string> {
   readonly values: T[] = [];
   private readonly codes = new Map<T, number>();
-  private lastValue: T | undefined;
+  /**
+   * The last value coded and its code; before the first, '' and -1, which `code` never returns. The
+   * value is always a string, so code optimised by V8 on a table in use is not thrown away ("not a
+   * String") at the first call on a new table, as a sweep's next series makes.
+   */
+  private lastValue: string = '';
   private lastCode = -1;
 
   code(value: T): number {
-    if (value === this.lastValue) return this.lastCode;
+    if (value === this.lastValue && this.lastCode >= 0) return this.lastCode;
     let code = this.codes.get(value);
     if (code === undefined) {
       code = this.values.length;

@@ -2,6 +2,8 @@ import type { IsoDate } from '@vyuha/core';
 import { istParts } from '@vyuha/core';
 import { describe, expect, it } from 'vitest';
 import { compileAlgorithm } from '../algorithm/compile';
+import type { ParameterBindings } from '../algorithm/parameters';
+import { BacktestConfigError } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
 import { computeMetrics } from '../metrics/compute-metrics';
 import { parameterGrid } from './grid';
@@ -101,6 +103,36 @@ describe('runSweep', () => {
     const elsewhere = new SweepScratch(sessionSeries({ days: 15, seed: 12 }));
     expect(runSweepChunk({ ...request, from: 0, to: 2, scratch: elsewhere })).toEqual(sweep.rows.slice(0, 2));
     expect(elsewhere.ledgerColumns.owner).toBeUndefined();
+  });
+
+  it('a scratch made with the buffers of a dropped one (as a pool thread given another series) equals a new one', () => {
+    const request = { series, document, config: SWEEP_CONFIG, combinations, metric: 'netPnl' as const };
+    const dropped = new SweepScratch(sessionSeries({ days: 15, seed: 12 }));
+    runSweepChunk({ ...request, series: dropped.series, from: 0, to: 3, scratch: dropped });
+    const scratch = new SweepScratch(series, dropped);
+    expect(scratch.ledgerColumns).toBe(dropped.ledgerColumns);
+    expect(scratch.blockColumns).toBe(dropped.blockColumns);
+    expect(scratch.equitySegments).toBe(dropped.equitySegments);
+    expect(scratch.equityBuffer).toBe(dropped.equityBuffer);
+    expect(runSweepChunk({ ...request, from: 0, to: combinations.length, scratch })).toEqual(sweep.rows);
+    // A buffer of another length is not taken.
+    expect(new SweepScratch(sessionSeries({ days: 10, seed: 12 }), scratch).equityBuffer).not.toBe(scratch.equityBuffer);
+  });
+
+  it('checks the config with the document\'s exit rules once, and each run uses them', () => {
+    // A stop loss in the document: every run stops out as the same run made alone does.
+    const withStop = { ...document, exits: { stopLoss: { unit: 'percent' as const, value: 0.1 } } };
+    const rows = runSweep({ series, document: withStop, config: SWEEP_CONFIG, combinations, metric: 'netPnl' }).rows;
+    expect(rows.map((row) => row.metrics.netPnl)).not.toEqual(sweep.rows.map((row) => row.metrics.netPnl));
+    rows.forEach((row, index) => {
+      const compiled = compileAlgorithm(withStop, { parameters: combinations[index] as ParameterBindings });
+      if (!compiled.ok) throw new Error('compiles');
+      const result = runBacktest({ series, program: compiled.value, config: SWEEP_CONFIG });
+      expect(row.metrics.netPnl).toBe(result.summary.netPnl);
+      expect(row.metrics.trades).toBe(result.summary.trades);
+    });
+    // A bad config stops the sweep before any run, naming the field.
+    expect(() => runSweep({ series, document, config: { ...SWEEP_CONFIG, capital: -1 } as never, combinations, metric: 'netPnl' })).toThrow(BacktestConfigError);
   });
 
   it('stops on a combination the document refuses, naming it', () => {

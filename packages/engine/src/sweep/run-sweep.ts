@@ -1,11 +1,12 @@
-import type { AlgorithmError } from '../algorithm/document';
+import type { AlgorithmError, ExitRules } from '../algorithm/document';
 import { formatAlgorithmError } from '../algorithm/document';
 import type { CompiledAlgorithm } from '../algorithm/compile';
 import { algorithmCompiler } from '../algorithm/compile';
 import type { ParameterBindings } from '../algorithm/parameters';
 import type { BarSeries } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
-import { runBacktest } from '../backtest/run-backtest';
+import type { CheckedBacktestRequest } from '../backtest/run-backtest';
+import { checkBacktestRequest, runCheckedBacktest } from '../backtest/run-backtest';
 import type { ContractChain } from '../kernel/contract-chain';
 import { IndicatorCache } from '../language/indicator-cache';
 import { LedgerColumns } from '../kernel/ledger';
@@ -67,13 +68,22 @@ export interface SweepRequest {
 export class SweepScratch {
   readonly days: SeriesDays;
   readonly equityBuffer: Float64Array;
-  readonly equitySegments = new EquitySegments(new Float64Array(0));
-  readonly ledgerColumns = new LedgerColumns();
-  readonly blockColumns = new BlockColumns();
+  readonly equitySegments: EquitySegments;
+  readonly ledgerColumns: LedgerColumns;
+  readonly blockColumns: BlockColumns;
 
-  constructor(readonly series: BarSeries) {
+  /**
+   * `reuse`: the scratch of a series no run will use again (a worker's last series, or its last
+   * slice of one), whose buffers this one takes instead of allocating its own. Besides the memory,
+   * this keeps the ledger's string tables, so the kernel's code, optimised on their warm state,
+   * is not thrown away at the first run over another series.
+   */
+  constructor(readonly series: BarSeries, reuse?: SweepScratch) {
     this.days = seriesDays(series);
-    this.equityBuffer = new Float64Array(series.length);
+    this.equityBuffer = reuse !== undefined && reuse.equityBuffer.length === series.length ? reuse.equityBuffer : new Float64Array(series.length);
+    this.equitySegments = reuse?.equitySegments ?? new EquitySegments(new Float64Array(0));
+    this.ledgerColumns = reuse?.ledgerColumns ?? new LedgerColumns();
+    this.blockColumns = reuse?.blockColumns ?? new BlockColumns();
   }
 
   /** True when runs over `series` may use it: the same series, not grown since. */
@@ -151,11 +161,18 @@ function runRange(request: SweepRequest, range: { from: number; to: number }): S
   // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
   const indicators = request.indicators ?? new IndicatorCache(request.series);
   const compile = combinationCompiler(request.document);
+  const inputs = runInputsOf(request);
+  // The combinations of one document share its exit rules (compileAnalysed), so the runs share their
+  // checks (the config with those rules, the contracts, the series): done at the first run, again
+  // only for other rules.
+  let checked: { exits: ExitRules; run: CheckedBacktestRequest } | undefined;
   for (let index = range.from; index < range.to; index += 1) {
     const bindings = request.combinations[index] as ParameterBindings;
     const compiled = compile(bindings, index);
     const program = { exits: compiled.exits, createProgram: (bars: BarSeries) => compiled.createProgram(bars, { indicators, columns: blockColumns }) };
-    const result = runBacktest({ series: request.series, program, ...runInputsOf(request), equityBuffer, equitySegments, ledgerColumns });
+    const run = { series: request.series, program, ...inputs, equityBuffer, equitySegments, ledgerColumns };
+    if (checked?.exits !== compiled.exits) checked = { exits: compiled.exits, run: checkBacktestRequest(run) };
+    const result = runCheckedBacktest(run, checked.run);
     rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
   }
   return rows;

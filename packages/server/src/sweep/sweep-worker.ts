@@ -43,6 +43,15 @@ let wholeIndicators: IndicatorCache | undefined;
 let droppedIndicators: IndicatorCache | undefined;
 /** The shared series' days and run buffers, kept the same way (run-sweep.ts SweepScratch). */
 let wholeScratch: SweepScratch | undefined;
+/** The last scratch of a series or slice no longer run, whose buffers the next scratch takes (SweepScratch `reuse`). */
+let droppedScratch: SweepScratch | undefined;
+
+/** A scratch for `bars`, taking the buffers of the last one dropped. */
+function scratchFor(bars: BarSeries): SweepScratch {
+  const scratch = new SweepScratch(bars, droppedScratch);
+  droppedScratch = undefined;
+  return scratch;
+}
 
 function chainOf(job: JobMessage): ContractChain | undefined {
   if (job.futures === undefined) return undefined;
@@ -62,14 +71,15 @@ function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; cont
       wholeIndicators = new IndicatorCache(series, droppedIndicators === undefined ? {} : { reuse: droppedIndicators });
       droppedIndicators = undefined;
     }
-    wholeScratch ??= new SweepScratch(series);
+    wholeScratch ??= scratchFor(series);
     return { series, contracts: chain, indicators: wholeIndicators, scratch: wholeScratch };
   }
   if (sliced === undefined || sliced.job !== task.job || sliced.fromBar !== task.fromBar || sliced.toBar !== task.toBar) {
     const bars = sliceSeries(series, task.fromBar, task.toBar);
+    droppedScratch = sliced?.scratch ?? droppedScratch;
     sliced = {
       job: task.job, fromBar: task.fromBar, toBar: task.toBar, series: bars, contracts: chain === undefined ? undefined : sliceContractChain(chain, bars, task.fromBar),
-      indicators: new IndicatorCache(bars), scratch: new SweepScratch(bars),
+      indicators: new IndicatorCache(bars), scratch: scratchFor(bars),
     };
   }
   return { series: sliced.series, contracts: sliced.contracts, indicators: sliced.indicators, scratch: sliced.scratch };
@@ -110,6 +120,7 @@ port.on('message', (message: ToWorker) => {
     series = seriesOfShared(message.series);
     droppedIndicators = wholeIndicators ?? droppedIndicators;
     wholeIndicators = undefined;
+    droppedScratch = wholeScratch ?? sliced?.scratch ?? droppedScratch;
     wholeScratch = undefined;
     sliced = undefined;
     chains.clear();
@@ -119,7 +130,10 @@ port.on('message', (message: ToWorker) => {
     jobs.delete(message.job);
     chains.delete(message.job);
     jobCandles.delete(message.job);
-    if (sliced?.job === message.job) sliced = undefined;
+    if (sliced?.job === message.job) {
+      droppedScratch = sliced.scratch;
+      sliced = undefined;
+    }
   }
   else port.postMessage(runTask(message));
 });
