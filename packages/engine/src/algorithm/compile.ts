@@ -316,7 +316,7 @@ const NO_POSITION: PositionContext = { position: 0, entryPrice: Number.NaN, bars
  */
 function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, program: { readonly warmup: number; readonly fired: Uint8Array }): SignalProgram {
   const { warmup, fired } = program;
-  // The same bytes four at a time (BLOCK_BARS is a multiple of 4): nextSignalBar skips a zero word whole.
+  // The same bytes four at a time (BLOCK_BARS is a multiple of 4): nextSignalBar skips a word whole when none of its bytes can act.
   const words = new Uint32Array(fired.buffer);
   // The computed window: bits of bars from .. to - 1 are in fired[0 ..].
   const range = { from: 0, to: 0 };
@@ -341,20 +341,29 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, program
       if (from >= before) return before;
       inOrder(from);
       while (from >= range.to) advance(from + 1);
+      // An entry in the direction held does nothing (Trader.onSignal): the skip goes past it. The
+      // bits that can act: long, a sell or an exit; short, a buy or an exit; flat, a buy or a sell
+      // (an exit closes nothing, and both at once resolve to NONE). A byte without them cannot.
+      const held = position > 0 ? BUY : position < 0 ? SELL : NONE;
+      const acting = position > 0 ? FIRED_SELL | FIRED_EXIT : position < 0 ? FIRED_BUY | FIRED_EXIT : FIRED_BUY | FIRED_SELL;
+      const actingWord = acting * 0x01_01_01_01;
       let index = from;
       for (;;) {
         const end: number = range.to < before ? range.to : before;
         const base = range.from;
-        // Most bars fire nothing: four of them at a time while their bytes are all 0.
+        // Most bars fire nothing that acts: four of them at a time while their bytes have none of those bits.
         let offset = index - base;
         const stop = end - base;
         while (offset < stop) {
           if ((offset & 3) === 0) {
-            while (offset + 4 <= stop && words[offset >> 2] === 0) offset += 4;
+            while (offset + 4 <= stop && ((words[offset >> 2] as number) & actingWord) === 0) offset += 4;
             if (offset === stop) break;
           }
           const bits = fired[offset] as number;
-          if (bits !== 0 && resolveFired(bits, position) !== NONE) return offset + base;
+          if ((bits & acting) !== 0) {
+            const signal = resolveFired(bits, position);
+            if (signal !== NONE && signal !== held) return offset + base;
+          }
           offset += 1;
         }
         index = end;

@@ -50,8 +50,10 @@ export interface SignalProgram {
   onBar(index: number, position: PositionContext): Signal;
   /**
    * Optional, for programs whose signals depend on the bars alone: the first bar at or after
-   * `from` whose close could give a signal other than NONE while the position's sign stays
-   * `position`, or the series length when there is none. A kernel that has nothing else to do
+   * `from` whose close could give a signal that acts on a position whose sign stays `position`,
+   * or the series length when there is none. A signal acts unless it is NONE or an entry in the
+   * direction held (BUY while long, SELL while short), which every trader ignores (Trader.onSignal).
+   * A kernel that has nothing else to do
    * until then (no working order, no stop to watch) may skip onBar for the bars before it; the
    * program's answers for the bars it is asked about stay exactly the same. With `before`, the
    * search stops there: `before` when no bar in [from, before) could signal, and the program

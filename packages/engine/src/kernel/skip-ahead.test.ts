@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { algorithmFromExpressions } from '../algorithm/from-expressions';
 import { compileAlgorithm } from '../algorithm/compile';
-import { SIGNAL_NONE } from '../algorithm/program';
+import { SIGNAL_BUY, SIGNAL_NONE, SIGNAL_SELL } from '../algorithm/program';
 import type { BarSeries, SignalProgram } from '../algorithm/program';
 import type { BacktestConfigInput } from '../backtest/config';
 import { runBacktest } from '../backtest/run-backtest';
@@ -146,7 +146,7 @@ describe('kernel skip-ahead', () => {
     }
   });
 
-  it('nextSignalBar names the first bar from `from` (before `before`) whose signal acts on the position, as onBar bar by bar does', () => {
+  it('nextSignalBar names the first bar from `from` (before `before`) whose signal acts on the position, as onBar bar by bar says (an entry in the direction held does not act)', () => {
     fc.assert(
       fc.property(
         fc.record({
@@ -164,8 +164,13 @@ describe('kernel skip-ahead', () => {
             if (from >= series.length) break;
             const before = Math.min(series.length, from + call.span);
             context.position = call.position;
+            // The entry in the direction held: BUY while long, SELL while short.
+            const held = call.position > 0 ? SIGNAL_BUY : call.position < 0 ? SIGNAL_SELL : SIGNAL_NONE;
             let expected = from;
-            while (expected < before && barByBar.onBar(expected, context) === SIGNAL_NONE) expected += 1;
+            for (; expected < before; expected += 1) {
+              const signal = barByBar.onBar(expected, context);
+              if (signal !== SIGNAL_NONE && signal !== held) break;
+            }
             const next = (skipping.nextSignalBar as (f: number, p: number, b?: number) => number)(from, call.position, before);
             expect(next).toBe(expected);
             from = next;
@@ -176,10 +181,10 @@ describe('kernel skip-ahead', () => {
     );
   });
 
-  /** The bars the program is asked about in a backtest of RULES[0] over 20 full sessions. */
-  function barsAsked(config: BacktestConfigInput): { asked: number; bars: number; trades: number; squaredOff: number } {
+  /** The bars the program is asked about in a backtest of `rules` (RULES[0]) over 20 full sessions. */
+  function barsAsked(config: BacktestConfigInput, rules: { readonly entry: string; readonly exit: string } = RULES[0]): { asked: number; bars: number; trades: number; squaredOff: number } {
     const series = walk({ seed: 7, days: 20, minutesPerDay: 375 });
-    const compiled = compileAlgorithm(algorithmFromExpressions(RULES[0]));
+    const compiled = compileAlgorithm(algorithmFromExpressions(rules));
     if (!compiled.ok) throw new Error('compile');
     const program = compiled.value.createProgram(series);
     let asked = 0;
@@ -208,5 +213,13 @@ describe('kernel skip-ahead', () => {
     // Positions held into 15:15 are squared off there: the skip stopped on that bar and processed it.
     expect(squaredOff).toBeGreaterThan(0);
     expect(asked).toBeLessThan(bars / 5);
+  });
+
+  it('skips past entries in the direction held: an entry that fires on every bar is asked about at the bar it enters and the data\'s last', () => {
+    const { asked, bars, trades } = barsAsked({ type: 'swing' }, { entry: 'close > 0', exit: 'close < 0' });
+    expect(trades).toBe(1);
+    // Bar 0 (the entry's signal), bar 1 (its fill at the open), the last bar (end of data).
+    expect(asked).toBeLessThanOrEqual(3);
+    expect(bars).toBe(7_500);
   });
 });

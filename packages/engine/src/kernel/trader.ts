@@ -88,7 +88,12 @@ export interface Trader {
   onBarOpen(index: number): void;
   /** Checks stops, targets and trailing stops inside bar `index` (after `onBarOpen` and the square-off at the open). */
   onBarPath(index: number): void;
-  /** Acts on the program's signal at bar `index`'s close (market orders at the next open, or at this close). */
+  /**
+   * Acts on the program's signal at bar `index`'s close (market orders at the next open, or at this
+   * close). An entry in the direction already held (BUY while long, SELL while short) changes
+   * nothing: no order, no state (there is no pyramiding), so a skipping kernel never stops for one
+   * (SignalProgram.nextSignalBar).
+   */
   onSignal(index: number, signal: Signal): void;
   /** Closes everything open at bar `index`'s open or close, and drops working orders. */
   squareOff(index: number, options: { reason: ExitReason; moment: BarMoment }): void;
