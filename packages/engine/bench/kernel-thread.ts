@@ -4,7 +4,7 @@
 // thread can check that every thread made the same trades as the single-thread run), or runs the
 // reference loop `runs` times (answering its position changes as trades).
 import { parentPort, workerData } from 'node:worker_threads';
-import { LedgerColumns, runBacktest, seriesOfShared } from '@vyuha/engine';
+import { runBacktest, runBuffers, seriesOfShared } from '@vyuha/engine';
 import type { SharedSeries } from '@vyuha/engine';
 import { CONFIG, referenceLoop, RULE_SETS, type RuleSetName } from './kernel-support';
 
@@ -14,8 +14,8 @@ export interface ThreadAnswer { readonly trades: number; readonly netPnl: number
 const port = parentPort;
 if (port === null) throw new Error('kernel-thread.ts runs as a worker thread of kernel.bench.ts');
 const series = seriesOfShared(workerData as SharedSeries);
-// As the main thread's runs: one set of ledger columns for every run of this thread.
-const ledgerColumns = new LedgerColumns();
+// As the main thread's runs: one set of buffers for every run of this thread.
+const buffers = runBuffers();
 port.on('message', (request: ThreadRequest) => {
   let answer: ThreadAnswer = { trades: 0, netPnl: 0 };
   const { ruleSet } = request;
@@ -25,7 +25,7 @@ port.on('message', (request: ThreadRequest) => {
     return;
   }
   for (let run = 0; run < request.runs; run += 1) {
-    const result = runBacktest({ series, program: RULE_SETS[ruleSet](series), config: CONFIG, ledgerColumns });
+    const result = runBacktest({ series, program: RULE_SETS[ruleSet](series), config: CONFIG, ...buffers });
     answer = { trades: result.summary.trades, netPnl: result.summary.netPnl };
   }
   port.postMessage(answer);

@@ -3,8 +3,8 @@
 // (b) the same crossover compiled from `crossover(sma(close, 10), sma(close, 20))`,
 // (c) a rule set of ten indicators, compiled,
 // each run through runBacktest (kernel + underlying trader + simulated venue + ledger) on one core
-// (every run of a thread writing its ledger into the one set of columns, LedgerColumns, as the
-// platform's backtest threads do: jobs/backtest-thread.ts) and printed against a reference measured in this run: a bare loop over the same arrays that
+// (every run of a thread writing its ledger and its equity's runs of bars into one set of buffers,
+// RunBuffers, as the platform's backtest threads do: jobs/backtest-thread.ts) and printed against a reference measured in this run: a bare loop over the same arrays that
 // computes the same crossover and flips a position (the floor of one pass over the data). The
 // reference is timed between the runs it is compared with (one-core: after each run; both cores:
 // after each round, on both threads), since on this VM the speed of work that reads memory changes
@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { LedgerColumns, runBacktest, seriesOfShared, shareSeries, smaCrossoverProgram } from '@vyuha/engine';
+import { runBacktest, runBuffers, seriesOfShared, shareSeries, smaCrossoverProgram } from '@vyuha/engine';
 import type { BarSeries, SignalProgram } from '@vyuha/engine';
 import { BARS, CONFIG, referenceLoop, RULE_SETS, syntheticSeries, type RuleSetName } from './kernel-support';
 import type { ThreadAnswer, ThreadRequest } from './kernel-thread';
@@ -113,7 +113,7 @@ function nextMessage<T>(worker: Worker): Promise<T> {
 // The bars live once, in shared memory: the main thread's one-core runs and both threads read them.
 const shared = shareSeries(syntheticSeries(BARS));
 const series = seriesOfShared(shared);
-const ledgerColumns = new LedgerColumns();
+const buffers = runBuffers();
 const reference = time(() => referenceLoop(series));
 const rate = (seconds: number): string => `${(BARS / seconds / 1e6).toFixed(1)} M bars/s`;
 console.log(`reference bare loop (SMA crossover over the same arrays), one core: ${rate(reference.seconds)} (${String(reference.result)} position changes); `
@@ -126,7 +126,7 @@ const cases: Array<[string, (s: BarSeries) => SignalProgram]> = [
 ];
 const oneCore = new Map<string, { seconds: number; trades: number; netPnl: number }>();
 for (const [name, program] of cases) {
-  const measured = time(() => runBacktest({ series, program: program(series), config: CONFIG, ledgerColumns }));
+  const measured = time(() => runBacktest({ series, program: program(series), config: CONFIG, ...buffers }));
   const result = measured.result as ReturnType<typeof runBacktest>;
   oneCore.set(name, { seconds: measured.seconds, trades: result.summary.trades, netPnl: result.summary.netPnl });
   console.log(`${name}, one core: ${rate(measured.seconds)}, ${result.summary.trades} trades; ${besideReference(BARS / measured.seconds, measured.reference)}`);
@@ -139,7 +139,7 @@ const protectedConfig = {
   ...CONFIG, slippage: { kind: 'ticks', ticks: 1 }, stopLoss: { kind: 'percent', percent: 0.3 },
   target: { kind: 'percent', percent: 0.6 }, trailingStop: { kind: 'percent', percent: 0.2 },
 } as const;
-const withStops = time(() => runBacktest({ series, program: RULE_SETS.crossover(series), config: protectedConfig, ledgerColumns }));
+const withStops = time(() => runBacktest({ series, program: RULE_SETS.crossover(series), config: protectedConfig, ...buffers }));
 const stopsResult = withStops.result as ReturnType<typeof runBacktest>;
 console.log(`SMA crossover, compiled, with stop, target and trailing stop, one core: ${rate(withStops.seconds)}, ${stopsResult.summary.trades} trades; ${besideReference(BARS / withStops.seconds, withStops.reference)}`);
 
@@ -147,14 +147,14 @@ console.log(`SMA crossover, compiled, with stop, target and trailing stop, one c
 // object (the server writing rows, a trade list) pays for that when it reads them. Shown here so
 // the figure above is not mistaken for the whole cost of such a consumer.
 const withObjects = time(() => {
-  const result = runBacktest({ series, program: RULE_SETS.crossover(series), config: CONFIG, ledgerColumns });
+  const result = runBacktest({ series, program: RULE_SETS.crossover(series), config: CONFIG, ...buffers });
   return result.orders.length + result.fills.length + result.trades.length;
 });
 console.log(`SMA crossover, compiled, then every order, fill and trade read as an object (${String(withObjects.result)} records), one core: ${rate(withObjects.seconds)}`);
 
 // A run of one instrument keeps its equity as runs of bars (flat, or held between two fills) and
 // builds the column when it is read: a consumer that charts or measures the equity pays for it.
-const withEquity = time(() => runBacktest({ series, program: RULE_SETS.crossover(series), config: CONFIG, ledgerColumns }).equity.length);
+const withEquity = time(() => runBacktest({ series, program: RULE_SETS.crossover(series), config: CONFIG, ...buffers }).equity.length);
 console.log(`SMA crossover, compiled, then its equity column read (${String(withEquity.result)} bars), one core: ${rate(withEquity.seconds)}`);
 
 // Both cores: the budgets' figures.

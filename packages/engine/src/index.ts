@@ -171,8 +171,8 @@ export type { IncrementalKernelOptions, StepOptions } from './kernel/incremental
 export { IncrementalKernel, endsSession, barMillisecondsOf } from './kernel/incremental-kernel';
 export type { BacktestConfig, BacktestConfigInput, ConfigIssue } from './backtest/config';
 export { DEFAULT_BACKTEST_CONFIG, BacktestConfigError, validateBacktestConfig } from './backtest/config';
-export type { ProgramSource, RunBacktestRequest, BacktestSummary, BacktestResult, RoundTripColumns } from './backtest/run-backtest';
-export { runBacktest, exitRulesToConfig } from './backtest/run-backtest';
+export type { ProgramSource, RunBacktestRequest, BacktestSummary, BacktestResult, RoundTripColumns, RunBuffers } from './backtest/run-backtest';
+export { runBacktest, runBuffers, exitRulesToConfig } from './backtest/run-backtest';
 export type { SteppedProgramSource, SteppedRunRequest, SteppedRun } from './backtest/run-stepped';
 export { startSteppedRun } from './backtest/run-stepped';
 export type { AdoptedExit } from './kernel/adopted-venue';

@@ -6,7 +6,9 @@ import type { BarSeries, Signal } from '../algorithm/program';
 import type { BacktestConfigInput } from './config';
 import { BacktestConfigError } from './config';
 import { LedgerColumns } from '../kernel/ledger';
-import { runBacktest } from './run-backtest';
+import { runBacktest, runBuffers } from './run-backtest';
+import { algorithmFromExpressions } from '../algorithm/from-expressions';
+import { compileAlgorithm } from '../algorithm/compile';
 import { barsFromRows, minuteAfter, scriptedProgram } from './test-support';
 import type { BarRow } from './test-support';
 
@@ -96,6 +98,30 @@ describe('runBacktest', () => {
       previous = reused;
     }), { numRuns: 80 });
     expect(stale).toBeGreaterThan(5);
+  });
+
+  it('writes into reused RunBuffers what new ones hold: ledger rows, equity and its deepest fall, run after run', () => {
+    // Compiled rules skip ahead, so the run keeps its equity as runs of bars (the scripted program cannot).
+    const compiled = compileAlgorithm(algorithmFromExpressions({ entry: 'crossover(sma(close, 2), sma(close, 5))', exit: 'close < open' }));
+    if (!compiled.ok) throw new Error('compile');
+    const rules = compiled.value;
+    const buffers = runBuffers();
+    let kept = 0;
+    fc.assert(fc.property(scenario, (input) => {
+      const series = walk(input.steps, input.days);
+      const fresh = runBacktest({ series, program: rules, config: input.config });
+      // The buffers still hold the previous case's rows and runs of bars.
+      const reused = runBacktest({ series, program: rules, config: input.config, ...buffers });
+      expect(reused.trades).toEqual(fresh.trades);
+      expect(reused.fills).toEqual(fresh.fills);
+      expect(reused.summary).toEqual(fresh.summary);
+      expect(reused.deepestFallFrom(0)).toEqual(fresh.deepestFallFrom(0));
+      expect(reused.equity).toEqual(fresh.equity);
+      expect(reused.drawdown).toEqual(fresh.drawdown);
+      if (buffers.equitySegments.bars === series.length) kept += 1;
+    }), { numRuns: 80 });
+    // Most cases (those without stops) were kept as runs of bars in the buffers.
+    expect(kept).toBeGreaterThan(10);
   });
 
   it('adds up: trades, days, fills and equity agree to the paisa', () => {

@@ -3,7 +3,7 @@
 // stored-run.ts (which loads them) so that a worker thread computing a run (jobs/backtest-thread.ts)
 // loads the engine and these, not the database client.
 import { DEFAULT_BACKTEST_CONFIG, FUTURES_MODEL_RATE, FuturesChain, runBacktest } from '@vyuha/engine';
-import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, LedgerColumns, OptionsLegsConfig, ProgramSource, TraderFactory, WindowTraders } from '@vyuha/engine';
+import type { BacktestConfigInput, BacktestResult, BarSeries, FuturesChainOptions, OptionsLegsConfig, ProgramSource, RunBuffers, TraderFactory, WindowTraders } from '@vyuha/engine';
 import { ContractCandles } from './contract-candles';
 import type { StoredLegCandles } from './stored-candles';
 import type { TradePlan } from './trade-plan';
@@ -78,16 +78,17 @@ export interface PreparedRun {
 /**
  * One pass of the engine over a prepared run; what it throws comes back as EngineRunError. For a
  * run without option legs this is the whole run (runPrepared's loop ends after one pass).
- * `columns`: the ledger's columns to write (LedgerColumns), from a caller that reads each result
- * whole before its next run (a backtest thread); the result reads them until then.
+ * `buffers`: the ledger's columns and the equity's runs of bars to write (RunBuffers), from a
+ * caller that reads each result whole before its next run (a backtest thread); the result reads
+ * them until then.
  */
-export function runPreparedOnce(prepared: PreparedRun, program: ProgramSource, columns?: LedgerColumns): BacktestResult {
+export function runPreparedOnce(prepared: PreparedRun, program: ProgramSource, buffers?: RunBuffers): BacktestResult {
   try {
     return runBacktest({
       series: prepared.series, program, config: prepared.config,
       ...(prepared.trader === undefined ? {} : { trader: prepared.trader }),
       ...(prepared.contracts === undefined ? {} : { contracts: prepared.contracts }),
-      ...(columns === undefined ? {} : { ledgerColumns: columns }),
+      ...buffers,
     });
   } catch (error) {
     throw new EngineRunError(error);

@@ -3,7 +3,7 @@
 // worker thread (backtest-threads.ts) with the same outcome. A failure here is the run's own (its
 // inputs would fail again on a retry): BacktestRunFailure with the reason the run shows.
 import { BacktestConfigError } from '@vyuha/engine';
-import type { BacktestResult, CompiledAlgorithm, LedgerColumns } from '@vyuha/engine';
+import type { BacktestResult, CompiledAlgorithm, RunBuffers } from '@vyuha/engine';
 import { metricsOf } from '../backtest/run-metrics';
 import { EngineRunError, runPreparedOnce, tradedSummary } from '../backtest/prepared-run';
 import type { PreparedRun } from '../backtest/prepared-run';
@@ -45,14 +45,14 @@ export function outputsOf(request: { result: BacktestResult; prepared: PreparedR
 /**
  * The whole computation of a run that reads nothing more from the database as it goes (no option
  * legs: those load candles as the engine asks, see runPrepared). Throws BacktestRunFailure.
- * `columns`: the ledger's columns (runPreparedOnce), read whole here before this returns.
+ * `buffers`: the ledger's columns and the equity's runs of bars (runPreparedOnce), read whole here before this returns.
  */
-export function runOutputs(request: { prepared: PreparedRun; program: CompiledAlgorithm; runId: string; columns?: LedgerColumns }): RunOutputs {
+export function runOutputs(request: { prepared: PreparedRun; program: CompiledAlgorithm; runId: string; buffers?: RunBuffers }): RunOutputs {
   const { prepared } = request;
   if (prepared.legCandles !== undefined) throw new Error('runOutputs: option legs read candles as the engine asks (use runPrepared)');
   let result: BacktestResult;
   try {
-    result = runPreparedOnce(prepared, request.program, request.columns);
+    result = runPreparedOnce(prepared, request.program, request.buffers);
   } catch (error) {
     if (error instanceof EngineRunError) throw engineFailure(error);
     throw error;

@@ -6,7 +6,7 @@
 // thread. Answers each task with its outputs, the run's own failure (its reason), an unexpected
 // error, or (option legs) the stored contracts the run asked for that the copy lacked.
 import { parentPort } from 'node:worker_threads';
-import { compileAlgorithm, LedgerColumns } from '@vyuha/engine';
+import { compileAlgorithm, runBuffers } from '@vyuha/engine';
 import type { CompiledAlgorithm } from '@vyuha/engine';
 import { versionCompileError } from '../backtest/algorithm-version';
 import { EngineRunError, futuresChainOf, recipeOfData, runPreparedOnce } from '../backtest/prepared-run';
@@ -20,10 +20,11 @@ import type { BacktestTask, BacktestTaskAnswer } from './backtest-threads';
 const port = parentPort;
 if (port === null) throw new Error('backtest-thread.ts runs only as a worker thread (backtest-threads.ts)');
 /**
- * The ledger's columns of every run this thread computes: a run's outputs are read whole before the
- * next task is taken, so each run writes into the last one's arrays instead of growing new ones.
+ * The ledger's columns and the equity's runs of bars of every run this thread computes: a run's
+ * outputs are read whole before the next task is taken, so each run writes into the last one's
+ * arrays instead of growing new ones.
  */
-const columns = new LedgerColumns();
+const buffers = runBuffers();
 
 /** The run's inputs as the job prepared them: a futures chain built again from its recipe over the series sent. */
 function preparedOf(task: BacktestTask): PreparedRun {
@@ -45,7 +46,7 @@ function legsAnswer(task: BacktestTask & { legs: LegsJobData }, program: Compile
   const prepared: PreparedRun = { plan, series, config, trader: legsTraderOf(task.legs, candles, { fromBar: 0, toBar: series.length, length: series.length }) };
   let result;
   try {
-    result = runPreparedOnce(prepared, program, columns);
+    result = runPreparedOnce(prepared, program, buffers);
   } catch (error) {
     if (error instanceof EngineRunError) throw engineFailure(error);
     throw error;
@@ -60,7 +61,7 @@ function answer(task: BacktestTask): BacktestTaskAnswer {
     const compiled = compileAlgorithm(task.graph);
     if (!compiled.ok) return { id: task.id, failure: versionCompileError(task.algorithm, compiled.error) };
     if (task.legs !== undefined) return legsAnswer({ ...task, legs: task.legs }, compiled.value);
-    const outputs = runOutputs({ prepared: preparedOf(task), program: compiled.value, runId: task.runId, columns });
+    const outputs = runOutputs({ prepared: preparedOf(task), program: compiled.value, runId: task.runId, buffers });
     return { id: task.id, outputs };
   } catch (error) {
     if (error instanceof BacktestRunFailure) return { id: task.id, failure: error.message };
