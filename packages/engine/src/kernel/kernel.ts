@@ -50,6 +50,9 @@ const DAILY_LIMIT: { reason: ExitReason; moment: BarMoment } = { reason: 'daily-
 // getter call per read, a local const is not.
 const NO_SIGNAL = SIGNAL_NONE;
 const MINUTE_MS = MS_PER_MINUTE;
+/** Bars whose time and open a skipping run reads ahead in one pass (`warm`), and the doubles in a 64-byte cache line. */
+const WARM_BARS = 2048;
+const DOUBLES_PER_LINE = 8;
 
 /** When a strategy may hold positions. Times are IST minutes of the day; money limits in paise (positive). */
 export interface SessionRules {
@@ -167,6 +170,9 @@ export class Kernel {
   private readonly barMilliseconds: number;
   // Hoisted from the options so the per-bar path reads own fields only.
   private readonly time: Float64Array;
+  private readonly open: Float64Array;
+  /** What `warm` read, summed (never used). */
+  private warmth = 0;
   /** dayEndIn's range, reused. */
   private readonly dayRange = { from: 0, to: 0 };
   private readonly length: number;
@@ -219,6 +225,7 @@ export class Kernel {
     this.signalsFrom = stepping?.signalsFrom ?? 0;
     this.barMilliseconds = stepping === undefined ? options.barMilliseconds ?? inferBarMilliseconds(series) : stepping.barMilliseconds;
     this.time = series.time;
+    this.open = series.open;
     this.length = series.length;
     this.program = options.program;
     this.ledger = options.ledger;
@@ -299,7 +306,9 @@ export class Kernel {
     const length = this.length;
     const skipping = this.canSkip();
     let index = 0;
+    let warmed = 0;
     while (index < length) {
+      if (skipping && index >= warmed) warmed = this.warm(index);
       this.processBar(index);
       index += 1;
       if (!skipping || index >= length - 1 || !this.quiescent()) continue;
@@ -313,6 +322,25 @@ export class Kernel {
         index = target;
       }
     }
+  }
+
+  /**
+   * Reads the time and open columns over the WARM_BARS bars from `from`, one value per 64-byte
+   * line, and returns the bar after them. A skipping run reads these columns only at scattered
+   * bars (where a skip ends, and the fill at the next open): read there first, each is a miss to
+   * memory, where a pass in order is streamed in ahead by the processor. The crossover's 1 M bars,
+   * 80 runs alternating with and without in one process, three processes: 1.3-1.6 ms a run less
+   * (of 36-38) on a quiet machine.
+   */
+  private warm(from: number): number {
+    const to = Math.min(this.length, from + WARM_BARS);
+    const time = this.time;
+    const open = this.open;
+    let sum = 0;
+    for (let bar = from; bar < to; bar += DOUBLES_PER_LINE) sum += (time[bar] as number) + (open[bar] as number);
+    // Kept, so that the reads are not optimised away.
+    this.warmth = sum;
+    return to;
   }
 
   /**
