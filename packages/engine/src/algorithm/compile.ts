@@ -343,8 +343,9 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, program
       while (from >= range.to) advance(from + 1);
       // An entry in the direction held does nothing (Trader.onSignal): the skip goes past it. The
       // bits that can act: long, a sell or an exit; short, a buy or an exit; flat, a buy or a sell
-      // (an exit closes nothing, and both at once resolve to NONE). A byte without them cannot.
-      const held = position > 0 ? BUY : position < 0 ? SELL : NONE;
+      // (an exit closes nothing, and both at once resolve to NONE). A byte without them resolves
+      // to NONE or to the entry held; one with them, by resolveFired's rules, to NONE or a signal
+      // that acts.
       const acting = position > 0 ? FIRED_SELL | FIRED_EXIT : position < 0 ? FIRED_BUY | FIRED_EXIT : FIRED_BUY | FIRED_SELL;
       const actingWord = acting * 0x01_01_01_01;
       let index = from;
@@ -360,10 +361,7 @@ function precomputedProgram(evaluate: RangeEvaluator, series: BarSeries, program
             if (offset === stop) break;
           }
           const bits = fired[offset] as number;
-          if ((bits & acting) !== 0) {
-            const signal = resolveFired(bits, position);
-            if (signal !== NONE && signal !== held) return offset + base;
-          }
+          if ((bits & acting) !== 0 && resolveFired(bits, position) !== NONE) return offset + base;
           offset += 1;
         }
         index = end;
