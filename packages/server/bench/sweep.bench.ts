@@ -14,7 +14,8 @@
 // year's bars given to the same threads after it, as a worker process's later sweeps run (it keeps
 // its threads: jobs/sweep-threads.ts). With each sweep, its CPU time by thread (Linux's
 // /proc/self/task): the pool's threads, and the process's other threads together, mostly V8's
-// compiler and garbage-collector helpers, whose work each thread's isolate does for itself.
+// compiler and garbage-collector helpers, whose work each thread's isolate does for itself; and
+// the process's page faults and system CPU (each thread's first touches of fresh memory).
 // With each round, the machine's own references: an integer loop, and passes over an 8 MB array,
 // that share nothing, the same work over 1 thread on the pinned core and over 2 threads
 // (referenceLoop), timed before, between and after the two sweeps; their speed-ups on either side
@@ -80,6 +81,9 @@ interface Measured {
   readonly sweep: number;
   /** CPU ms of the whole process (every thread) during the sweep. */
   readonly cpu: number;
+  /** Of that, CPU ms in the kernel, and the process's minor page faults (first touches of fresh memory) during the sweep. */
+  readonly system: number;
+  readonly faults: number;
   /** The same CPU ms by thread (threadCpuSplit); undefined without /proc. */
   readonly split: ThreadCpuSplit | undefined;
   /**
@@ -213,10 +217,12 @@ async function timed(workers: number): Promise<Measured> {
     const before = await referenceLoop(workers);
     const loaded = performance.now();
     const cpuBefore = process.cpuUsage();
+    const faultsBefore = process.resourceUsage().minorPageFault;
     const threadsBefore = threadCpu();
     const result = await pool.sweep(job);
     const ended = performance.now();
     const cpu = process.cpuUsage(cpuBefore);
+    const faults = process.resourceUsage().minorPageFault - faultsBefore;
     const threadsAfter = threadCpu();
     const between = await referenceLoop(workers);
     const keptCpuBefore = process.cpuUsage();
@@ -228,7 +234,7 @@ async function timed(workers: number): Promise<Measured> {
     const keptThreads = threadCpuSplit(threadsAfter, threadCpu(), workers);
     const reference = { before, between, after: await referenceLoop(workers) };
     return {
-      result, total: ended - loaded + (ready - started), sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
+      result, total: ended - loaded + (ready - started), sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, system: cpu.system / 1000, faults, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
       kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept }, reference,
     };
   } finally {
@@ -267,7 +273,8 @@ const cores = (run: Measured): string => `CPU ${seconds(run.cpu)}, ${(run.cpu / 
 // Per thread at 10 ms resolution: the pool's threads, then the rest of the process.
 const bySplit = (split: ThreadCpuSplit | undefined): string => split === undefined ? ''
   : ` = pool thread${split.pool.length === 1 ? '' : 's'} ${split.pool.map(seconds).join(' + ')}, other threads ${seconds(split.others)}`;
-const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}${bySplit(run.split)}), with thread start ${seconds(run.total)}; `
+const line = (label: string, run: Measured): string => `${label}: sweep ${seconds(run.sweep)} (${rate(run.sweep)}; ${cores(run)}${bySplit(run.split)}; `
+  + `${run.faults.toLocaleString('en-US')} page faults, system CPU ${seconds(run.system)}), with thread start ${seconds(run.total)}; `
   + `then another year's bars on the same threads ${seconds(run.kept.sweep)} (${rate(run.kept.sweep)}; CPU ${seconds(run.kept.cpu)}${bySplit(run.kept.split)}); `
   + `references before, between and after them: compute ${[run.reference.before, run.reference.between, run.reference.after].map((times) => seconds(times.compute)).join(', ')}, `
   + `memory ${[run.reference.before, run.reference.between, run.reference.after].map((times) => seconds(times.memory)).join(', ')}`;
