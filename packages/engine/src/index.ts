@@ -78,7 +78,7 @@ export { parameterGrid, gridSize, MAX_SWEEP_COMBINATIONS, MAX_ENUMERATED_COMBINA
 export type { SweepMetrics, SweepMetric, MetricDirection, SeriesDays } from './sweep/sweep-metrics';
 export type { MeasuredRun } from './sweep/sweep-metrics';
 export { SWEEP_METRICS, isSweepMetric, rankValue, seriesDays, sweepMetricsOf, measure as measureSweepRun } from './sweep/sweep-metrics';
-export type { SweepRequest, SweepRow, SweepResult } from './sweep/run-sweep';
+export type { CombinationCompiler, SweepRequest, SweepRow, SweepResult } from './sweep/run-sweep';
 export { runSweep, runSweepChunk, mergeSweepChunks, sweepResult, compileCombination, combinationCompiler, SweepError, SweepScratch } from './sweep/run-sweep';
 export type { MeasuredRow, HeatmapRequest, SweepHeatmap, Stability } from './sweep/heatmap';
 export { sweepHeatmap, bestCell, stability } from './sweep/heatmap';

@@ -8,7 +8,7 @@ import { runBacktest } from '../backtest/run-backtest';
 import { computeMetrics } from '../metrics/compute-metrics';
 import { parameterGrid } from './grid';
 import { IndicatorCache } from '../language/indicator-cache';
-import { mergeSweepChunks, runSweep, runSweepChunk, SweepError, SweepScratch } from './run-sweep';
+import { combinationCompiler, mergeSweepChunks, runSweep, runSweepChunk, SweepError, SweepScratch } from './run-sweep';
 import { dailyResultOf, measure, roundTripOf, seriesDays, sweepMetricsOf } from './sweep-metrics';
 import { crossoverDocument, FAST, sessionSeries, SLOW, SWEEP_CONFIG } from './sweep-test-support';
 
@@ -117,6 +117,22 @@ describe('runSweep', () => {
     expect(runSweepChunk({ ...request, from: 0, to: combinations.length, scratch })).toEqual(sweep.rows);
     // A buffer of another length is not taken.
     expect(new SweepScratch(sessionSeries({ days: 10, seed: 12 }), scratch).equityBuffer).not.toBe(scratch.equityBuffer);
+  });
+
+  it('chunks sharing one compiler (as a pool thread keeps one per job) compile every combination with it and equal the serial sweep', () => {
+    const request = { series, document, config: SWEEP_CONFIG, combinations, metric: 'netPnl' as const };
+    const made = combinationCompiler(document);
+    const compiled: number[] = [];
+    const compile = (bindings: ParameterBindings, combination: number): ReturnType<typeof made> => {
+      compiled.push(combination);
+      return made(bindings, combination);
+    };
+    const chunks = [[4, combinations.length], [0, 4]].map(([from, to]) => runSweepChunk({ ...request, from: from as number, to: to as number, compile }));
+    expect(mergeSweepChunks(combinations.length, chunks)).toEqual(sweep.rows);
+    expect(compiled).toEqual([...combinations.keys()].slice(4).concat([0, 1, 2, 3]));
+    // It throws what the chunk's own compiler would: the combination the document refuses, named.
+    const refused = { ...request, combinations: [{ fast: 5, slow: 10 }, { fast: 7, slow: 10 }], from: 0, to: 2 };
+    expect(() => runSweepChunk({ ...refused, compile: combinationCompiler(document) })).toThrow('combination 1: parameters[0]: $fast = 7 is not on its grid');
   });
 
   it('checks the config with the document\'s exit rules once, and each run uses them', () => {

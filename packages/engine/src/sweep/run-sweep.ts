@@ -53,6 +53,13 @@ export interface SweepRequest {
   readonly indicators?: IndicatorCache;
   /** The days and run buffers of the series (a worker keeps one per series across the chunks it runs); default: one for this call. Ignored unless it covers `series`. */
   readonly scratch?: SweepScratch;
+  /**
+   * `combinationCompiler(document)` of this request's document, made once for all the chunks of
+   * a job (a worker keeps one per job); default: one for this call. A 1,000-combination sweep on
+   * two threads is about 45 chunks, each of which would otherwise read, check and parse the
+   * document again.
+   */
+  readonly compile?: CombinationCompiler;
 }
 
 /**
@@ -137,13 +144,16 @@ export function compileCombination(document: unknown, bindings: ParameterBinding
   return combinationCompiler(document)(bindings, combination);
 }
 
+/** Compiles one combination of a document read once (combinationCompiler). Throws SweepError. */
+export type CombinationCompiler = (bindings: ParameterBindings, combination: number) => CompiledAlgorithm;
+
 /**
  * compileCombination for many combinations of one document: read, checked and parsed once
  * (algorithmCompiler), each combination then bound and compiled. A sweep's thread otherwise ran
  * the whole reader, graph checker and parser per run, and V8 was still optimising that code in
  * the third sweep of a kept thread.
  */
-export function combinationCompiler(document: unknown): (bindings: ParameterBindings, combination: number) => CompiledAlgorithm {
+export function combinationCompiler(document: unknown): CombinationCompiler {
   const compile = algorithmCompiler(document);
   return (bindings, combination) => {
     const compiled = compile(bindings);
@@ -160,7 +170,7 @@ function runRange(request: SweepRequest, range: { from: number; to: number }): S
   const { days, equityBuffer, equitySegments, ledgerColumns, blockColumns } = scratch;
   // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
   const indicators = request.indicators ?? new IndicatorCache(request.series);
-  const compile = combinationCompiler(request.document);
+  const compile = request.compile ?? combinationCompiler(request.document);
   const inputs = runInputsOf(request);
   // The combinations of one document share its exit rules (compileAnalysed), so the runs share their
   // checks (the config with those rules, the contracts, the series): done at the first run, again

@@ -67,7 +67,7 @@ export class SweepAborted extends Error {
  * option legs as the traders' data and the job's candle store, of which the threads are sent
  * what they have not had yet (`legs`, sweep-legs.ts).
  */
-export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader' | 'scratch'> & { readonly futures?: FuturesRecipeData; readonly legs?: LegsJob };
+export type SweepJob = Omit<SweepRequest, 'series' | 'contracts' | 'trader' | 'scratch' | 'compile'> & { readonly futures?: FuturesRecipeData; readonly legs?: LegsJob };
 
 /** Bars `fromBar` .. `toBar` - 1 of the pool's series. */
 export interface BarRange {

@@ -1,7 +1,8 @@
 // A sweep pool thread (run-pool.ts): loads the engine once, maps the series the pool shared
 // (workerData, later another in a `series` message) and runs the tasks it is sent, one at a
 // time, answering each with its rows or its error (and says `ready` once loaded). It keeps each
-// job's inputs until told to forget them, the last bar range it sliced, and the indicators of the
+// job's inputs, and its document read and parsed once (combinationCompiler, made at its first
+// task), until told to forget them; the last bar range it sliced; and the indicators of the
 // series it ran (IndicatorCache: each computed once for all the chunks and jobs over that
 // series) with the series' days and run buffers (SweepScratch), until it is given another series;
 // the next series' indicators are then written into the columns of the last one's (IndicatorCache
@@ -16,8 +17,8 @@
 //   the thread's copy of the job's candle store (kept across jobs, added to by each); the task
 //   answers with the stored contracts they asked for that the copy lacked.
 import { parentPort, workerData } from 'node:worker_threads';
-import { IndicatorCache, runSweepChunk, seriesOfShared, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
-import type { BarSeries, ContractChain, SharedSeries } from '@vyuha/engine';
+import { combinationCompiler, IndicatorCache, runSweepChunk, seriesOfShared, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
+import type { BarSeries, CombinationCompiler, ContractChain, SharedSeries } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
 import type { FromWorker, JobMessage, TaskMessage, ToWorker } from './sweep-protocol';
 import { sendableError } from './sweep-protocol';
@@ -31,6 +32,8 @@ if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread
 /** The pool's series now: workerData, then each SeriesMessage's (run-pool.ts useSeries). */
 let series = seriesOfShared(workerData as SharedSeries);
 const jobs = new Map<number, JobMessage>();
+/** Each job's document read, checked and parsed once for all its chunks (combinationCompiler), made at its first task. */
+const compilers = new Map<number, CombinationCompiler>();
 /** Each futures job's chain over the whole shared series, built from its recipe on first use. */
 const chains = new Map<number, ContractChain>();
 let sliced: { job: number; fromBar: number; toBar: number; series: BarSeries; contracts: ContractChain | undefined; indicators: IndicatorCache; scratch: SweepScratch } | undefined;
@@ -94,10 +97,15 @@ function runTask(task: TaskMessage): FromWorker {
   if (job === undefined) return { type: 'failed', task: task.task, error: { name: 'Error', message: `sweep worker: job ${task.job} was never sent` } };
   try {
     const { series: bars, contracts, indicators, scratch } = inputsOf(task, job);
+    let compile = compilers.get(task.job);
+    if (compile === undefined) {
+      compile = combinationCompiler(job.document);
+      compilers.set(task.job, compile);
+    }
     const copy = jobCandles.get(task.job);
     const candles = copy === undefined ? undefined : new LegCandlesCopy(copy);
     const rows = runSweepChunk({
-      series: bars, document: job.document, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators, scratch,
+      series: bars, document: job.document, compile, combinations: job.combinations, metric: job.metric, from: task.from, to: task.to, indicators, scratch,
       ...(job.config === undefined ? {} : { config: job.config }),
       ...(contracts === undefined ? {} : { contracts }),
       ...(job.legs === undefined || candles === undefined ? {} : { trader: legsTraderOf(job.legs, candles, { fromBar: task.fromBar, toBar: task.toBar, length: series.length }) }),
@@ -128,6 +136,7 @@ port.on('message', (message: ToWorker) => {
   }
   else if (message.type === 'forget') {
     jobs.delete(message.job);
+    compilers.delete(message.job);
     chains.delete(message.job);
     jobCandles.delete(message.job);
     if (sliced?.job === message.job) {
