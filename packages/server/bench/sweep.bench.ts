@@ -9,7 +9,8 @@
 // - 2 cores: the pool with 2 threads in this process.
 // 1 core and 2 cores are measured in alternating rounds (BENCH_ROUNDS, default 5). It prints wall
 // times (threads loaded beforehand, and with their start) and the speed-up from 1 to 2 cores against
-// issue 20's 1.8x (the median of the rounds), twice: for the first sweep of fresh threads, which
+// issue 20's 1.8x (the fastest 1-core sweep of the rounds over the fastest 2-core one, with each
+// round's own ratio), twice: for the first sweep of fresh threads, which
 // pay about 0.4 s of CPU more than later sweeps while V8 optimises the engine's code, and for the same grid over another
 // year's bars given to the same threads after it, as a worker process's later sweeps run (it keeps
 // its threads: jobs/sweep-threads.ts). With each sweep, its CPU time by thread (Linux's
@@ -309,15 +310,23 @@ if (childFile !== undefined) {
   const verdict = (ratio: number): string => `acceptance >= ${ACCEPTANCE}x: ${ratio >= ACCEPTANCE ? 'met' : 'NOT met'}`;
   const pinnedRounds = rounds.filter((round): round is { pinned: Measured; two: Measured } => round.pinned !== undefined);
   if (pinnedRounds.length > 0) {
+    // The verdict is the fastest 1-core sweep over the fastest 2-core one. This VM's slow phases
+    // (docs/BUDGETS.md) only ever add time, and one that falls on a round's 1-core sweep alone
+    // (4.1-4.2 s against 2.7 s, the integer reference unchanged) makes that round's ratio 2-2.5x:
+    // a median of such rounds can read "met" while every quiet round reads 1.6-1.7x. The fastest
+    // of several runs is each setup's time undisturbed; the rounds' own ratios are printed beside it.
+    const fastest = (runs: readonly number[]): number => Math.min(...runs);
+    const bestOf = (sweep: (run: Measured) => number): number => fastest(pinnedRounds.map((round) => sweep(round.pinned))) / fastest(pinnedRounds.map((round) => sweep(round.two)));
     const ratios = pinnedRounds.map((round) => round.pinned.sweep / round.two.sweep);
-    const speedUp = median(ratios);
-    console.log(`speed-up 1 -> 2 cores: ${speedUp.toFixed(2)}x, the median of ${ratios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')} (with thread start ${median(pinnedRounds.map((round) => round.pinned.total / round.two.total)).toFixed(2)}x); ${verdict(speedUp)}`);
+    const speedUp = bestOf((run) => run.sweep);
+    const byRound = (values: number[]): string => `by round ${values.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')} (median ${median(values).toFixed(2)}x)`;
+    console.log(`speed-up 1 -> 2 cores: ${speedUp.toFixed(2)}x, the fastest 1-core sweep over the fastest 2-core one of ${pinnedRounds.length} rounds (with thread start ${bestOf((run) => run.total).toFixed(2)}x); ${byRound(ratios)}; ${verdict(speedUp)}`);
     // Each fresh thread optimises the engine's code for itself: two threads pay that twice for the
     // same runs. A worker process keeps its threads across sweeps (jobs/sweep-threads.ts), so only
     // its first sweep pays it; its later sweeps are the kept figure.
     const keptRatios = pinnedRounds.map((round) => round.pinned.kept.sweep / round.two.kept.sweep);
-    const keptSpeedUp = median(keptRatios);
-    console.log(`speed-up 1 -> 2 cores, a later sweep (another year's bars) on the threads kept from the first: ${keptSpeedUp.toFixed(2)}x, the median of ${keptRatios.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')}; ${verdict(keptSpeedUp)}`);
+    const keptSpeedUp = bestOf((run) => run.kept.sweep);
+    console.log(`speed-up 1 -> 2 cores, a later sweep (another year's bars) on the threads kept from the first: ${keptSpeedUp.toFixed(2)}x, fastest over fastest; ${byRound(keptRatios)}; ${verdict(keptSpeedUp)}`);
     // The machine's own speed-up at each sweep's moments: the references on either side of the
     // 1-core sweep against those on either side of the 2-core one, in the same round.
     const around = (run: Measured, sweep: 'fresh' | 'kept', kind: keyof ReferenceTimes): number =>
