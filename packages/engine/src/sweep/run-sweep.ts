@@ -56,7 +56,7 @@ export interface SweepRequest {
   /**
    * `combinationCompiler(document)` of this request's document, made once for all the chunks of
    * a job (a worker keeps one per job); default: one for this call. A 1,000-combination sweep on
-   * two threads is about 45 chunks, each of which would otherwise read, check and parse the
+   * two threads is 41 chunks, each of which would otherwise read, check and parse the
    * document again.
    */
   readonly compile?: CombinationCompiler;
