@@ -3,10 +3,13 @@ import { err, ok } from '@vyuha/core';
 import type { Expression } from '../language/ast';
 import type { CheckedExpression } from '../language/checked';
 import type { ExpressionError } from '../language/expression-error';
+import { Checker } from '../language/checker';
+import { ParameterTrace } from '../language/parameter-trace';
+import type { TracedTree } from '../language/parameter-trace';
 import { parseExpression } from '../language/parser';
-import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, AlgorithmNodeType } from './document';
+import type { AlgorithmDocument, AlgorithmError, AlgorithmNode, AlgorithmNodeType, AlgorithmParameter } from './document';
 import type { ParameterBindings, ParameterConstraint } from './parameters';
-import { brokenConstraints, checkBoundExpression, parameterConstraints, parameterValues, undeclaredParameters } from './parameters';
+import { acceptedValues, brokenConstraints, checkBoundExpression, parameterConstraints, parameterValues, undeclaredParameters } from './parameters';
 import { readAlgorithmShape } from './validate-shape';
 
 /** A valid document with what compiling needs: each node's inputs, its checked expressions, an order. */
@@ -217,11 +220,36 @@ export function analyseAlgorithm(value: unknown, options: AnalyseOptions = {}): 
 }
 
 /**
+ * Each expression checked once with the parameters' defaults, traced (language/parameter-trace.ts)
+ * so that other values can be put in its tree; undefined when one fails that check or its trace
+ * is tainted (a value folded into a constant, or one that decides the tree's shape).
+ */
+function tracedSites(parameters: readonly AlgorithmParameter[], sites: ReadonlyArray<{ site: ExpressionSite; parsed: Expression }>): Array<{ site: ExpressionSite; tree: TracedTree }> | undefined {
+  const names = parameters.map((parameter) => parameter.name);
+  const defaults = parameters.map((parameter) => parameter.default);
+  const traced: Array<{ site: ExpressionSite; tree: TracedTree }> = [];
+  for (const { site, parsed } of sites) {
+    const trace = new ParameterTrace(names, defaults);
+    const checker = new Checker(trace);
+    // As checkBoundExpression's check: a condition, every error collected.
+    const root = checker.check(parsed);
+    if (root === undefined || root.type !== 'boolean' || checker.errors.length > 0 || trace.taint !== undefined) return undefined;
+    traced.push({ site, tree: trace.ready(root) });
+  }
+  return traced;
+}
+
+/**
  * `analyseAlgorithm` of one document for many bindings (a sweep's combinations): what does not
  * depend on the values (the shape, the graph, each expression's parse, the constraints' parse) is
  * done once, and each call binds the values and checks the bound expressions. Each call returns
  * what `analyseAlgorithm(value, { parameters: bindings })` returns, errors in the same order; a
  * document with an error that no binding changes is analysed in full each time.
+ *
+ * Where every `$name` only fills a place in its expression's checked tree (an indicator's period,
+ * a window's bars, a constant compared with a series), each expression is checked once and a
+ * binding whose values the checks would accept gets those trees with its values put in (the same
+ * trees: `parameters.test.ts` compares them); any other binding is checked as above, for its errors.
  */
 export function algorithmAnalyser(value: unknown): (bindings: ParameterBindings | undefined) => Result<AnalysedAlgorithm, AlgorithmError[]> {
   const whole = (bindings: ParameterBindings | undefined): Result<AnalysedAlgorithm, AlgorithmError[]> => analyseAlgorithm(value, bindings === undefined ? {} : { parameters: bindings });
@@ -242,7 +270,14 @@ export function algorithmAnalyser(value: unknown): (bindings: ParameterBindings 
   }
   if (unbound) return whole;
   const constraints = parameterConstraints(parameters, document.constraints ?? []);
+  const traced = constraints.ok ? tracedSites(parameters, sites) : undefined;
   return (bindings) => {
+    const values = traced === undefined || !constraints.ok ? undefined : acceptedValues(parameters, constraints.value, bindings);
+    if (traced !== undefined && values !== undefined && traced.every(({ tree }) => tree.accepts(values))) {
+      const checked = { expressions: new Map<string, CheckedExpression>(), untils: new Map<string, CheckedExpression>() };
+      for (const { site, tree } of traced) checked[site.into].set(site.node.id, { root: tree.rebind(values), type: tree.root.type });
+      return ok({ document, inputs: checker.inputs, expressions: checked.expressions, untils: checked.untils, order });
+    }
     const bound = boundValues(document, constraints, bindings);
     const errors = [...bound.errors];
     const checked = { expressions: new Map<string, CheckedExpression>(), untils: new Map<string, CheckedExpression>() };

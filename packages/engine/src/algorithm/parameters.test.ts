@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../backtest/run-backtest';
 import { crossoverDocument, sessionSeries, SWEEP_CONFIG } from '../sweep/sweep-test-support';
+import { algorithmAnalyser, analyseAlgorithm } from './analyse';
 import { algorithmCompiler, compileAlgorithm, validateAlgorithm } from './compile';
 import type { AlgorithmDocument, AlgorithmError } from './document';
 import { formatAlgorithmError } from './document';
 import { algorithmFromExpressions } from './from-expressions';
 import type { ParameterBindings } from './parameters';
+import type { CheckedNode } from '../language/checked';
+import { parameterGrid } from '../sweep/grid';
 
 function errorsOf(document: unknown, parameters?: ParameterBindings): string[] {
   const checked = validateAlgorithm(document, parameters === undefined ? {} : { parameters });
@@ -166,3 +169,76 @@ describe('algorithm parameters: one document, many bindings', () => {
     expect(refused).toBeGreaterThan(30);
   });
 });
+
+describe('algorithm parameters: one check for many bindings', () => {
+  // Every binding of each grid, and bindings the checks refuse: off the grid, outside a bound the
+  // checker holds the value to (a window of 0 bars, a period the indicator refuses), undeclared.
+  const N = { name: 'n', default: 10, from: 0, to: 40, step: 5 };
+  const K = { name: 'k', default: 2, from: 0, to: 6, step: 1 };
+  const R = { name: 'r', default: 30, from: 10, to: 90, step: 20 };
+  const holdDocument = (until: string): unknown => ({
+    ...algorithmFromExpressions({ entry: 'rsi(close, 14) < $r' }),
+    nodes: [
+      { id: 'entry', type: 'condition', position: { x: 0, y: 0 }, expression: 'rsi(close, 14) < $r' },
+      { id: 'held', type: 'hold', position: { x: 150, y: 0 }, until },
+      { id: 'buy', type: 'buy', position: { x: 300, y: 0 } },
+    ],
+    edges: [{ id: 'e1', source: 'entry', target: 'held' }, { id: 'e2', source: 'held', target: 'buy' }],
+    parameters: [N, K, R],
+  });
+  const traced = [
+    withParameters('crossover(sma(close, $n), ema(close, $k)) and rsi(close, 14) < $r', [N, K, R], ['$k < $n']),
+    withParameters('close > highest(high, $n)[$k] or close[$k] < lowest(low, $n) * 2', [N, K, R]),
+    withParameters('max(close, $r) > sma(close, 10) and $r <= rsi(close, 14) and close - $k > open', [N, K, R]),
+    withParameters('bb_upper(close, $n, $k) < close and bb_lower(close, 20, 2) > low', [N, K, R]),
+    holdDocument('close < sma(close, $n) - $k'),
+  ];
+  // A value folded into a constant, a divisor, a lookback of a constant: each binding checked afresh.
+  const untraced = [
+    withParameters('close > $n * 2', [N, K, R]),
+    withParameters('close / $k > open', [N, K, R]),
+    withParameters('sma(close, 10) > 5[$k] and close > $r', [N, K, R]),
+    withParameters('$k < $n and close > open', [N, K, R]),
+  ];
+  const grid = parameterGrid([N, K, R], []);
+  if (!grid.ok) throw new Error('the grid is valid');
+  const bindings: Array<ParameterBindings | undefined> = [
+    ...grid.value, undefined, {}, { n: 12 }, { k: 7 }, { r: Number.NaN }, { m: 3 }, { n: 5, k: 5 }, { n: 40, k: 6, r: 90 },
+  ];
+
+  it('gives the analysis analyseAlgorithm gives, binding by binding, errors included', () => {
+    let same = 0;
+    let refused = 0;
+    for (const document of [...traced, ...untraced]) {
+      const analyse = algorithmAnalyser(document);
+      for (const bound of bindings) {
+        const many = analyse(bound);
+        const one = analyseAlgorithm(document, bound === undefined ? {} : { parameters: bound });
+        expect(many).toStrictEqual(one);
+        if (one.ok) same += 1;
+        else refused += 1;
+      }
+    }
+    expect(same).toBeGreaterThan(1000);
+    expect(refused).toBeGreaterThan(200);
+  });
+
+  it('checks a traced document once: its bindings share the parts of the tree no value reaches', () => {
+    const shared = (document: unknown): boolean => {
+      const analyse = algorithmAnalyser(document);
+      const first = analyse({ n: 15, k: 3, r: 50 });
+      const second = analyse({ n: 20, k: 4, r: 70 });
+      if (!first.ok || !second.ok) throw new Error('both bindings are valid');
+      const roots = (analysed: typeof first.value): CheckedNode[] => [...analysed.expressions.values(), ...analysed.untils.values()].map((checked) => checked.root);
+      const leaves = (node: CheckedNode): CheckedNode[] => (node.kind === 'field' ? [node] : Object.values(node).flatMap((part) => (isCheckedNode(part) ? leaves(part) : [])));
+      const [a, b] = [roots(first.value).flatMap(leaves), roots(second.value).flatMap(leaves)];
+      return a.length > 0 && a.length === b.length && a.every((leaf, index) => leaf === b[index]);
+    };
+    for (const document of traced) expect(shared(document)).toBe(true);
+    for (const document of untraced) expect(shared(document)).toBe(false);
+  });
+});
+
+function isCheckedNode(value: unknown): value is CheckedNode {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'type' in value;
+}

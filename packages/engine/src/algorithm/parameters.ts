@@ -64,23 +64,45 @@ export function parameterValues(parameters: readonly AlgorithmParameter[], bindi
     }
   }
   parameters.forEach((parameter, index) => {
-    const path = `parameters[${index}]`;
     const bound = Object.hasOwn(bindings, parameter.name) ? bindings[parameter.name] : undefined;
     if (bound === undefined) {
       values.set(parameter.name, parameter.default);
       return;
     }
-    if (typeof bound !== 'number' || !Number.isFinite(bound)) {
-      errors.push({ path, message: `$${parameter.name}: the bound value must be a finite number, got ${String(bound)}` });
-    } else if (bound < parameter.from || bound > parameter.to) {
-      errors.push({ path, message: `$${parameter.name} = ${bound} is outside its range ${gridText(parameter)}` });
-    } else if (!isOnGrid(parameter, bound)) {
-      const near = gridValue(parameter, Math.floor((bound - parameter.from) / parameter.step));
-      errors.push({ path, message: `$${parameter.name} = ${bound} is not on its grid ${gridText(parameter)} (the nearest value below is ${near})` });
-    }
+    const problem = boundValueProblem(parameter, bound);
+    if (problem !== undefined) errors.push({ path: `parameters[${index}]`, message: problem });
     values.set(parameter.name, bound);
   });
   return errors.length > 0 ? err(errors) : ok(values);
+}
+
+/** What is wrong with a value bound to `parameter` (not a finite number, outside from..to, off the grid); undefined when nothing is. */
+function boundValueProblem(parameter: AlgorithmParameter, bound: unknown): string | undefined {
+  if (typeof bound !== 'number' || !Number.isFinite(bound)) return `$${parameter.name}: the bound value must be a finite number, got ${String(bound)}`;
+  if (bound < parameter.from || bound > parameter.to) return `$${parameter.name} = ${bound} is outside its range ${gridText(parameter)}`;
+  if (!isOnGrid(parameter, bound)) {
+    const near = gridValue(parameter, Math.floor((bound - parameter.from) / parameter.step));
+    return `$${parameter.name} = ${bound} is not on its grid ${gridText(parameter)} (the nearest value below is ${near})`;
+  }
+  return undefined;
+}
+
+/**
+ * The values of `bindings` over the defaults, in declaration order, when parameterValues and
+ * brokenConstraints would report nothing for them; undefined otherwise (those two then say what).
+ * @example acceptedValues([{ name: 'fast', default: 10, from: 5, to: 20, step: 5 }], [], { fast: 15 }) // [15]
+ */
+export function acceptedValues(parameters: readonly AlgorithmParameter[], constraints: readonly ParameterConstraint[], bindings: ParameterBindings | undefined): number[] | undefined {
+  if (bindings !== undefined) {
+    for (const name of Object.keys(bindings)) if (!parameters.some((parameter) => parameter.name === name)) return undefined;
+  }
+  const values: number[] = [];
+  for (const parameter of parameters) {
+    const bound = bindings !== undefined && Object.hasOwn(bindings, parameter.name) ? bindings[parameter.name] : undefined;
+    if (bound !== undefined && boundValueProblem(parameter, bound) !== undefined) return undefined;
+    values.push(bound ?? parameter.default);
+  }
+  return constraints.every((constraint) => constraint.holds(values)) ? values : undefined;
 }
 
 /** `unknown parameter '$x'` at each reference to an undeclared name. */

@@ -6,6 +6,7 @@ import { BUILTIN_FUNCTIONS, builtinFunction, MAX_LOOKBACK_BARS } from './builtin
 import type { CheckedNode } from './checked';
 import { BAR_FIELDS, POSITION_FIELDS } from './checked';
 import type { Checker } from './checker';
+import type { ArgumentBounds } from './parameter-trace';
 import { didYouMean } from './suggest';
 
 /** Every function a trader can call: the built-ins, then the indicator table. */
@@ -63,6 +64,8 @@ function checkIndicator(checker: Checker, call: CallExpression, indicator: Indic
   if (!checkArity(checker, call, { minimum: offset + required, maximum: offset + indicator.parameters.length })) return undefined;
   const input = offset === 1 ? checker.checkTyped(argumentAt(call, 0), 'number', `the series of ${indicator.name}`) : undefined;
   const parameters: number[] = [];
+  // A traced check (ParameterTrace): the arguments that are `$name`s.
+  const fromParameters: Array<{ index: number; parameter: number; bounds: ArgumentBounds }> = [];
   let failed = offset === 1 && input === undefined;
   indicator.parameters.forEach((parameter, index) => {
     const argument = call.arguments[offset + index];
@@ -70,17 +73,20 @@ function checkIndicator(checker: Checker, call: CallExpression, indicator: Indic
       parameters.push(parameter.default ?? Number.NaN);
       return;
     }
-    const value = checker.checkConstant(argument, {
+    const checked = checker.constantArgument(argument, {
       role: `the ${parameter.name} of ${indicator.name}`,
       minimum: parameter.minimum,
       maximum: parameter.maximum,
       integer: parameter.kind === 'integer',
     });
-    if (value === undefined) failed = true;
-    parameters.push(value ?? Number.NaN);
+    if (checked === undefined) failed = true;
+    else if (checked.parameter !== undefined) fromParameters.push({ index, parameter: checked.parameter, bounds: checked.bounds });
+    parameters.push(checked?.value ?? Number.NaN);
   });
   if (failed) return undefined;
-  return { kind: 'indicator', type: 'number', function: indicator, input, parameters };
+  const node: Extract<CheckedNode, { kind: 'indicator' }> = { kind: 'indicator', type: 'number', function: indicator, input, parameters };
+  checker.trace?.indicator(node, fromParameters);
+  return node;
 }
 
 function checkNumbers(checker: Checker, call: CallExpression): CheckedNode[] | undefined {
@@ -88,8 +94,9 @@ function checkNumbers(checker: Checker, call: CallExpression): CheckedNode[] | u
   return operands.every((operand) => operand !== undefined) ? (operands as CheckedNode[]) : undefined;
 }
 
-function foldMath(name: 'abs' | 'min' | 'max', operands: readonly CheckedNode[]): CheckedNode {
+function foldMath(checker: Checker, name: 'abs' | 'min' | 'max', operands: readonly CheckedNode[]): CheckedNode {
   if (operands.every((operand) => operand.kind === 'constant')) {
+    checker.trace?.folded(`${name} of constants`, ...operands);
     const values = operands.map((operand) => (operand.kind === 'constant' ? operand.value : Number.NaN));
     const value = name === 'abs' ? Math.abs(values[0] ?? Number.NaN) : name === 'min' ? Math.min(...values) : Math.max(...values);
     return { kind: 'constant', type: 'number', value };
@@ -115,16 +122,22 @@ function checkBuiltin(checker: Checker, call: CallExpression, name: BuiltinName)
       const range = name === 'abs' ? { minimum: 1, maximum: 1 } : { minimum: 2, maximum: Number.POSITIVE_INFINITY };
       if (!checkArity(checker, call, range)) return undefined;
       const operands = checkNumbers(checker, call);
-      return operands === undefined ? undefined : foldMath(name, operands);
+      return operands === undefined ? undefined : foldMath(checker, name, operands);
     }
     case 'highest':
     case 'lowest': {
       if (!checkArity(checker, call, { minimum: 2, maximum: 2 })) return undefined;
       const input = checker.checkTyped(argumentAt(call, 0), 'number', `the series of ${name}`);
       const role = `the bars of ${name}`;
-      const bars = checker.checkConstant(argumentAt(call, 1), { role, minimum: 1, maximum: MAX_LOOKBACK_BARS, integer: true });
+      const bars = checker.constantArgument(argumentAt(call, 1), { role, minimum: 1, maximum: MAX_LOOKBACK_BARS, integer: true });
       if (input === undefined || bars === undefined) return undefined;
-      return input.kind === 'constant' ? input : { kind: 'extreme', type: 'number', name, input, bars };
+      if (input.kind === 'constant') {
+        if (bars.parameter !== undefined) checker.trace?.shapes(`${name} of a constant`);
+        return input;
+      }
+      const node: Extract<CheckedNode, { kind: 'extreme' }> = { kind: 'extreme', type: 'number', name, input, bars: bars.value };
+      if (bars.parameter !== undefined) checker.trace?.bars(node, bars.parameter, bars.bounds);
+      return node;
     }
   }
 }

@@ -10,6 +10,7 @@ import type { ExpressionError } from './expression-error';
 import { errorAt } from './expression-error';
 import { arithmetic, compare } from './operations';
 import { parseExpression } from './parser';
+import type { ArgumentBounds, ParameterTrace } from './parameter-trace';
 import { didYouMean } from './suggest';
 
 const TIME_OF_DAY = /^(\d{2}):(\d{2})$/;
@@ -26,6 +27,9 @@ export function describeType(type: ValueType): string {
 export class Checker {
   readonly errors: ExpressionError[] = [];
 
+  /** `trace`: check each `$name` as its value there and record where the values go (ParameterTrace). */
+  constructor(readonly trace?: ParameterTrace) {}
+
   report(span: SourceSpan, message: string): undefined {
     this.errors.push(errorAt(span, message));
     return undefined;
@@ -41,7 +45,7 @@ export class Checker {
       case 'name':
         return this.checkName(expression.name, expression.span);
       case 'parameter':
-        return this.report(expression.span, `'$${expression.name}' is a parameter: it has a value only inside an algorithm that declares it under "parameters"`);
+        return this.trace?.constantOf(expression.name) ?? this.report(expression.span, `'$${expression.name}' is a parameter: it has a value only inside an algorithm that declares it under "parameters"`);
       case 'call':
         return checkCall(this, expression);
       case 'lookback':
@@ -62,6 +66,14 @@ export class Checker {
 
   /** A constant whole number in [minimum, maximum], for periods, windows and lookbacks. */
   checkConstant(expression: Expression, options: { role: string; minimum: number; maximum: number; integer: boolean }): number | undefined {
+    return this.constantArgument(expression, options)?.value;
+  }
+
+  /**
+   * checkConstant, with the parameter (its index in the trace) the value came from and the
+   * bounds it was held to, for a traced check; `parameter` is undefined for a number written in.
+   */
+  constantArgument(expression: Expression, options: { role: string; minimum: number; maximum: number; integer: boolean }): { value: number; parameter: number | undefined; bounds: ArgumentBounds } | undefined {
     const node = this.checkTyped(expression, 'number', options.role);
     if (node === undefined) return undefined;
     const { role, minimum, maximum, integer } = options;
@@ -70,7 +82,7 @@ export class Checker {
     if (!(node.value >= minimum && node.value <= maximum)) {
       return this.report(expression.span, `${role} must be between ${minimum} and ${maximum}; got ${node.value}`);
     }
-    return node.value;
+    return { value: node.value, parameter: this.trace?.parameterOf(node), bounds: { minimum, maximum, integer, nonZero: false } };
   }
 
   private checkTimeLiteral(text: string, span: SourceSpan): CheckedNode | undefined {
@@ -92,22 +104,30 @@ export class Checker {
 
   private checkLookback(targetExpression: Expression, barsExpression: Expression): CheckedNode | undefined {
     const target = this.check(targetExpression);
-    const bars = this.checkConstant(barsExpression, { role: 'a lookback', minimum: 0, maximum: MAX_LOOKBACK_BARS, integer: true });
-    if (target === undefined || bars === undefined) return undefined;
+    const argument = this.constantArgument(barsExpression, { role: 'a lookback', minimum: 0, maximum: MAX_LOOKBACK_BARS, integer: true });
+    if (target === undefined || argument === undefined) return undefined;
+    const bars = argument.value;
     // A constant has the same value on every bar; looking back 0 bars is the value itself.
-    if (target.kind === 'constant' || bars === 0) return target;
-    return { kind: 'lookback', type: target.type, target, bars };
+    if (target.kind === 'constant' || bars === 0) {
+      if (argument.parameter !== undefined) this.trace?.shapes('a lookback whose bars decide whether it is one');
+      return target;
+    }
+    const node: Extract<CheckedNode, { kind: 'lookback' }> = { kind: 'lookback', type: target.type, target, bars };
+    if (argument.parameter !== undefined) this.trace?.bars(node, argument.parameter, { ...argument.bounds, nonZero: true });
+    return node;
   }
 
   private checkUnary(expression: UnaryExpression): CheckedNode | undefined {
     if (expression.operator === '-') {
       const operand = this.checkTyped(expression.operand, 'number', "the operand of '-'");
       if (operand === undefined) return undefined;
+      this.trace?.folded("'-' of a constant", operand);
       if (operand.kind === 'constant') return { kind: 'constant', type: 'number', value: -operand.value };
       return { kind: 'negate', type: 'number', operand };
     }
     const operand = this.checkTyped(expression.operand, 'boolean', "the operand of 'not'");
     if (operand === undefined) return undefined;
+    this.trace?.folded("'not' of a constant", operand);
     if (operand.kind === 'constant') return { kind: 'constant', type: 'boolean', value: operand.value === 0 ? 1 : 0 };
     return { kind: 'not', type: 'boolean', operand };
   }
@@ -119,6 +139,7 @@ export class Checker {
       const right = this.checkTyped(expression.right, 'boolean', `the right side of '${operator}'`);
       if (left === undefined || right === undefined) return undefined;
       if (left.kind === 'constant' && right.kind === 'constant') {
+        this.trace?.folded(`'${operator}' of constants`, left, right);
         const value = operator === 'and' ? left.value && right.value : left.value || right.value;
         return { kind: 'constant', type: 'boolean', value: value === 0 ? 0 : 1 };
       }
@@ -129,11 +150,13 @@ export class Checker {
     const right = this.checkTyped(expression.right, 'number', `the right side of '${operator}'`);
     if (left === undefined || right === undefined) return undefined;
     // A divisor that is 0 on every bar is a mistake, not a rule: say so where it is written.
+    if ((operator === '/' || operator === '%') && right.kind === 'constant') this.trace?.folded('a constant divisor', right);
     if ((operator === '/' || operator === '%') && right.kind === 'constant' && right.value === 0) {
       const what = operator === '/' ? 'division' : 'remainder';
       return this.report(expression.right.span, `${what} by zero: the right side of '${operator}' is always 0`);
     }
     if (left.kind === 'constant' && right.kind === 'constant') {
+      this.trace?.folded(`'${operator}' of constants`, left, right);
       const value = arithmetic(operator, left.value, right.value);
       if (Number.isNaN(value)) return this.report(expression.span, `this constant is out of range: ${left.value} ${operator} ${right.value} is too large for a number`);
       return { kind: 'constant', type: 'number', value };
@@ -155,6 +178,7 @@ export class Checker {
       return this.report(expression.span, `cannot compare ${describeType(left.type)} with ${describeType(right.type)}${hint}`);
     }
     if (left.kind === 'constant' && right.kind === 'constant') {
+      this.trace?.folded(`'${operator}' of constants`, left, right);
       return { kind: 'constant', type: 'boolean', value: compare(operator, left.value, right.value) };
     }
     return { kind: 'comparison', type: 'boolean', operator, left, right };
