@@ -10,7 +10,7 @@
 // 1 core and 2 cores are measured in alternating rounds (BENCH_ROUNDS, default 5). It prints wall
 // times (threads loaded beforehand, and with their start) and the speed-up from 1 to 2 cores against
 // issue 20's 1.8x (the fastest 1-core sweep of the rounds over the fastest 2-core one, with each
-// round's own ratio), twice: for the first sweep of fresh threads, which pay about 0.4 s of CPU
+// round's own ratio), twice: for the first sweep of fresh threads, which each pay about 0.5 s of CPU
 // more than later sweeps while V8 optimises the engine's code, and for the same grid over another
 // year's bars given to the same threads after it, as a worker process's later sweeps run (it keeps
 // its threads: jobs/sweep-threads.ts). With each sweep, its CPU time by thread (Linux's
