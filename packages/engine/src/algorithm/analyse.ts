@@ -233,7 +233,7 @@ function tracedSites(parameters: readonly AlgorithmParameter[], sites: ReadonlyA
     const checker = new Checker(trace);
     // As checkBoundExpression's check: a condition, every error collected.
     const root = checker.check(parsed);
-    if (root === undefined || root.type !== 'boolean' || checker.errors.length > 0 || trace.taint !== undefined) return undefined;
+    if (root === undefined || root.type !== 'boolean' || checker.errors.length > 0 || trace.tainted) return undefined;
     traced.push({ site, tree: trace.ready(root) });
   }
   return traced;

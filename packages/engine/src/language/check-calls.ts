@@ -96,7 +96,7 @@ function checkNumbers(checker: Checker, call: CallExpression): CheckedNode[] | u
 
 function foldMath(checker: Checker, name: 'abs' | 'min' | 'max', operands: readonly CheckedNode[]): CheckedNode {
   if (operands.every((operand) => operand.kind === 'constant')) {
-    checker.trace?.folded(`${name} of constants`, ...operands);
+    checker.trace?.folded(...operands);
     const values = operands.map((operand) => (operand.kind === 'constant' ? operand.value : Number.NaN));
     const value = name === 'abs' ? Math.abs(values[0] ?? Number.NaN) : name === 'min' ? Math.min(...values) : Math.max(...values);
     return { kind: 'constant', type: 'number', value };
@@ -132,7 +132,7 @@ function checkBuiltin(checker: Checker, call: CallExpression, name: BuiltinName)
       const bars = checker.constantArgument(argumentAt(call, 1), { role, minimum: 1, maximum: MAX_LOOKBACK_BARS, integer: true });
       if (input === undefined || bars === undefined) return undefined;
       if (input.kind === 'constant') {
-        if (bars.parameter !== undefined) checker.trace?.shapes(`${name} of a constant`);
+        if (bars.parameter !== undefined) checker.trace?.decidesShape();
         return input;
       }
       const node: Extract<CheckedNode, { kind: 'extreme' }> = { kind: 'extreme', type: 'number', name, input, bars: bars.value };

@@ -109,7 +109,7 @@ export class Checker {
     const bars = argument.value;
     // A constant has the same value on every bar; looking back 0 bars is the value itself.
     if (target.kind === 'constant' || bars === 0) {
-      if (argument.parameter !== undefined) this.trace?.shapes('a lookback whose bars decide whether it is one');
+      if (argument.parameter !== undefined) this.trace?.decidesShape();
       return target;
     }
     const node: Extract<CheckedNode, { kind: 'lookback' }> = { kind: 'lookback', type: target.type, target, bars };
@@ -121,14 +121,18 @@ export class Checker {
     if (expression.operator === '-') {
       const operand = this.checkTyped(expression.operand, 'number', "the operand of '-'");
       if (operand === undefined) return undefined;
-      this.trace?.folded("'-' of a constant", operand);
-      if (operand.kind === 'constant') return { kind: 'constant', type: 'number', value: -operand.value };
+      if (operand.kind === 'constant') {
+        this.trace?.folded(operand);
+        return { kind: 'constant', type: 'number', value: -operand.value };
+      }
       return { kind: 'negate', type: 'number', operand };
     }
     const operand = this.checkTyped(expression.operand, 'boolean', "the operand of 'not'");
     if (operand === undefined) return undefined;
-    this.trace?.folded("'not' of a constant", operand);
-    if (operand.kind === 'constant') return { kind: 'constant', type: 'boolean', value: operand.value === 0 ? 1 : 0 };
+    if (operand.kind === 'constant') {
+      this.trace?.folded(operand);
+      return { kind: 'constant', type: 'boolean', value: operand.value === 0 ? 1 : 0 };
+    }
     return { kind: 'not', type: 'boolean', operand };
   }
 
@@ -139,7 +143,7 @@ export class Checker {
       const right = this.checkTyped(expression.right, 'boolean', `the right side of '${operator}'`);
       if (left === undefined || right === undefined) return undefined;
       if (left.kind === 'constant' && right.kind === 'constant') {
-        this.trace?.folded(`'${operator}' of constants`, left, right);
+        this.trace?.folded(left, right);
         const value = operator === 'and' ? left.value && right.value : left.value || right.value;
         return { kind: 'constant', type: 'boolean', value: value === 0 ? 0 : 1 };
       }
@@ -150,13 +154,13 @@ export class Checker {
     const right = this.checkTyped(expression.right, 'number', `the right side of '${operator}'`);
     if (left === undefined || right === undefined) return undefined;
     // A divisor that is 0 on every bar is a mistake, not a rule: say so where it is written.
-    if ((operator === '/' || operator === '%') && right.kind === 'constant') this.trace?.folded('a constant divisor', right);
+    if ((operator === '/' || operator === '%') && right.kind === 'constant') this.trace?.folded(right);
     if ((operator === '/' || operator === '%') && right.kind === 'constant' && right.value === 0) {
       const what = operator === '/' ? 'division' : 'remainder';
       return this.report(expression.right.span, `${what} by zero: the right side of '${operator}' is always 0`);
     }
     if (left.kind === 'constant' && right.kind === 'constant') {
-      this.trace?.folded(`'${operator}' of constants`, left, right);
+      this.trace?.folded(left, right);
       const value = arithmetic(operator, left.value, right.value);
       if (Number.isNaN(value)) return this.report(expression.span, `this constant is out of range: ${left.value} ${operator} ${right.value} is too large for a number`);
       return { kind: 'constant', type: 'number', value };
@@ -178,7 +182,7 @@ export class Checker {
       return this.report(expression.span, `cannot compare ${describeType(left.type)} with ${describeType(right.type)}${hint}`);
     }
     if (left.kind === 'constant' && right.kind === 'constant') {
-      this.trace?.folded(`'${operator}' of constants`, left, right);
+      this.trace?.folded(left, right);
       return { kind: 'constant', type: 'boolean', value: compare(operator, left.value, right.value) };
     }
     return { kind: 'comparison', type: 'boolean', operator, left, right };

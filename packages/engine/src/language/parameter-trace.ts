@@ -39,7 +39,7 @@ export class ParameterTrace {
   /** Constants the checker made from a `$name`: their parameter's index. */
   private readonly fromParameter = new Map<ParameterConstant, number>();
   private readonly holes = new Map<CheckedNode, Hole>();
-  private taintedBy: string | undefined;
+  private taint = false;
 
   /** `names` and `values`: the parameters in declaration order and the values checked with. */
   constructor(
@@ -47,9 +47,9 @@ export class ParameterTrace {
     private readonly values: readonly number[],
   ) {}
 
-  /** Why one check cannot serve other values (undefined when it can). */
-  get taint(): string | undefined {
-    return this.taintedBy;
+  /** True when one check cannot serve other values. */
+  get tainted(): boolean {
+    return this.taint;
   }
 
   /** The constant a `$name` is checked as; undefined for an undeclared name. */
@@ -67,8 +67,8 @@ export class ParameterTrace {
   }
 
   /** The checker folded `operands` into a constant or checked a value it only knows for this binding: taints the trace when one came from a parameter. */
-  folded(why: string, ...operands: ReadonlyArray<CheckedNode | undefined>): void {
-    if (this.taintedBy === undefined && operands.some((operand) => operand !== undefined && this.parameterOf(operand) !== undefined)) this.taintedBy = why;
+  folded(...operands: readonly CheckedNode[]): void {
+    if (operands.some((operand) => this.parameterOf(operand) !== undefined)) this.taint = true;
   }
 
   /** A lookback's or window's bars, read from a parameter, are `node.bars`. */
@@ -82,8 +82,8 @@ export class ParameterTrace {
   }
 
   /** A parameter's value read where it decides the tree's shape. */
-  shapes(why: string): void {
-    this.taintedBy ??= why;
+  decidesShape(): void {
+    this.taint = true;
   }
 
   /**
