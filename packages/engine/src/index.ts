@@ -59,6 +59,8 @@ export type { CompiledExpression, ExpressionEvaluator } from './language/compile
 export { compileExpression } from './language/compile-expression';
 export type { InstantiateOptions } from './language/expression-plan';
 export { IndicatorCache } from './language/indicator-cache';
+export { emptySharedColumns, SharedColumns, sharedColumnsData, sharedColumnsUse } from './language/shared-columns';
+export type { SharedColumnsData, SharedColumnsUse } from './language/shared-columns';
 export type {
   AlgorithmDocument, AlgorithmNode, AlgorithmNodeType, AlgorithmEdge, AlgorithmError, ConditionNode, GateNode, HoldNode,
   HoldCandlesNode, HoldUntilNode, ActionNode, ActionNodeType, NodePosition, ExitRules, ExitDistance, ExitUnit,

@@ -24,7 +24,8 @@
 // as a share of each, round by round.
 // Then the speed-up from 1 to 2 threads, the cores each run
 // got, and checks that every result is identical and that their first rows equal a serial
-// runSweep of their year. Last, a
+// runSweep of their year, and the indicators the 2 threads computed once between them in their
+// shared arena (SharedColumns). Last, a
 // 100-combination sweep of the ten-indicator rule set on this thread with its runs sharing their
 // indicators (IndicatorCache) and each computing its own. Then a sweep of an option-legs strategy
 // (a bought ATM call on a crossover of NIFTY, priced on the synthetic chain from INDIA VIX, a year
@@ -42,7 +43,7 @@ import { Worker } from 'node:worker_threads';
 import { algorithmFromExpressions, gridSize, IndicatorCache, optionsLegsTraderFactory, parameterGrid, parseOptionsLegsConfig, runSweep, runSweepChunk } from '@vyuha/engine';
 import type { BarSeries } from '@vyuha/engine';
 import { generateSyntheticMarket, isRegularTradingDay, joinSyntheticSeries } from '@vyuha/market';
-import type { BacktestConfigInput, SweepResult, SweepRow } from '@vyuha/engine';
+import type { BacktestConfigInput, SharedColumnsUse, SweepResult, SweepRow } from '@vyuha/engine';
 import { tenIndicatorRules } from '../../engine/bench/kernel-support';
 import { SweepPool } from '../src/sweep/run-pool';
 import { sessionBars } from '../test/helpers/session-bars';
@@ -100,6 +101,8 @@ interface Measured {
    * that bracket it.
    */
   readonly reference: { readonly before: ReferenceTimes; readonly between: ReferenceTimes; readonly after: ReferenceTimes };
+  /** What the threads computed into their shared indicator arena during the first sweep (each indicator once for all of them). */
+  readonly indicators: SharedColumnsUse;
 }
 
 /** Linux's clock ticks per second (USER_HZ), the unit of a task's CPU times in /proc. */
@@ -225,6 +228,7 @@ async function timed(workers: number): Promise<Measured> {
     const cpu = process.cpuUsage(cpuBefore);
     const faults = process.resourceUsage().minorPageFault - faultsBefore;
     const threadsAfter = threadCpu();
+    const indicators = pool.sharedIndicators;
     const between = await referenceLoop(workers);
     const keptCpuBefore = process.cpuUsage();
     const keptStart = performance.now();
@@ -236,7 +240,7 @@ async function timed(workers: number): Promise<Measured> {
     const reference = { before, between, after: await referenceLoop(workers) };
     return {
       result, total: ended - loaded + (ready - started), sweep: ended - loaded, cpu: (cpu.user + cpu.system) / 1000, system: cpu.system / 1000, faults, split: threadCpuSplit(threadsBefore, threadsAfter, workers),
-      kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept }, reference,
+      kept: { sweep: keptSweep, cpu: (keptCpu.user + keptCpu.system) / 1000, split: keptThreads, result: kept }, reference, indicators,
     };
   } finally {
     await pool.close();
@@ -357,6 +361,8 @@ if (childFile !== undefined) {
   const subsetEqual = isDeepStrictEqual(serial.rows, one.result.rows.slice(0, SERIAL_SUBSET)) && isDeepStrictEqual(serialKept.rows, one.kept.result.rows.slice(0, SERIAL_SUBSET))
     && !isDeepStrictEqual(serial.rows, serialKept.rows);
   console.log(`results identical (${pinnedRounds.length === 0 ? '1 thread, 2 threads' : '1 core, 1 thread, 2 cores'}, every round): ${identical ? 'yes' : 'NO'}; first ${SERIAL_SUBSET} rows of each year equal a serial runSweep of that year: ${subsetEqual ? 'yes' : 'NO'}`);
+  const { indicators } = last.two;
+  console.log(`indicators the 2 threads computed once between them, in their shared arena: ${indicators.indicators} (${indicators.columns} columns, ${((indicators.columns * series.length * 8) / 1_048_576).toFixed(0)} MB; each thread kept its own before)`);
   const best = one.result.best;
   console.log(`best by sharpe: ${best === undefined ? 'none' : `fast=${best.bindings.fast} slow=${best.bindings.slow}, sharpe ${best.metrics.sharpe?.toFixed(2) ?? '-'}, ${best.metrics.trades} trades`}`);
   if (!identical || !subsetEqual) process.exitCode = 1;

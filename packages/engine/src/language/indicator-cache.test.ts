@@ -117,7 +117,7 @@ describe('IndicatorCache', () => {
     const programs = [['sma(close, 5)'], ['sma(close, 6)'], ['sma(close, 5)'], ['sma(close, 7)'], ['sma(close, 6)'], ['sma(close, 5)']];
     for (const sources of programs) expect(evaluate(sources, series, { blocks: [50], indicators })).toEqual(evaluate(sources, series, {}));
     // 5 miss, 6 miss, 5 hit, 7 miss (6 out), 6 miss (5 out), 5 miss.
-    expect(indicators.stats).toEqual({ hits: 1, misses: 5, bytes: 2 * column, entries: 2 });
+    expect(indicators.stats).toEqual({ hits: 1, misses: 5, shared: 0, bytes: 2 * column, entries: 2 });
     const none = new IndicatorCache(series, { maxBytes: 0 });
     expect(evaluate(['sma(close, 5)', 'atr(3)'], series, { blocks: [50], indicators: none })).toEqual(evaluate(['sma(close, 5)', 'atr(3)'], series, {}));
     expect(none.stats).toMatchObject({ bytes: 0, entries: 0 });

@@ -1,4 +1,5 @@
 import type { BarSeries } from '../algorithm/program';
+import type { SharedColumns } from './shared-columns';
 import { SeriesPaise } from './window-steps';
 
 /**
@@ -22,6 +23,11 @@ import { SeriesPaise } from './window-steps';
  *   indicators into memory it has touched already: on this VM a first-touched page costs about
  *   12 us (docs/BUDGETS.md), about 2 ms for each column of a year of minutes. An entry evicted
  *   for the budget is never reused: a program may still be reading it.
+ * - A cache made with `shared` (the threads of a sweep pool, each with its own cache over the
+ *   same series) asks that arena before computing an indicator: another thread's columns are read
+ *   from there, and one computed here is written there for the others (shared-columns.ts). Those
+ *   columns are not this cache's: they count nothing against its budget and are never handed out
+ *   as spares. Without room in the arena an indicator is computed and kept here as without it.
  */
 export class IndicatorCache {
   /** The default budget: 32 columns of a million bars. */
@@ -38,21 +44,33 @@ export class IndicatorCache {
   private missCount = 0;
   /** Columns of an earlier cache (`reuse`) not handed out again yet. */
   private readonly spares: Float64Array[];
+  /** The threads' arena (`shared`), when it holds columns of this series' length. */
+  private readonly shared: SharedColumns | undefined;
+  /** Columns read from or written to the arena, by key: read again without asking it. */
+  private readonly borrowed = new Map<string, Float64Array>();
+  /** The arena's columns for the indicator being computed into it: `column` hands them out first. */
+  private lent: Float64Array[] = [];
+  private sharedCount = 0;
 
   /** Throws RangeError for a budget that is not a whole number of bytes >= 0. */
   constructor(
     readonly series: BarSeries,
-    options: { readonly maxBytes?: number; readonly reuse?: IndicatorCache } = {},
+    options: { readonly maxBytes?: number; readonly reuse?: IndicatorCache; readonly shared?: SharedColumns } = {},
   ) {
     const maxBytes = options.maxBytes ?? IndicatorCache.DEFAULT_MAX_BYTES;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes >= 0, got ${maxBytes}`);
     this.length = series.length;
     this.maxBytes = maxBytes;
     this.spares = options.reuse?.release() ?? [];
+    this.shared = options.shared?.bars === series.length ? options.shared : undefined;
   }
 
-  /** A column of `length` zeros for an indicator's outputs: a spare of that length when there is one, else a new array. */
+  /**
+   * A column of `length` zeros for an indicator's outputs: while one is computed into the arena,
+   * the arena's column for it; else a spare of that length when there is one, else a new array.
+   */
   column(length: number): Float64Array {
+    if (this.lent.length > 0 && (this.lent[0] as Float64Array).length === length) return this.lent.shift() as Float64Array;
     const spare = this.spares.findIndex((column) => column.length === length);
     if (spare < 0) return new Float64Array(length);
     const [column] = this.spares.splice(spare, 1) as [Float64Array];
@@ -84,6 +102,8 @@ export class IndicatorCache {
       for (let k = 0; k < keys.length; k += 1) this.touch(keys[k] as string, kept[k] as Float64Array);
       return kept;
     }
+    const borrowed = this.fromArena(keys, compute);
+    if (borrowed !== undefined) return borrowed;
     this.missCount += 1;
     const computed = compute();
     if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
@@ -105,14 +125,48 @@ export class IndicatorCache {
     return paise;
   }
 
-  /** Lookups answered from kept columns, lookups that computed, and the bytes kept. */
-  get stats(): { readonly hits: number; readonly misses: number; readonly bytes: number; readonly entries: number } {
-    return { hits: this.hitCount, misses: this.missCount, bytes: this.bytes, entries: this.entries.size };
+  /**
+   * Lookups answered from kept columns or the arena's, lookups that computed (into the arena or
+   * not), of the hits those answered by another thread's columns in the arena, and the bytes kept.
+   */
+  get stats(): { readonly hits: number; readonly misses: number; readonly shared: number; readonly bytes: number; readonly entries: number } {
+    return { hits: this.hitCount, misses: this.missCount, shared: this.sharedCount, bytes: this.bytes, entries: this.entries.size };
+  }
+
+  /** The arena's columns of `keys`: read there, or computed here into it; undefined without an arena or room in it. */
+  private fromArena(keys: readonly string[], compute: () => Float64Array[]): readonly Float64Array[] | undefined {
+    if (this.shared === undefined) return undefined;
+    const known = keys.map((key) => this.borrowed.get(key));
+    if (known.every((column) => column !== undefined)) {
+      this.hitCount += 1;
+      return known as Float64Array[];
+    }
+    let computedHere = false;
+    const columns = this.shared.outputs(keys, (arena) => {
+      computedHere = true;
+      this.lent = [...arena];
+      try {
+        const computed = compute();
+        if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
+        for (let k = 0; k < keys.length; k += 1) if (computed[k] !== arena[k]) (arena[k] as Float64Array).set(computed[k] as Float64Array);
+      } finally {
+        this.lent = [];
+      }
+    });
+    if (columns === undefined) return undefined;
+    if (computedHere) this.missCount += 1;
+    else {
+      this.hitCount += 1;
+      this.sharedCount += 1;
+    }
+    for (let k = 0; k < keys.length; k += 1) this.borrowed.set(keys[k] as string, columns[k] as Float64Array);
+    return columns;
   }
 
   /** Every column this cache keeps or has spare, handed over; the cache is left empty. */
   private release(): Float64Array[] {
     const columns = [...this.spares, ...this.entries.values()];
+    this.borrowed.clear();
     this.spares.length = 0;
     this.entries.clear();
     this.bytes = 0;

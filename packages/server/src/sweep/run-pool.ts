@@ -14,15 +14,18 @@
 //   already optimised, run the next sweep over it and keep nothing of the last one.
 // - A caller's AbortSignal stops the dealing: the tasks running finish, then the run rejects with
 //   SweepAborted and the pool takes the next run.
+// - The threads share one indicator arena (the engine's SharedColumns) of the default indicator
+//   budget: each indicator of the whole series is computed once, by the first thread to need it,
+//   and read by the others. The pool empties it when it gives another series, never during a run.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { mergeSweepChunks, shareSeries, sweepResult } from '@vyuha/engine';
-import type { BarSeries, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
+import { emptySharedColumns, IndicatorCache, mergeSweepChunks, shareSeries, sharedColumnsData, sharedColumnsUse, sweepResult } from '@vyuha/engine';
+import type { BarSeries, SharedColumnsData, SharedColumnsUse, SweepRequest, SweepResult, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
-import type { FromWorker, JobMessage, SeriesMessage, TaskMessage } from './sweep-protocol';
+import type { FromWorker, JobMessage, PoolSeries, SeriesMessage, TaskMessage } from './sweep-protocol';
 import { LegsSent } from './sweep-legs';
 import type { LegsJob } from './sweep-legs';
 import { receivedError } from './sweep-protocol';
@@ -157,10 +160,13 @@ export class SweepPool {
 
   /** The series the threads share (read-only) now. */
   private current: BarSeries;
+  /** The threads' indicator arena over the current series. */
+  private columns: SharedColumnsData;
 
   private constructor(series: BarSeries, workers: number) {
     this.current = series;
-    const workerData = shareSeries(series);
+    this.columns = sharedColumnsData(series.length, IndicatorCache.DEFAULT_MAX_BYTES);
+    const workerData: PoolSeries = { series: shareSeries(series), columns: this.columns };
     const entry = workerEntry();
     const ready: Array<Promise<void>> = [];
     this.threads = Array.from({ length: workers }, () => {
@@ -212,7 +218,8 @@ export class SweepPool {
   useSeries(series: BarSeries): void {
     if (series === this.current) return;
     if (this.running) throw new Error('the sweep pool cannot change its series during a run');
-    const message: SeriesMessage = { type: 'series', series: shareSeries(series) };
+    this.columns = emptySharedColumns(this.columns, series.length);
+    const message: SeriesMessage = { type: 'series', series: shareSeries(series), columns: this.columns };
     for (const thread of this.threads) thread.postMessage(message);
     this.current = series;
     // The threads drop the candle stores' copies with the series (a store belongs to one sweep's inputs).
@@ -221,6 +228,11 @@ export class SweepPool {
 
   get size(): number {
     return this.threads.length;
+  }
+
+  /** The indicators the threads have computed into their shared arena over the current series, and their columns. */
+  get sharedIndicators(): SharedColumnsUse {
+    return sharedColumnsUse(this.columns);
   }
 
   /** False once a thread has died or the pool is closing: it then refuses every run. */

@@ -4,11 +4,14 @@
 // Invariants:
 // - The series' seven columns live in one SharedArrayBuffer (the engine's shareSeries), written
 //   once by the main thread and read (never written) by every thread: no copy per task.
+// - With the series comes the pool's indicator arena (the engine's SharedColumns), emptied by the
+//   main thread for each series while no task runs: the threads compute each indicator of the
+//   whole series once between them and read one copy.
 // - An error crossing the thread boundary comes back as the same class with the same message
 //   (SweepError, BacktestConfigError, RangeError; anything else as an Error with its name kept),
 //   so a pooled run fails exactly as the serial one does.
 import { BacktestConfigError, SweepError } from '@vyuha/engine';
-import type { AlgorithmError, BacktestConfigInput, ConfigIssue, ParameterBindings, SharedSeries, SweepMetric, SweepRow } from '@vyuha/engine';
+import type { AlgorithmError, BacktestConfigInput, ConfigIssue, ParameterBindings, SharedColumnsData, SharedSeries, SweepMetric, SweepRow } from '@vyuha/engine';
 import type { FuturesRecipeData } from '../backtest/prepared-run';
 import type { LegsJobData } from './sweep-legs';
 
@@ -37,10 +40,15 @@ export interface TaskMessage {
   readonly toBar: number;
 }
 
-/** The series for the tasks after it, in place of the one the thread had. */
-export interface SeriesMessage {
-  readonly type: 'series';
+/** The series in shared memory and the indicator arena over it: workerData, and each SeriesMessage's. */
+export interface PoolSeries {
   readonly series: SharedSeries;
+  readonly columns: SharedColumnsData;
+}
+
+/** The series for the tasks after it, in place of the one the thread had. */
+export interface SeriesMessage extends PoolSeries {
+  readonly type: 'series';
 }
 
 export type ToWorker = JobMessage | TaskMessage | SeriesMessage | { readonly type: 'forget'; readonly job: number };

@@ -4,23 +4,26 @@
 // job's inputs, and its document read and parsed once (combinationCompiler, made at its first
 // task), until told to forget them; the last bar range it sliced; and the indicators of the
 // series it ran (IndicatorCache: each computed once for all the chunks and jobs over that
-// series) with the series' days and run buffers (SweepScratch), until it is given another series;
-// the next series' indicators are then written into the columns of the last one's (IndicatorCache
-// `reuse`: memory this thread has touched already).
+// series, and over the whole series once for all the pool's threads, in the pool's arena, while it
+// has room: SharedColumns) with the series' days and run buffers (SweepScratch), until it is
+// given another series; the indicators computed here for the next series are then written into
+// the columns of the last one's (IndicatorCache `reuse`: memory this thread has touched already),
+// as the pool writes the next series' arena over the last one's.
 //
 // Invariants:
 // - A task's rows are `runSweepChunk` over a copy of the task's bars (`sliceSeries`, as the
 //   serial walk-forward's in-sample sweep), or over the whole shared series: the same inputs as a
 //   serial run, so the same rows.
-// - The shared columns are only read.
+// - The series' shared columns are only read; an arena column is written only by the thread that
+//   claimed it, before the others may read it (shared-columns.ts).
 // - Option legs (sweep-legs.ts): a task's runs use the trader the job's process would make, over
 //   the thread's copy of the job's candle store (kept across jobs, added to by each); the task
 //   answers with the stored contracts they asked for that the copy lacked.
 import { parentPort, workerData } from 'node:worker_threads';
-import { combinationCompiler, IndicatorCache, runSweepChunk, seriesOfShared, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
-import type { BarSeries, CombinationCompiler, ContractChain, SharedSeries } from '@vyuha/engine';
+import { combinationCompiler, IndicatorCache, runSweepChunk, seriesOfShared, SharedColumns, sliceContractChain, sliceSeries, SweepScratch } from '@vyuha/engine';
+import type { BarSeries, CombinationCompiler, ContractChain } from '@vyuha/engine';
 import { futuresChainOf, recipeOfData } from '../backtest/prepared-run';
-import type { FromWorker, JobMessage, TaskMessage, ToWorker } from './sweep-protocol';
+import type { FromWorker, JobMessage, PoolSeries, TaskMessage, ToWorker } from './sweep-protocol';
 import { sendableError } from './sweep-protocol';
 import { LegCandlesCopy } from '../backtest/leg-candles';
 import type { LegCandleCopy } from '../backtest/leg-candles';
@@ -29,8 +32,9 @@ import { LegCandleCopies, legsTraderOf } from './sweep-legs';
 const port = parentPort;
 if (port === null) throw new Error('sweep-worker.ts runs only as a worker thread of the sweep pool');
 
-/** The pool's series now: workerData, then each SeriesMessage's (run-pool.ts useSeries). */
-let series = seriesOfShared(workerData as SharedSeries);
+/** The pool's series now, and the threads' indicator arena over it: workerData, then each SeriesMessage's (run-pool.ts useSeries). */
+let series = seriesOfShared((workerData as PoolSeries).series);
+let sharedColumns = new SharedColumns((workerData as PoolSeries).columns);
 const jobs = new Map<number, JobMessage>();
 /** Each job's document read, checked and parsed once for all its chunks (combinationCompiler), made at its first task. */
 const compilers = new Map<number, CombinationCompiler>();
@@ -71,7 +75,7 @@ function inputsOf(task: TaskMessage, job: JobMessage): { series: BarSeries; cont
   const chain = chainOf(job);
   if (task.fromBar === 0 && task.toBar === series.length) {
     if (wholeIndicators === undefined) {
-      wholeIndicators = new IndicatorCache(series, droppedIndicators === undefined ? {} : { reuse: droppedIndicators });
+      wholeIndicators = new IndicatorCache(series, { shared: sharedColumns, ...(droppedIndicators === undefined ? {} : { reuse: droppedIndicators }) });
       droppedIndicators = undefined;
     }
     wholeScratch ??= scratchFor(series);
@@ -126,6 +130,7 @@ port.on('message', (message: ToWorker) => {
     // Another sweep's bars: what was kept of the last series (indicators, chains, a sliced range,
     // the option candles its jobs sent) belongs to that sweep. The pool forgets what it sent too.
     series = seriesOfShared(message.series);
+    sharedColumns = new SharedColumns(message.columns);
     droppedIndicators = wholeIndicators ?? droppedIndicators;
     wholeIndicators = undefined;
     droppedScratch = wholeScratch ?? sliced?.scratch ?? droppedScratch;

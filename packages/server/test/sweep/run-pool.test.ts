@@ -7,7 +7,7 @@ import { BacktestConfigError, runSweep, sliceSeries, SweepError } from '@vyuha/e
 import type { BacktestConfigInput } from '@vyuha/engine';
 import { guidedRanges, SweepAborted, SweepPool } from '../../src/sweep/run-pool';
 import { sessionBars } from '../helpers/session-bars';
-import { config, document, gridOf, SLOW } from './crossover-grid';
+import { config, document, FAST, gridOf, SLOW } from './crossover-grid';
 
 const series = sessionBars({ days: 30, seed: 11 });
 const combinations = gridOf(document.parameters, document.constraints);
@@ -33,6 +33,23 @@ describe('SweepPool', () => {
     }
     const byDrawdown = await pool.sweep({ document, config, combinations, metric: 'maxDrawdown' }, { chunkSize: 5 });
     expect(byDrawdown).toStrictEqual(runSweep({ series, document, config, combinations, metric: 'maxDrawdown' }));
+    // The grid's eight SMAs ($fast 3, 6, 9, 12; $slow 10 .. 40), computed once for both threads and every run.
+    expect(pool.sharedIndicators).toEqual({ indicators: 8, columns: 8 });
+  });
+
+  it('computes each indicator once for all its threads, however they race for them, and every run reads the same values', async () => {
+    const racing = SweepPool.start(series, { workers: 4 });
+    try {
+      // sma(close, n) for n 2..41 as $fast and 50..290 by 10 as $slow: 65 indicators, chunks of one combination.
+      const wide = { ...document, parameters: [{ ...FAST, default: 2, from: 2, to: 41, step: 1 }, { ...SLOW, default: 50, from: 50, to: 290, step: 10 }] };
+      const grid = gridOf(wide.parameters, wide.constraints).filter((_combination, index) => index % 5 === 0 || index < 60);
+      const job = { document: wide, config, combinations: grid, metric: 'netPnl' as const };
+      expect(await racing.sweep(job, { chunkSize: 1 })).toStrictEqual(runSweep({ series, ...job }));
+      const used = new Set(grid.flatMap((combination) => [combination.fast, combination.slow]));
+      expect(racing.sharedIndicators).toEqual({ indicators: used.size, columns: used.size });
+    } finally {
+      await racing.close();
+    }
   });
 
   it('reports each task done, stops dealing once its caller aborts, and then takes the next run', async () => {
@@ -104,9 +121,11 @@ describe('SweepPool', () => {
       for (const next of [sessionBars({ days: 30, seed: 12 }), sessionBars({ days: 12, seed: 13 })]) {
         other.useSeries(next);
         expect(other.series).toBe(next);
+        expect(other.sharedIndicators).toEqual({ indicators: 0, columns: 0 });
         const serial = runSweep({ series: next, ...job });
         expect(serial).not.toStrictEqual(runSweep({ series, ...job }));
         expect(await other.sweep(job, { chunkSize: 4 })).toStrictEqual(serial);
+        expect(other.sharedIndicators).toEqual({ indicators: 8, columns: 8 });
         const [window] = await other.sweepRanges(job, [{ fromBar: 75, toBar: next.length }]);
         expect(window).toStrictEqual(runSweep({ series: sliceSeries(next, 75, next.length), ...job }).rows);
       }
