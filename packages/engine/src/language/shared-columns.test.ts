@@ -5,11 +5,8 @@
 // the values a cache of their own gives. The pool's threads racing for one arena:
 // server test/sweep/run-pool.test.ts.
 import { describe, expect, it, vi } from 'vitest';
-import type { BarSeries } from '../algorithm/program';
-import { randomBars } from '../indicators/indicator-test-support';
-import { checkExpression } from './checker';
-import { ExpressionPlan } from './expression-plan';
 import { IndicatorCache } from './indicator-cache';
+import { evaluate, seriesOf } from './indicator-cache-test-support';
 import { emptySharedColumns, SharedColumns, sharedColumnsData, sharedColumnsUse } from './shared-columns';
 
 const BARS = 50;
@@ -128,79 +125,49 @@ describe('SharedColumns', () => {
   });
 });
 
-function seriesOf(seed: number, count: number): BarSeries {
-  const bars = randomBars({ count, seed: String(seed) });
-  const column = (read: (bar: (typeof bars)[number]) => number): Float64Array => Float64Array.from(bars, read);
-  return {
-    length: bars.length, time: column((bar) => bar.time), open: column((bar) => bar.open), high: column((bar) => bar.high),
-    low: column((bar) => bar.low), close: column((bar) => bar.close), volume: column((bar) => bar.volume), oi: column(() => Number.NaN),
-  };
-}
-
-/** Each expression's value at every bar, blocks of 64, reading `indicators`. */
-function evaluate(sources: readonly string[], series: BarSeries, indicators: IndicatorCache): number[][] {
-  const plan = new ExpressionPlan();
-  const roots = sources.map((source) => {
-    const checked = checkExpression(source);
-    if (!checked.ok) throw new Error(checked.error.map((error) => error.message).join('; '));
-    return plan.add(checked.value.root);
-  });
-  const program = plan.instantiateBlocks(series, { intervalMinutes: 1, indicators });
-  if (program === undefined) throw new Error('no block form');
-  const values = roots.map(() => new Array<number>(series.length));
-  for (let start = 0; start < series.length; start += 64) {
-    const end = Math.min(series.length, start + 64);
-    for (const step of program.expressionSteps) step(start, end, start);
-    roots.forEach((root, k) => {
-      for (let index = start; index < end; index += 1) (values[k] as number[])[index] = (program.columns[root] as Float64Array)[index - start] as number;
-    });
-  }
-  return values;
-}
-
 describe('IndicatorCache over a shared arena', () => {
   const sources = ['sma(close, 10) > sma(close, 20)', 'macd_signal(close, 12, 26, 9) - macd(close, 12, 26, 9)', 'atr(14)', 'sma(rsi(close, 5), 3)'];
 
   it('gives what a cache of its own gives, each indicator computed by one cache and read by the others', () => {
-    const series = seriesOf(21, 400);
-    const own = evaluate(sources, series, new IndicatorCache(series));
+    const series = seriesOf(21, { count: 400 });
+    const own = evaluate(sources, series, { blocks: [64], indicators: new IndicatorCache(series) });
     const data = sharedColumnsData(series.length, 64 * series.length * 8);
     const first = new IndicatorCache(series, { shared: new SharedColumns(data) });
     const second = new IndicatorCache(series, { shared: new SharedColumns(data) });
-    expect(evaluate(sources, series, first)).toEqual(own);
+    expect(evaluate(sources, series, { blocks: [64], indicators: first })).toEqual(own);
     // sma 10, sma 20, macd (two outputs), atr, rsi; the sma of rsi reads a slot, not the series: never kept.
     expect(sharedColumnsUse(data)).toEqual({ indicators: 5, columns: 6 });
     expect(first.stats).toMatchObject({ hits: 0, misses: 5, shared: 0, bytes: 0, entries: 0 });
-    expect(evaluate(sources, series, second)).toEqual(own);
+    expect(evaluate(sources, series, { blocks: [64], indicators: second })).toEqual(own);
     expect(second.stats).toMatchObject({ hits: 5, misses: 0, shared: 5, bytes: 0 });
     // Read again from the columns it borrowed, without asking the arena.
-    expect(evaluate(sources, series, second)).toEqual(own);
+    expect(evaluate(sources, series, { blocks: [64], indicators: second })).toEqual(own);
     expect(second.stats).toMatchObject({ hits: 10, misses: 0, shared: 5 });
     expect(sharedColumnsUse(data)).toEqual({ indicators: 5, columns: 6 });
   });
 
   it('computes and keeps its own where the arena has no room, or holds columns of another length', () => {
-    const series = seriesOf(22, 300);
-    const own = evaluate(sources, series, new IndicatorCache(series));
+    const series = seriesOf(22, { count: 300 });
+    const own = evaluate(sources, series, { blocks: [64], indicators: new IndicatorCache(series) });
     const full = sharedColumnsData(series.length, 2 * series.length * 8);
     const cache = new IndicatorCache(series, { shared: new SharedColumns(full) });
-    expect(evaluate(sources, series, cache)).toEqual(own);
+    expect(evaluate(sources, series, { blocks: [64], indicators: cache })).toEqual(own);
     // sma 10 and sma 20 in the arena; macd's two columns, atr and rsi kept by the cache.
     expect(sharedColumnsUse(full)).toEqual({ indicators: 2, columns: 2 });
     expect(cache.stats).toMatchObject({ misses: 5, entries: 4, bytes: 4 * 300 * 8 });
     const otherLength = new IndicatorCache(series, { shared: new SharedColumns(sharedColumnsData(299, 64 * 300 * 8)) });
-    expect(evaluate(sources, series, otherLength)).toEqual(own);
+    expect(evaluate(sources, series, { blocks: [64], indicators: otherLength })).toEqual(own);
     expect(otherLength.stats).toMatchObject({ misses: 5, shared: 0, entries: 6 });
   });
 
   it('never hands the arena\'s columns out as spares to the cache that reuses it', () => {
-    const series = seriesOf(23, 200);
+    const series = seriesOf(23, { count: 200 });
     const data = sharedColumnsData(series.length, 4 * series.length * 8);
     const first = new IndicatorCache(series, { shared: new SharedColumns(data) });
-    evaluate(['sma(close, 5)', 'sma(close, 6)'], series, first);
+    evaluate(['sma(close, 5)', 'sma(close, 6)'], series, { blocks: [64], indicators: first });
     const arena = new Float64Array(data.values);
     const before = Array.from(arena);
-    const next = new IndicatorCache(seriesOf(24, 200), { reuse: first });
+    const next = new IndicatorCache(seriesOf(24, { count: 200 }), { reuse: first });
     const spare = next.column(200);
     spare.fill(42);
     expect(spare.buffer).not.toBe(data.values);
