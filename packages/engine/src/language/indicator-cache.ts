@@ -2,6 +2,13 @@ import type { BarSeries } from '../algorithm/program';
 import type { SharedColumns } from './shared-columns';
 import { SeriesPaise } from './window-steps';
 
+/** `compute()`'s columns, one per key; throws when it gives another number. */
+function computedOutputs(keys: readonly string[], compute: () => Float64Array[]): Float64Array[] {
+  const computed = compute();
+  if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
+  return computed;
+}
+
 /**
  * Whole-series indicator outputs shared by the programs of one sweep over one fixed series: a
  * sweep of `crossover(sma(close, $fast), sma(close, $slow))` computes each SMA period once, not
@@ -105,8 +112,7 @@ export class IndicatorCache {
     const borrowed = this.fromArena(keys, compute);
     if (borrowed !== undefined) return borrowed;
     this.missCount += 1;
-    const computed = compute();
-    if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
+    const computed = computedOutputs(keys, compute);
     for (let k = 0; k < keys.length; k += 1) this.keep(keys[k] as string, computed[k] as Float64Array);
     return computed;
   }
@@ -146,8 +152,7 @@ export class IndicatorCache {
       computedHere = true;
       this.lent = [...arena];
       try {
-        const computed = compute();
-        if (computed.length !== keys.length) throw new Error(`indicator cache: ${keys.length} outputs asked, ${computed.length} computed`);
+        const computed = computedOutputs(keys, compute);
         for (let k = 0; k < keys.length; k += 1) if (computed[k] !== arena[k]) (arena[k] as Float64Array).set(computed[k] as Float64Array);
       } finally {
         this.lent = [];

@@ -68,7 +68,7 @@ export interface SharedColumnsUse {
  * @example new SharedColumns(sharedColumnsData(93_750, 256 * 1024 * 1024)).capacity // 357
  */
 export function sharedColumnsData(bars: number, maxBytes: number, entries = DEFAULT_ENTRIES): SharedColumnsData {
-  if (!Number.isSafeInteger(bars) || bars < 0) throw new RangeError(`bars must be a whole number >= 0, got ${bars}`);
+  checkBars(bars);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes >= 0, got ${maxBytes}`);
   if (!Number.isSafeInteger(entries) || entries < 1 || (entries & (entries - 1)) !== 0) throw new RangeError(`entries must be a power of two, got ${entries}`);
   const doubles = Math.floor(maxBytes / Float64Array.BYTES_PER_ELEMENT);
@@ -85,9 +85,14 @@ export function sharedColumnsData(bars: number, maxBytes: number, entries = DEFA
  * written again. Only while no thread reads it (between runs).
  */
 export function emptySharedColumns(data: SharedColumnsData, bars: number): SharedColumnsData {
-  if (!Number.isSafeInteger(bars) || bars < 0) throw new RangeError(`bars must be a whole number >= 0, got ${bars}`);
+  checkBars(bars);
   new Int32Array(data.control).fill(0);
   return { ...data, bars };
+}
+
+/** Throws RangeError naming `bars` unless it is a whole number >= 0. */
+function checkBars(bars: number): void {
+  if (!Number.isSafeInteger(bars) || bars < 0) throw new RangeError(`bars must be a whole number >= 0, got ${bars}`);
 }
 
 /** What the threads have computed into the arena so far. */
