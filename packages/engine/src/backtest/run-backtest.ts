@@ -2,7 +2,7 @@
 // drawdown. Deterministic: nothing here reads a clock or a random source, so the same inputs
 // give the same result, field for field.
 import { minuteOfDay } from '@vyuha/core';
-import type { Paise } from '@vyuha/core';
+import type { IsoDate, Paise } from '@vyuha/core';
 import type { ExitDistance as AlgorithmExitDistance, ExitRules } from '../algorithm/document';
 import type { BarSeries, SignalProgram } from '../algorithm/program';
 import { chargeModelOf } from '../kernel/charges-model';
@@ -100,6 +100,15 @@ export interface RoundTripColumns {
   entryIndex(row: number): number;
 }
 
+/** A run's day rows as a sweep reads them, from the ledger's columns without building `days`. */
+export interface DayColumns {
+  readonly count: number;
+  /** Day `row`'s date (its `date`). */
+  date(row: number): IsoDate;
+  /** Day `row`'s net P&L (its `net`), paise. */
+  net(row: number): number;
+}
+
 export interface BacktestResult {
   readonly config: BacktestConfig;
   readonly orders: readonly LedgerOrder[];
@@ -114,6 +123,8 @@ export interface BacktestResult {
    */
   deepestFallFrom(bar: number): FallDepth;
   readonly days: readonly DayRow[];
+  /** The days' figures a sweep measures, read from the ledger's columns without building `days` (not enumerable). */
+  readonly dayColumns: DayColumns;
   /** Equity in paise at each bar's close (built when first read: the summary needs no column). */
   readonly equity: Float64Array;
   /** Equity minus its running peak at each bar's close, paise (<= 0). */
@@ -285,7 +296,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     return equity;
   };
   let drawdown: Float64Array | undefined;
-  const result: Omit<BacktestResult, 'roundTrips' | 'deepestFallFrom'> = {
+  const result: Omit<BacktestResult, 'roundTrips' | 'deepestFallFrom' | 'dayColumns'> = {
     config,
     // The ledger keeps its rows in columns; these build the objects when first read.
     get orders() {
@@ -297,7 +308,9 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     get trades() {
       return ledger.trades;
     },
-    days: ledger.days,
+    get days() {
+      return ledger.days;
+    },
     get equity() {
       return equityColumn();
     },
@@ -312,6 +325,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
   };
   // Not enumerable: a result compared, cloned to a thread or written as JSON carries its trades, not this reader of the ledger.
   const roundTrips: RoundTripColumns = { count: ledger.tradeCount, net: (row) => ledger.tradeNet(row), entryIndex: (row) => ledger.tradeEntryIndex(row) };
+  const dayColumns: DayColumns = { count: ledger.dayCount, date: (row) => ledger.dayDate(row), net: (row) => ledger.dayNet(row) };
   const deepestFallFrom = (bar: number): FallDepth => {
     // From bar 0 the kernel has measured it while it ran (the usual sweep run).
     const measured = bar === 0 ? kernel.fallFrom(config.capital, bars) : undefined;
@@ -320,5 +334,7 @@ export function backtestResult(run: { config: BacktestConfig; ledger: Ledger; ke
     kernel.feedEquity({ from: bar, to: bars }, fall);
     return fall;
   };
-  return Object.defineProperties(result, { roundTrips: { value: roundTrips, enumerable: false }, deepestFallFrom: { value: deepestFallFrom, enumerable: false } }) as BacktestResult;
+  return Object.defineProperties(result, {
+    roundTrips: { value: roundTrips, enumerable: false }, dayColumns: { value: dayColumns, enumerable: false }, deepestFallFrom: { value: deepestFallFrom, enumerable: false },
+  }) as BacktestResult;
 }

@@ -2,7 +2,7 @@
 // a fill or a trade costs a few numbers written into arrays and no object. A backtest with tens
 // of thousands of round trips otherwise spends more time in the garbage collector (every record
 // survives to the end of the run, so the young generation copies each one) than in the kernel.
-// Orders, fills and trades are tables (OrderTable, FillTable, TradeTable): a row is written whole
+// Orders, fills, trades and days are tables (OrderTable, FillTable, TradeTable, DayTable): a row is written whole
 // when it is added, so the table's columns share one count. A fill's charge components are
 // Columns: written only for charged fills, each with its own count of rows reached, and a
 // component never written (a run without charges) allocates nothing. Each field takes the
@@ -256,6 +256,42 @@ export class TradeTable {
     this.quantity = grownArray(this.quantity, rows, size);
     this.gross = grownArray(this.gross, rows, size);
     this.charges = grownArray(this.charges, rows, size);
+  }
+}
+
+/**
+ * The days' fields by row (a day's gross is its net plus its charges). A run closes one row per
+ * trading day: as objects (about 95 bytes each with their array) they were the one record a sweep
+ * run still allocated per day, and V8, seeing them live to the end of each run, began allocating
+ * them straight into the old generation (pretenuring): 24 MB of old space a 1,000-run sweep over a
+ * year of minutes, collected by full garbage collections.
+ */
+export class DayTable {
+  count = 0;
+  date = new Int32Array(FIRST_ROWS);
+  net = new Float64Array(FIRST_ROWS);
+  charges = new Float64Array(FIRST_ROWS);
+  orders = new Int32Array(FIRST_ROWS);
+
+  /** A new row at the end (its fields are the caller's to write); returns it. */
+  add(): number {
+    const row = this.count;
+    if (row === this.date.length) this.grow();
+    this.count = row + 1;
+    return row;
+  }
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  private grow(): void {
+    const rows = this.count;
+    const size = rows * 2;
+    this.date = grownArray(this.date, rows, size);
+    this.net = grownArray(this.net, rows, size);
+    this.charges = grownArray(this.charges, rows, size);
+    this.orders = grownArray(this.orders, rows, size);
   }
 }
 

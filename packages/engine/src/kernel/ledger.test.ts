@@ -24,7 +24,8 @@ describe('Ledger.settle', () => {
     expect(ledger.cash - cashBefore).toBe(10_055 * 75 - 3_260);
     ledger.recordTrade(entry, fill);
     expect(ledger.trades[0]).toMatchObject({ exitReason: 'expiry', gross: (10_055 - 8_000) * 75, direction: 'long', quantity: 75 });
-    expect(ledger.closeDay(isoDate('2025-01-09'), 1_000)).toEqual({ date: isoDate('2025-01-09'), gross: 4_260, charges: 3_260, net: 1_000, orders: 1 });
+    ledger.closeDay(isoDate('2025-01-09'), 1_000);
+    expect(ledger.days.at(-1)).toEqual({ date: isoDate('2025-01-09'), gross: 4_260, charges: 3_260, net: 1_000, orders: 1 });
   });
 
   it('settles a worthless expiry at 0 with no charges, still one order that day', () => {
@@ -33,7 +34,8 @@ describe('Ledger.settle', () => {
     const order = ledger.place({ instrument: 'NIFTY2510923550CE', side: 'sell', quantity: 75, reason: 'expiry', index: 4, time: 1 });
     const fill = ledger.settle(order, { event: 'expire-worthless', settlementPrice: paise(0), index: 4, time: 1, date: isoDate('2025-01-09'), instrument: 'option' });
     expect([ledger.fillPrice(fill), ledger.fillChargesTotal(fill), ledger.cash - cashBefore]).toEqual([0, 0, 0]);
-    expect(ledger.closeDay(isoDate('2025-01-09'), 0)).toMatchObject({ charges: 0, orders: 1 });
+    ledger.closeDay(isoDate('2025-01-09'), 0);
+    expect(ledger.days.at(-1)).toMatchObject({ charges: 0, orders: 1 });
   });
 
   it('rejects a worthless expiry with a price, and an order that is not working', () => {

@@ -3,15 +3,15 @@
 // (a buy pays price x quantity + charges, a sell receives price x quantity - charges). All money
 // is integer paise.
 //
-// Orders, fills and trades are rows in typed-array columns (ledger-columns.ts): a trader holds an
-// order's id or a fill's row number, never an object, and a run allocates nothing per record.
-// `orders`, `fills` and `trades` give the same rows as plain objects, built when first read and
-// kept (an order's object follows its later status and quantity changes).
+// Orders, fills, trades and days are rows in typed-array columns (ledger-columns.ts): a trader holds
+// an order's id or a fill's row number, never an object, and a run allocates nothing per record.
+// `orders`, `fills`, `trades` and `days` give the same rows as plain objects, built when first read
+// and kept (an order's object follows its later status and quantity changes).
 import { paise } from '@vyuha/core';
 import type { IsoDate, Paise } from '@vyuha/core';
 import type { ChargeComponents, TradeSide } from '@vyuha/market';
 import type { ChargedInstrument, ChargeModel, FillCharges } from './charges-model';
-import { column, FillTable, OrderTable, StringTable, TradeTable } from './ledger-columns';
+import { column, DayTable, FillTable, OrderTable, StringTable, TradeTable } from './ledger-columns';
 import type { Column } from './ledger-columns';
 import type { ExitReason, FillReason } from './trader';
 
@@ -152,6 +152,7 @@ export class LedgerColumns {
   /** One column per charge component, in COMPONENTS order, by fill row; written only for charged fills. */
   readonly fillComponents: readonly Column[] = COMPONENTS.map(() => column('f64'));
   readonly trades = new TradeTable();
+  readonly days = new DayTable();
   /**
    * Orders' instruments and fills' dates by code. Unlike the columns they are not cleared: a code
    * only ever stands for its one string, so a later run reads its own rows the same, and a sweep's
@@ -167,6 +168,7 @@ export class LedgerColumns {
       this.orders.clear();
       this.fills.clear();
       this.trades.clear();
+      this.days.clear();
       for (const one of this.fillComponents) one.clear();
     }
     this.owner = ledger;
@@ -174,7 +176,6 @@ export class LedgerColumns {
 }
 
 export class Ledger {
-  readonly days: DayRow[] = [];
   /** Cash in paise: starting capital, minus buys and charges, plus sells. */
   cash: number;
   /** Counts fills and settlements: while it is unchanged, no position changed (the kernel reuses a bar's mark to market). */
@@ -196,12 +197,14 @@ export class Ledger {
   private readonly fillTable: FillTable;
   private readonly fillComponents: readonly Column[];
   private readonly tradeTable: TradeTable;
+  private readonly dayTable: DayTable;
   private readonly instruments: StringTable;
   private readonly dates: StringTable<IsoDate>;
   // Objects of the rows already read through `orders`, `fills`, `trades`.
   private readonly orderObjects: LedgerOrder[] = [];
   private readonly fillObjects: LedgerFill[] = [];
   private readonly tradeObjects: LedgerTrade[] = [];
+  private readonly dayObjects: DayRow[] = [];
 
   /** `columns`: a set to write into instead of new ones (see LedgerColumns); this ledger then owns it. */
   constructor(options: { capital: Paise; chargeModel: ChargeModel; columns?: LedgerColumns }) {
@@ -214,6 +217,7 @@ export class Ledger {
     this.fillTable = columns.fills;
     this.fillComponents = columns.fillComponents;
     this.tradeTable = columns.trades;
+    this.dayTable = columns.days;
     this.instruments = columns.instruments;
     this.dates = columns.dates;
   }
@@ -336,13 +340,17 @@ export class Ledger {
     else if (net < 0) this.losses += 1;
   }
 
-  /** Closes the day's row: `net` is the day's change in equity (paise). */
-  closeDay(date: IsoDate, net: number): DayRow {
-    const row: DayRow = { date, gross: paise(net + this.dayCharges), charges: paise(this.dayCharges), net: paise(net), orders: this.dayOrders };
-    this.days.push(row);
+  /** Closes the day's row: `net` is the day's change in equity (paise). Throws InvalidMoneyError unless it and the day's gross are whole paise. */
+  closeDay(date: IsoDate, net: number): void {
+    paise(net + this.dayCharges);
+    const days = this.dayTable;
+    const row = days.add();
+    days.date[row] = this.dates.code(date);
+    days.net[row] = paise(net);
+    days.charges[row] = this.dayCharges;
+    days.orders[row] = this.dayOrders;
     this.dayCharges = 0;
     this.dayOrders = 0;
-    return row;
   }
 
   // Reading single fields (what traders need while a run is going).
@@ -428,6 +436,22 @@ export class Ledger {
     return this.tradeTable.count;
   }
 
+  get dayCount(): number {
+    return this.dayTable.count;
+  }
+
+  /** Day `row`'s date. */
+  dayDate(row: number): IsoDate {
+    this.requireColumns();
+    return this.dates.value(this.dayTable.date[row] as number);
+  }
+
+  /** Day `row`'s net, paise. */
+  dayNet(row: number): number {
+    this.requireColumns();
+    return this.dayTable.net[row] as number;
+  }
+
   // The rows as objects.
 
   /** Every order, by id - 1. */
@@ -451,6 +475,19 @@ export class Ledger {
     this.requireColumns();
     const objects = this.tradeObjects;
     for (let row = objects.length; row < this.tradeTable.count; row += 1) objects.push(this.tradeObject(row));
+    return objects;
+  }
+
+  /** Every day closed, in order. */
+  get days(): readonly DayRow[] {
+    this.requireColumns();
+    const objects = this.dayObjects;
+    const days = this.dayTable;
+    for (let row = objects.length; row < days.count; row += 1) {
+      const net = days.net[row] as number;
+      const charges = days.charges[row] as number;
+      objects.push({ date: this.dates.value(days.date[row] as number), gross: paise(net + charges), charges: paise(charges), net: paise(net), orders: days.orders[row] as number });
+    }
     return objects;
   }
 

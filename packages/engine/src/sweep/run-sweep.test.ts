@@ -187,13 +187,18 @@ describe('sweepMetricsOf', () => {
     expect(sweepMetricsOf(result, { days, fromDay: 6 }).trades).toBeLessThan(sweepMetricsOf(result, { days }).trades);
   });
 
-  it('reads the trades from the ledger, and is not among the fields a copy of the result takes', () => {
+  it('reads the trades and days from the ledger, and is not among the fields a copy of the result takes', () => {
     const compiled = compileAlgorithm(document, { parameters: { fast: 5, slow: 10 } });
     if (!compiled.ok) throw new Error('compiles');
     const result = runBacktest({ series, program: compiled.value, config: SWEEP_CONFIG });
     expect(result.roundTrips.count).toBe(result.trades.length);
     expect(Array.from({ length: result.roundTrips.count }, (_unused, row) => [result.roundTrips.net(row), result.roundTrips.entryIndex(row)]))
       .toEqual(result.trades.map((trade) => [trade.net, trade.entryIndex]));
+    expect(result.days.length).toBeGreaterThan(1);
+    expect(Array.from({ length: result.dayColumns.count }, (_unused, row) => [result.dayColumns.date(row), result.dayColumns.net(row)]))
+      .toEqual(result.days.map((day) => [day.date, day.net]));
     expect(Object.keys(result)).not.toContain('roundTrips');
+    expect(Object.keys(result)).not.toContain('dayColumns');
+    expect(Object.keys(result)).toContain('days');
   });
 });

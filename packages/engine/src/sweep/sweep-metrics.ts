@@ -174,8 +174,8 @@ function dateIndex(dates: readonly IsoDate[], date: IsoDate): number {
 
 /**
  * The metrics of a run measured from day `fromDay` of `days` (the series' days) on: the figures
- * `measure` gives for its days, trades and equity from that day, read from the result's day rows
- * and trade columns without building a trade object, and its drawdown from the kernel's runs of
+ * `measure` gives for its days, trades and equity from that day, read from the result's day and
+ * trade columns without building a day or trade object, and its drawdown from the kernel's runs of
  * bars without building the equity column (a sweep measures every run).
  */
 export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDays; fromDay?: number }): SweepMetrics {
@@ -187,12 +187,15 @@ export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDa
   const returns = new Float64Array(Math.max(0, dates.length - fromDay));
   let netPnl = 0;
   if (first !== undefined) {
-    for (const day of result.days) {
-      if (day.date < first) continue;
-      netPnl += day.net;
+    const days = result.dayColumns;
+    for (let row = 0; row < days.count; row += 1) {
+      const date = days.date(row);
+      if (date < first) continue;
+      const net = days.net(row);
+      netPnl += net;
       // As dailyReturnsOnCapital's map by date: a later row of the same date wins; a date off the series counts nowhere.
-      const index = dateIndex(dates, day.date);
-      if (index >= fromDay) returns[index - fromDay] = day.net / capital;
+      const index = dateIndex(dates, date);
+      if (index >= fromDay) returns[index - fromDay] = net / capital;
     }
   }
   const { roundTrips } = result;
