@@ -344,16 +344,21 @@ function doublesInto(order: { readonly value: number; readonly brokerage: number
   const gstAmount = taxable * rates.gstRate;
   if (taxable > MAX_EXACT || gstAmount > PAISA_ROUNDABLE) return false;
   const gst = roundToPaisaNumber(gstAmount);
-  const components = out.components;
-  components.brokerage = paise(brokerage);
-  components.stt = paise(sttRounded);
-  components.exchangeTransaction = paise(exchangeRounded);
-  components.investorProtection = paise(protection);
-  components.sebiFee = paise(sebiRounded);
-  components.stampDuty = paise(stamp);
-  components.gst = paise(gst);
   // Summed in component order, as breakdown().
-  out.total = paise(components.brokerage + components.stt + components.exchangeTransaction + components.investorProtection + components.sebiFee + components.stampDuty + components.gst);
+  const total = brokerage + sttRounded + exchangeRounded + protection + sebiRounded + stamp + gst;
+  if (total > MAX_EXACT) return false;
+  // Each is whole and within MAX_EXACT (checked above), so paise() would only turn -0 into 0, as
+  // adding 0 does. Not called: where V8 did not inline it (this function is at the end of a long
+  // chain of inlined calls), each double it returned was a new heap number, up to four a fill.
+  const components = out.components;
+  components.brokerage = (brokerage + 0) as Paise;
+  components.stt = (sttRounded + 0) as Paise;
+  components.exchangeTransaction = (exchangeRounded + 0) as Paise;
+  components.investorProtection = (protection + 0) as Paise;
+  components.sebiFee = (sebiRounded + 0) as Paise;
+  components.stampDuty = (stamp + 0) as Paise;
+  components.gst = (gst + 0) as Paise;
+  out.total = (total + 0) as Paise;
   return true;
 }
 
