@@ -69,16 +69,17 @@ function byExit(trades: readonly RoundTripTrade[]): RoundTripTrade[] {
 }
 
 /**
- * Win rate and profit factor of trades given by their net P&L (paise), summed in the order given:
- * `tradeStatistics` and a sweep's run (which reads the nets from the ledger's columns) share it.
+ * Win rate and profit factor of trades given by their net P&L (paise), the first `count` of
+ * `nets`, summed in the order given: `tradeStatistics` and a sweep's run (which reads the nets from
+ * the ledger's columns into a buffer it reuses) share it.
  * @example tradeOutcomes([300, -100, 0]) // { trades: 3, winningTrades: 1, losingTrades: 1, winRate: 1/3, profitFactor: 3, ... }
  */
-export function tradeOutcomes(nets: ArrayLike<number>): TradeOutcomes {
+export function tradeOutcomes(nets: ArrayLike<number>, count = nets.length): TradeOutcomes {
   let grossProfit = 0;
   let grossLoss = 0;
   let winningTrades = 0;
   let losingTrades = 0;
-  for (let k = 0; k < nets.length; k += 1) {
+  for (let k = 0; k < count; k += 1) {
     const net = nets[k] as number;
     if (net > 0) {
       winningTrades += 1;
@@ -89,12 +90,12 @@ export function tradeOutcomes(nets: ArrayLike<number>): TradeOutcomes {
     }
   }
   return {
-    trades: nets.length,
+    trades: count,
     winningTrades,
     losingTrades,
     grossProfit: grossProfit as Paise,
     grossLoss: grossLoss as Paise,
-    winRate: nets.length === 0 ? null : winningTrades / nets.length,
+    winRate: count === 0 ? null : winningTrades / count,
     profitFactor: ratioOf(grossProfit, -grossLoss),
   };
 }

@@ -9,7 +9,7 @@ import { computeMetrics } from '../metrics/compute-metrics';
 import { parameterGrid } from './grid';
 import { IndicatorCache } from '../language/indicator-cache';
 import { combinationCompiler, mergeSweepChunks, runSweep, runSweepChunk, SweepError, SweepScratch } from './run-sweep';
-import { dailyResultOf, measure, roundTripOf, seriesDays, sweepMetricsOf } from './sweep-metrics';
+import { dailyResultOf, measure, roundTripOf, seriesDays, SweepMetricBuffers, sweepMetricsOf } from './sweep-metrics';
 import { crossoverDocument, FAST, sessionSeries, SLOW, SWEEP_CONFIG } from './sweep-test-support';
 
 const series = sessionSeries({ days: 15, seed: 11 });
@@ -161,7 +161,7 @@ describe('runSweep', () => {
 describe('sweepMetricsOf', () => {
   // The walk-forward's out-of-sample figures: a run measured from a day on, read from the result's
   // columns, equals `measure` over the day rows, trade objects and equity of those days.
-  it('measures from a day on as measure does over the objects of those days', () => {
+  it('measures from a day on as measure does over the objects of those days, in its own buffers or in reused ones', () => {
     const compiled = compileAlgorithm(document, { parameters: { fast: 5, slow: 10 } });
     if (!compiled.ok) throw new Error('compiles');
     const result = runBacktest({ series, program: compiled.value, config: SWEEP_CONFIG });
@@ -169,6 +169,10 @@ describe('sweepMetricsOf', () => {
     expect(result.trades.length).toBeGreaterThan(10);
     // Some trade enters on a day's first bar (a signal on the last bar of the day before): the cut keeps it.
     expect(result.trades.some((trade) => days.firstBar.indexOf(trade.entryIndex) > 0)).toBe(true);
+    // Buffers a sweep reuses, left with another run's values.
+    const buffers = new SweepMetricBuffers();
+    buffers.returnsOf(days.dates.length).fill(0.5);
+    buffers.netsOf(result.trades.length).fill(7);
     for (let fromDay = 0; fromDay <= days.dates.length + 1; fromDay += 1) {
       const fromBar = days.firstBar[fromDay] ?? series.length;
       const tradingDays = days.dates.slice(fromDay);
@@ -182,9 +186,19 @@ describe('sweepMetricsOf', () => {
         candlesProcessed: result.candlesProcessed,
       });
       expect(sweepMetricsOf(result, { days, fromDay }), `from day ${fromDay}`).toEqual(expected);
+      expect(sweepMetricsOf(result, { days, fromDay, buffers }), `from day ${fromDay}, reused buffers`).toEqual(expected);
     }
     // The cut matters: a later day drops trades and days.
     expect(sweepMetricsOf(result, { days, fromDay: 6 }).trades).toBeLessThan(sweepMetricsOf(result, { days }).trades);
+    // A run over the first 10 of the 15 days, measured over all 15 in the reused buffers: the 5 days without a row return 0.
+    const shorter = runBacktest({ series: sessionSeries({ days: 10, seed: 11 }), program: compiled.value, config: SWEEP_CONFIG });
+    expect(shorter.days.length).toBe(10);
+    const expected = measure({
+      capital: shorter.config.capital, tradingDays: days.dates, days: shorter.days.map(dailyResultOf), trades: shorter.trades.map(roundTripOf),
+      equity: shorter.equity, candlesProcessed: shorter.candlesProcessed,
+    });
+    buffers.returnsOf(days.dates.length).fill(0.5);
+    expect(sweepMetricsOf(shorter, { days, buffers })).toEqual(expected);
   });
 
   it('reads the trades and days from the ledger, and is not among the fields a copy of the result takes', () => {

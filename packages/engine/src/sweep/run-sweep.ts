@@ -15,7 +15,7 @@ import { BlockColumns } from '../language/block-columns';
 import type { TraderFactory } from '../kernel/trader';
 import type { SeriesDays, SweepMetric, SweepMetrics } from './sweep-metrics';
 import { bestCell } from './heatmap';
-import { seriesDays, sweepMetricsOf } from './sweep-metrics';
+import { seriesDays, SweepMetricBuffers, sweepMetricsOf } from './sweep-metrics';
 
 /*
  * A sweep: one backtest per combination, the document compiled with that combination bound.
@@ -65,8 +65,8 @@ export interface SweepRequest {
 /**
  * What the runs of a sweep over one series reuse, run after run and chunk after chunk: the
  * series' days (each run is measured by them), one equity buffer, one set of equity segments, one
- * set of ledger columns and one program's block columns (each run is measured before the next
- * takes them). A worker keeps one per series, as its IndicatorCache, so that a chunk allocates
+ * set of ledger columns, one program's block columns and the buffers a run is measured in (each
+ * run is measured before the next takes them). A worker keeps one per series, as its IndicatorCache, so that a chunk allocates
  * none of it again (a 1,000-run sweep on two threads is about 60 chunks; the equity buffer of a
  * year of minutes is 750 KB) and a run allocates no buffer at all: its segments and columns were
  * 140 KB of new memory a run, and a new thread's first 1,000-run sweep over 20 sessions of minutes
@@ -78,6 +78,7 @@ export class SweepScratch {
   readonly equitySegments: EquitySegments;
   readonly ledgerColumns: LedgerColumns;
   readonly blockColumns: BlockColumns;
+  readonly metricBuffers: SweepMetricBuffers;
 
   /**
    * `reuse`: the scratch of a series no run will use again (a worker's last series, or its last
@@ -91,6 +92,7 @@ export class SweepScratch {
     this.equitySegments = reuse?.equitySegments ?? new EquitySegments(new Float64Array(0));
     this.ledgerColumns = reuse?.ledgerColumns ?? new LedgerColumns();
     this.blockColumns = reuse?.blockColumns ?? new BlockColumns();
+    this.metricBuffers = reuse?.metricBuffers ?? new SweepMetricBuffers();
   }
 
   /** True when runs over `series` may use it: the same series, not grown since. */
@@ -167,7 +169,7 @@ function runRange(request: SweepRequest, range: { from: number; to: number }): S
   const rows: SweepRow[] = [];
   // One set of run buffers (SweepScratch) for every run: each run is measured before the next takes them.
   const scratch = request.scratch?.covers(request.series) === true ? request.scratch : new SweepScratch(request.series);
-  const { days, equityBuffer, equitySegments, ledgerColumns, blockColumns } = scratch;
+  const { days, equityBuffer, equitySegments, ledgerColumns, blockColumns, metricBuffers } = scratch;
   // sma(close, 10) of one combination is sma(close, 10) of the next: computed once over the series.
   const indicators = request.indicators ?? new IndicatorCache(request.series);
   const compile = request.compile ?? combinationCompiler(request.document);
@@ -183,7 +185,7 @@ function runRange(request: SweepRequest, range: { from: number; to: number }): S
     const run = { series: request.series, program, ...inputs, equityBuffer, equitySegments, ledgerColumns };
     if (checked?.exits !== compiled.exits) checked = { exits: compiled.exits, run: checkBacktestRequest(run) };
     const result = runCheckedBacktest(run, checked.run);
-    rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days }) });
+    rows.push({ index, bindings, metrics: sweepMetricsOf(result, { days, buffers: metricBuffers }) });
   }
   return rows;
 }

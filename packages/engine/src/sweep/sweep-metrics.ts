@@ -173,18 +173,42 @@ function dateIndex(dates: readonly IsoDate[], date: IsoDate): number {
 }
 
 /**
+ * The buffers a sweep's runs are measured in, one run after another (a SweepScratch keeps one): a
+ * run's daily returns and its trades' nets were about 12 KB of new memory a run over a year's days.
+ * What `sweepMetricsOf` reads from them is read before the next run is measured.
+ */
+export class SweepMetricBuffers {
+  private returns = new Float64Array(0);
+  private nets = new Float64Array(256);
+
+  /** `count` zeros (the same view while the count is the same). */
+  returnsOf(count: number): Float64Array {
+    if (this.returns.length !== count) this.returns = new Float64Array(count);
+    else this.returns.fill(0);
+    return this.returns;
+  }
+
+  /** A buffer of at least `count` values. */
+  netsOf(count: number): Float64Array {
+    if (this.nets.length < count) this.nets = new Float64Array(Math.max(count, this.nets.length * 2));
+    return this.nets;
+  }
+}
+
+/**
  * The metrics of a run measured from day `fromDay` of `days` (the series' days) on: the figures
  * `measure` gives for its days, trades and equity from that day, read from the result's day and
  * trade columns without building a day or trade object, and its drawdown from the kernel's runs of
  * bars without building the equity column (a sweep measures every run).
  */
-export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDays; fromDay?: number }): SweepMetrics {
+export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDays; fromDay?: number; buffers?: SweepMetricBuffers }): SweepMetrics {
   const fromDay = options.fromDay ?? 0;
   const { dates, firstBar } = options.days;
   const fromBar = firstBar[fromDay] ?? result.candlesProcessed;
   const first = dates[fromDay];
   const capital = result.config.capital;
-  const returns = new Float64Array(Math.max(0, dates.length - fromDay));
+  const dayCount = Math.max(0, dates.length - fromDay);
+  const returns = options.buffers?.returnsOf(dayCount) ?? new Float64Array(dayCount);
   let netPnl = 0;
   if (first !== undefined) {
     const days = result.dayColumns;
@@ -199,8 +223,13 @@ export function sweepMetricsOf(result: BacktestResult, options: { days: SeriesDa
     }
   }
   const { roundTrips } = result;
-  const nets: number[] = [];
-  for (let row = 0; row < roundTrips.count; row += 1) if (roundTrips.entryIndex(row) >= fromBar) nets.push(roundTrips.net(row));
+  const nets = options.buffers?.netsOf(roundTrips.count) ?? new Float64Array(roundTrips.count);
+  let trades = 0;
+  for (let row = 0; row < roundTrips.count; row += 1) {
+    if (roundTrips.entryIndex(row) < fromBar) continue;
+    nets[trades] = roundTrips.net(row);
+    trades += 1;
+  }
   // From the kernel's runs of bars: a sweep never builds a run's equity column.
-  return metricsOf({ capital, netPnl, returns, outcomes: tradeOutcomes(nets), deepest: result.deepestFallFrom(fromBar), candlesProcessed: result.candlesProcessed });
+  return metricsOf({ capital, netPnl, returns, outcomes: tradeOutcomes(nets, trades), deepest: result.deepestFallFrom(fromBar), candlesProcessed: result.candlesProcessed });
 }
