@@ -174,7 +174,7 @@ export class Kernel {
   /** What `warm` read, summed (never used). */
   private warmth = 0;
   /** dayEndIn's range, reused. */
-  private readonly dayRange = { from: 0, to: 0 };
+  private readonly dayRange = { from: 0, to: 0, target: Number.NaN };
   private readonly length: number;
   private readonly program: SignalProgram;
   private readonly ledger: Ledger;
@@ -432,7 +432,7 @@ export class Kernel {
       const barTime = time[index] as number;
       if (barTime >= this.nextDayStart) {
         this.lastEquity = last;
-        this.startDay(index, barTime);
+        this.startDay(index);
       }
       const dayEnd = this.dayEndIn(index + 1, to);
       // Times increase, so the day's last skipped bar is at or after the square-off when any is.
@@ -469,7 +469,8 @@ export class Kernel {
     const range = this.dayRange;
     range.from = from;
     range.to = to;
-    return firstAtOrAfter(time, target, range);
+    range.target = target;
+    return firstAtOrAfter(time, range);
   }
 
   /**
@@ -570,7 +571,7 @@ export class Kernel {
   /** Steps a-d of bar `index` (its first tick): a new day, entries allowed, fills at the open, the square-off at the open. */
   openBar(index: number): void {
     const barTime = this.time[index] as number;
-    if (barTime >= this.nextDayStart) this.startDay(index, barTime);
+    if (barTime >= this.nextDayStart) this.startDay(index);
     const stepped = this.stepped;
     const lastOfData = stepped ? this.endsData : index === this.length - 1;
     const lastOfDay = lastOfData || (stepped ? this.endsDay : (this.time[index + 1] as number) >= this.nextDayStart);
@@ -642,8 +643,9 @@ export class Kernel {
     else if (this.intraday) this.trader.squareOff(index, SQUARE_OFF_AT_CLOSE);
   }
 
-  private startDay(index: number, barTime: number): void {
-    const day = istEpochDay(barTime);
+  /** Bar `index` starts a day. Its time is read here, not passed: a double passed to a call V8 does not inline is a new heap number. */
+  private startDay(index: number): void {
+    const day = istEpochDay(this.time[index] as number);
     this.dayStart = day * MS_PER_DAY - IST_OFFSET_MS;
     this.nextDayStart = this.dayStart + MS_PER_DAY;
     this.session.sessionEnd = this.dayStart + SESSION_END_MINUTE * MS_PER_MINUTE;

@@ -13,15 +13,15 @@ describe('firstAtOrAfter', () => {
       const to = from + (b % (values.length - from + 1));
       let expected = from;
       while (expected < to && (values[expected] as number) < target) expected += 1;
-      expect(firstAtOrAfter(values, target, { from, to })).toBe(expected);
+      expect(firstAtOrAfter(values, { from, to, target })).toBe(expected);
     }), { numRuns: 3_000 });
   });
 
   it('finds every position of a day boundary, on a probe of the gallop or between two', () => {
     const values = Float64Array.from({ length: 600 }, (_unused, index) => index);
     for (let boundary = 0; boundary <= 600; boundary += 1) {
-      expect(firstAtOrAfter(values, boundary, { from: 0, to: 600 })).toBe(boundary);
-      expect(firstAtOrAfter(values, boundary - 0.5, { from: 5, to: 600 })).toBe(Math.max(5, boundary));
+      expect(firstAtOrAfter(values, { from: 0, to: 600, target: boundary })).toBe(boundary);
+      expect(firstAtOrAfter(values, { from: 5, to: 600, target: boundary - 0.5 })).toBe(Math.max(5, boundary));
     }
   });
 });

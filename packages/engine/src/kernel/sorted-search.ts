@@ -2,15 +2,18 @@
 // ends, a few hundred bars on however far the skip may go.
 
 /**
- * The first index in [range.from, range.to) whose value is >= `target` in `values` (increasing), or `to` when
- * none is. It gallops out from `from` (1, 2, 4 ... bars on: a handful of nearby reads) and then
- * halves what is left, so an answer near `from` costs reads near `from`, not reads spread over the
- * whole range (each a cache miss on a long series).
- * @example firstAtOrAfter(Float64Array.of(1, 2, 3, 4), 3, { from: 0, to: 4 }) // 2
+ * The first index in [search.from, search.to) whose value is >= `search.target` in `values`
+ * (increasing), or `to` when none is. It gallops out from `from` (1, 2, 4 ... bars on: a handful
+ * of nearby reads) and then halves what is left, so an answer near `from` costs reads near `from`,
+ * not reads spread over the whole range (each a cache miss on a long series). The target comes in
+ * the object, not as an argument: a time is a double beyond V8's small integers, and a double
+ * passed to a call V8 does not inline is a new heap number (the kernel searches once a day).
+ * @example firstAtOrAfter(Float64Array.of(1, 2, 3, 4), { from: 0, to: 4, target: 3 }) // 2
  */
-export function firstAtOrAfter(values: Float64Array, target: number, range: { readonly from: number; readonly to: number }): number {
-  let low = range.from;
-  let high = range.to;
+export function firstAtOrAfter(values: Float64Array, search: { readonly from: number; readonly to: number; readonly target: number }): number {
+  const target = search.target;
+  let low = search.from;
+  let high = search.to;
   for (let step = 1; low + step < high; step *= 2) {
     if ((values[low + step] as number) >= target) {
       high = low + step;
