@@ -53,6 +53,15 @@ export interface OpenPositionView {
 }
 export type FillModel = 'next-open' | 'close';
 
+/** An order to place: what `place` copies into the ledger's request (placed at `time`, epoch ms). */
+interface OrderDraft {
+  side: TradeSide;
+  quantity: number;
+  reason: FillReason;
+  instrument: string;
+  time: number;
+}
+
 export interface UnderlyingTraderOptions {
   readonly context: TraderContext;
   readonly venue: Venue;
@@ -100,8 +109,10 @@ export class UnderlyingTrader implements Trader {
   private readonly placeRequest: { instrument: string; side: TradeSide; quantity: number; reason: FillReason; index: number; time: number };
   private readonly fillRequest: { index: number; time: number; date: IsoDate; price: Paise } = { index: 0, time: 0, date: '1970-01-01' as IsoDate, price: 0 as Paise };
   private readonly priceRequest: { side: TradeSide; index: number; moment: BarMoment } = { side: 'buy', index: 0, moment: 'open' };
-  // Arguments of the private steps of a round trip, reused the same way (each is read at once, never kept).
-  private readonly draft: { side: TradeSide; quantity: number; reason: FillReason; instrument: string } = { side: 'buy', quantity: 0, reason: 'entry', instrument: '' };
+  // Arguments of the private steps of a round trip, reused the same way (each is read at once, never
+  // kept). Times and prices go in these, not as arguments: a time is a double beyond V8's small
+  // integers, and a double passed to (or returned by) a call V8 does not inline is a new heap number.
+  private readonly draft: OrderDraft = { side: 'buy', quantity: 0, reason: 'entry', instrument: '', time: Number.NaN };
   private readonly fillPoint: { time: number; price: Paise } = { time: 0, price: 0 as Paise };
   private readonly exitPoint: { time: number; price: number } = { time: 0, price: 0 };
   private readonly entryPoint: { moment: BarMoment; price: number } = { moment: 'open', price: 0 };
@@ -166,7 +177,9 @@ export class UnderlyingTrader implements Trader {
   squareOff(index: number, options: { reason: ExitReason; moment: BarMoment }): void {
     this.cancelPending(index);
     if (this.position.position === 0) return;
-    const order = this.placeExit(index, options.reason, this.fillTime(index, options.moment));
+    const at = this.exitPoint;
+    at.time = options.moment === 'open' ? (this.time[index] as number) : this.session.closeTime;
+    const order = this.placeExit(index, options.reason, at);
     this.closeWith(order, index, options.moment);
   }
 
@@ -212,7 +225,9 @@ export class UnderlyingTrader implements Trader {
   }
 
   private exitNow(index: number, reason: ExitReason): void {
-    const order = this.placeExit(index, reason, this.session.closeTime);
+    const at = this.exitPoint;
+    at.time = this.session.closeTime;
+    const order = this.placeExit(index, reason, at);
     if (this.fillAtClose) this.closeWith(order, index, 'close');
     else this.pendingExit = order;
   }
@@ -225,30 +240,31 @@ export class UnderlyingTrader implements Trader {
     // A next-open order fills at the next bar: with a chain, that bar's contract.
     const fillIndex = this.fillAtClose || index + 1 >= this.time.length ? index : index + 1;
     const instrument = this.contracts === undefined ? this.held : this.contracts.symbolAt(fillIndex);
-    const order = this.place(this.drafted(side, quantity, instrument), index, this.session.closeTime);
+    const order = this.place(this.drafted(side, quantity, instrument), index);
     if (this.fillAtClose) this.openWith(order, index, 'close');
     else this.pendingEntry = order;
   }
 
-  /** The reused draft of an entry order. */
-  private drafted(side: TradeSide, quantity: number, instrument: string): { side: TradeSide; quantity: number; reason: FillReason; instrument: string } {
+  /** The reused draft of an entry order placed at this bar's close. */
+  private drafted(side: TradeSide, quantity: number, instrument: string): OrderDraft {
     const draft = this.draft;
     draft.side = side;
     draft.quantity = quantity;
     draft.reason = 'entry';
     draft.instrument = instrument;
+    draft.time = this.session.closeTime;
     return draft;
   }
 
-  /** Places an order through the reused request object. */
-  private place(order: { side: TradeSide; quantity: number; reason: FillReason; instrument: string }, index: number, time: number): OrderId {
+  /** Places an order (placed at `order.time`, at bar `index`) through the reused request object. */
+  private place(order: OrderDraft, index: number): OrderId {
     const request = this.placeRequest;
     request.instrument = order.instrument;
     request.side = order.side;
     request.quantity = order.quantity;
     request.reason = order.reason;
     request.index = index;
-    request.time = time;
+    request.time = order.time;
     return this.ledger.place(request);
   }
 
@@ -265,18 +281,15 @@ export class UnderlyingTrader implements Trader {
     return entryQuantity({ sizing, capital, price, side, date: this.session.date, chargeModel: this.options.chargeModel });
   }
 
-  /** Places the exit of the whole position at `time` (epoch ms). */
-  private placeExit(index: number, reason: ExitReason, time: number): OrderId {
+  /** Places the exit of the whole position at `at.time` (epoch ms). */
+  private placeExit(index: number, reason: ExitReason, at: { readonly time: number }): OrderId {
     const draft = this.draft;
     draft.side = this.position.position > 0 ? 'sell' : 'buy';
     draft.quantity = this.quantity;
     draft.reason = reason;
     draft.instrument = this.held;
-    return this.place(draft, index, time);
-  }
-
-  private fillTime(index: number, moment: BarMoment): number {
-    return moment === 'open' ? (this.time[index] as number) : this.session.closeTime;
+    draft.time = at.time;
+    return this.place(draft, index);
   }
 
   private marketPrice(side: TradeSide, index: number, moment: BarMoment): Paise {
@@ -326,7 +339,7 @@ export class UnderlyingTrader implements Trader {
       this.ledger.cancel(order);
       return 0;
     }
-    // Not fillTime(): a double it returned, were it not inlined, would be a heap allocation per fill.
+    // Computed here, not by a call: a double a call returned, were it not inlined, would be a heap allocation per fill.
     const time = at.moment === 'open' ? (this.time[index] as number) : this.session.closeTime;
     const contracts = this.contracts;
     if (contracts === undefined) {
@@ -359,7 +372,7 @@ export class UnderlyingTrader implements Trader {
     const closing = entering ? [] : this.entryFills.slice();
     if (!entering) this.entryFills.length = 0;
     at.slices.forEach((quantity, slice) => {
-      const sliceOrder = slice === 0 ? order : this.place({ side, quantity, reason: at.reason, instrument: this.held }, placedIndex, placedTime);
+      const sliceOrder = slice === 0 ? order : this.place({ side, quantity, reason: at.reason, instrument: this.held, time: placedTime }, placedIndex);
       ledger.setOrderQuantity(sliceOrder, quantity);
       const fill = this.fill(sliceOrder, index, { time: at.time, price: at.price as Paise });
       if (entering) this.entryFills.push(fill);
@@ -432,7 +445,8 @@ export class UnderlyingTrader implements Trader {
       this.closeAt(order, index, { time, price: exitPrice });
       return;
     }
-    this.exitAt(this.placeExit(index, 'roll', time), index, { time, price: exitPrice });
+    const at = { time, price: exitPrice };
+    this.exitAt(this.placeExit(index, 'roll', at), index, at);
     this.quantity = 0;
     const entrySide: TradeSide = direction > 0 ? 'buy' : 'sell';
     const entryPrice = this.marketPrice(entrySide, index, 'open');
@@ -442,7 +456,7 @@ export class UnderlyingTrader implements Trader {
       return;
     }
     const instrument = (this.contracts as ContractChain).symbolAt(index);
-    const order = this.place({ side: entrySide, quantity, reason: 'entry', instrument }, index, time);
+    const order = this.place({ side: entrySide, quantity, reason: 'entry', instrument, time }, index);
     this.fillEntry(order, index, { moment: 'open', price: entryPrice });
     this.enteredAtOpen = index;
     const prices = (this.contracts as ContractChain).prices;
@@ -462,7 +476,7 @@ export class UnderlyingTrader implements Trader {
     const exit = this.exit;
     this.venue.checkProtectiveExit(check, exit);
     if (exit.kind === 'none') return;
-    const order = this.placeExit(index, exit.kind, exit.time);
+    const order = this.placeExit(index, exit.kind, exit);
     const at = this.exitPoint;
     at.time = exit.time;
     at.price = exit.price;
