@@ -200,7 +200,7 @@ export class Ledger {
   private readonly dayTable: DayTable;
   private readonly instruments: StringTable;
   private readonly dates: StringTable<IsoDate>;
-  // Objects of the rows already read through `orders`, `fills`, `trades`.
+  // Objects of the rows already read through `orders`, `fills`, `trades`, `days`.
   private readonly orderObjects: LedgerOrder[] = [];
   private readonly fillObjects: LedgerFill[] = [];
   private readonly tradeObjects: LedgerTrade[] = [];

@@ -181,7 +181,7 @@ export class SweepMetricBuffers {
   private returns = new Float64Array(0);
   private nets = new Float64Array(256);
 
-  /** `count` zeros (the same view while the count is the same). */
+  /** `count` zeros: the same array, zeroed, while the count is the same. */
   returnsOf(count: number): Float64Array {
     if (this.returns.length !== count) this.returns = new Float64Array(count);
     else this.returns.fill(0);
