@@ -29,6 +29,7 @@ import { KillSwitchWatch } from './trading/kill-switch-watch';
 import { LiveAccounts } from './trading/live/live-accounts';
 import { startStrategyRunners, type StrategyRunners } from './trading/runner/strategy-runners';
 import { webDistDir } from './paths';
+import { stopInOrder } from './stop-in-order';
 import { readDeployedVersion } from './version';
 
 /** A running platform; `stop()` drains HTTP, closes the pool and stops the embedded database. */
@@ -149,19 +150,23 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     url,
     stop: () => {
       // Shutting down twice (two signals) must not close things twice.
-      stopping ??= (async () => {
-        await running.close();
-        await runners?.stop();
-        await liveAccounts?.closeAll();
-        await orderUpdates?.close();
-        await killSwitches?.close();
-        await market?.stop();
-        await workers?.stop();
-        await sweepWorkers?.stop();
-        await queue?.stop({ timeoutMs: 10_000 });
-        await history?.stop();
-        await database.close();
-      })();
+      stopping ??= stopInOrder([
+        ['the HTTP server', () => running.close()],
+        ['the strategy runners', async () => runners?.stop()],
+        ['the live broker accounts', async () => liveAccounts?.closeAll()],
+        ['the broker order updates', async () => orderUpdates?.close()],
+        ['the kill switch watch', async () => killSwitches?.close()],
+        ['the simulated market', async () => market?.stop()],
+        ['the backtest workers', async () => workers?.stop()],
+        ['the sweep workers', async () => sweepWorkers?.stop()],
+        ['the job queue', async () => queue?.stop({ timeoutMs: 10_000 })],
+        ['the demo history', async () => history?.stop()],
+        ['the database', () => database.close()],
+      ], {
+        warn: (message) => logger.warn(message),
+        // What still holds the pool is the likeliest reason the database does not close.
+        state: () => `pool: ${database.pool.totalCount - database.pool.idleCount} connections in use, ${database.pool.waitingCount} waiting`,
+      });
       return stopping;
     },
   };

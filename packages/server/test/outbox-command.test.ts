@@ -7,13 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../src/db/process-info';
-import { freePort, postmasterPid, runCli, waitForRunning, type CliProcess } from './helpers/cli-process';
+import { freePort, postmasterPid, runCli, waitForRunning, within, type CliProcess } from './helpers/cli-process';
 import { freshDatabase, type TestDatabase } from './helpers/db';
+
+/** How long one `vyuha outbox` may take (it starts the embedded database when nothing runs). */
+const OUTBOX_TIMEOUT_MS = 60_000;
 
 async function outbox(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   const cli = runCli(['outbox', ...args], { env });
-  const { code } = await cli.exited;
-  return { code, output: cli.output() };
+  try {
+    const { code } = await within(cli.exited, { timeoutMs: OUTBOX_TIMEOUT_MS, what: `vyuha outbox ${args.join(' ')}`, cli });
+    return { code, output: cli.output() };
+  } finally {
+    cli.child.kill('SIGKILL');
+  }
 }
 
 describe('vyuha outbox on DATABASE_URL', () => {
@@ -83,7 +90,7 @@ describe('vyuha outbox beside a running vyuha start (embedded PostgreSQL)', () =
     const url = await waitForRunning(server);
     const email = 'newcomer@example.in';
     const signUp = await fetch(`${url}/v1/auth/signup/email-password`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(30_000),
       body: JSON.stringify({ email, password: 'first-hour-2026', options: { redirectTo: `${url}/authenticate/redirect` } }),
     });
     expect(signUp.status).toBe(200);
@@ -95,15 +102,16 @@ describe('vyuha outbox beside a running vyuha start (embedded PostgreSQL)', () =
     const link = /link: (\S+)/.exec(running.output)?.[1] ?? '';
     expect(link).toContain('/v1/auth/verify?ticket=verifyEmail');
     // The server still owns its database, undisturbed.
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) })).status).toBe(200);
 
     server.child.kill('SIGTERM');
-    expect((await server.exited).code).toBe(0);
+    // A shutdown step that is slow is named in the server's output (start.ts, stopInOrder).
+    expect((await within(server.exited, { timeoutMs: 90_000, what: 'vyuha start stopping after SIGTERM', cli: server })).code).toBe(0);
     server = undefined;
     const stopped = await outbox(['--to', email], env);
     expect(stopped.code).toBe(0);
     expect(stopped.output).toContain(`link: ${link}`);
     // It started the embedded database for the read and stopped it again.
     expect(await postmasterPid(dataDir)).toBeUndefined();
-  }, 180_000);
+  }, 300_000);
 });

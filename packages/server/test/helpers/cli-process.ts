@@ -59,3 +59,19 @@ export async function embeddedUrl(dataDir: string, port: number): Promise<string
   const { password } = JSON.parse(await readFile(join(dataDir, 'postgres-credentials.json'), 'utf8')) as { password: string };
   return `postgres://vyuha:${encodeURIComponent(password)}@127.0.0.1:${port}/vyuha`;
 }
+
+/**
+ * Waits for `promise`, but at most `timeoutMs`: then fails naming what it waited for, with the
+ * process's output so far, instead of leaving the test to its timeout with nothing to read.
+ */
+export async function within<T>(promise: Promise<T>, wait: { timeoutMs: number; what: string; cli: CliProcess }): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${wait.what}: not done after ${wait.timeoutMs} ms. Output of vyuha so far:\n${wait.cli.output()}`)), wait.timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
