@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertFilledOrder } from '../../packages/server/test/helpers/filled-orders';
 import { formatRupees } from '../../packages/web/src/format/format';
 import { demoEmail, DEMO_PASSWORD, measureFirstRender, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
@@ -15,17 +15,13 @@ import {
   accessToken, copyDemoStrategy, demoPaperStrategy, demoReplayDays, DEMO_PAPER_NAME, deployPaperReplay, newTrader, openDatabase, removeStrategies,
   settleShell, signInAs, userIdOf, waitForDemoReplayOver,
 } from './trading-support';
+import { clearOfIstMidnight, istDay } from './ist-day';
 import { soonestDemoReplay } from './soonest-replay';
 
 const SUFFIX = randomBytes(3).toString('hex');
 
 let pool: pg.Pool;
 const strategyIds: string[] = [];
-
-/** Today and the two days before yesterday in IST (inside the default "Last 90 days"). */
-function istDay(offsetDays: number): string {
-  return new Date(Date.now() + 5.5 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * The page's mode switch set to PAPER (a role that may choose), once the saved preferences have
@@ -127,6 +123,8 @@ afterAll(async () => {
 });
 
 describe('dashboard', () => {
+  // Each test seeds or reads today's P&L: never across IST midnight.
+  beforeEach(() => clearOfIstMidnight());
   const session = useBrowser({ viewport: { width: 1400, height: 900 } });
 
   it('counts PAPER runs only, never a backtest of the same days', async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertFilledOrder } from '../../packages/server/test/helpers/filled-orders';
 import { formatRupees } from '../../packages/web/src/format/format';
 import { demoEmail, DEMO_PASSWORD, LAYOUT_VIEWPORTS, layoutProblems, screenshot, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { istDay } from './ist-day';
 import { accessToken, graphqlAnswer, newTrader, openDatabase, signInAs, type TraderAccount } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
@@ -20,11 +21,6 @@ let pool: pg.Pool;
 let manager: TraderAccount;
 let trader: TraderAccount;
 const strategyIds: string[] = [];
-
-/** An IST calendar day counted from today. */
-function istDay(offsetDays: number): string {
-  return new Date(Date.now() + 5.5 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
 
 const DAY_1 = istDay(-3);
 const DAY_2 = istDay(-2);

@@ -9,8 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demoEmail, screenshotLayouts, signIn, url, useBrowser } from './browser';
+import { clearOfIstMidnight, istDay } from './ist-day';
 import { accessToken, newTrader, openDatabase, signInAs, type TraderAccount } from './trading-support';
 
 const SUFFIX = randomBytes(3).toString('hex');
@@ -19,10 +20,6 @@ const MASKED = `Ra****${SUFFIX.slice(-2)}`;
 
 let pool: pg.Pool;
 let trader: TraderAccount;
-
-function istDatePlus(days: number): string {
-  return new Date(Date.now() + 5.5 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 async function signInStatus(email: string, password: string): Promise<number> {
   const response = await fetch(url('/v1/auth/signin/email-password'), {
@@ -57,6 +54,8 @@ afterAll(async () => {
 });
 
 describe('users administration', () => {
+  // A licence's days left count from today in IST: never across its midnight.
+  beforeEach(() => clearOfIstMidnight());
   const session = useBrowser();
 
   it('an administrator grants BACKTEST credits and the user sees them in their alert figures', async () => {
@@ -77,7 +76,7 @@ describe('users administration', () => {
     await page.getByTestId('grant-submit').click();
     await page.getByText('Enter a whole number of candles above 0').waitFor();
 
-    const expiry = istDatePlus(10);
+    const expiry = istDay(10);
     await page.getByTestId('grant-credits').fill('1000');
     await page.getByTestId('grant-expiry').fill(expiry);
     await page.getByTestId('grant-submit').click();

@@ -6,9 +6,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive, waitForExit } from '../src/db/process-info';
-import { embeddedUrl, freePort, postmasterPid, runCli, waitForRunning, type CliProcess } from './helpers/cli-process';
+import { embeddedUrl, freePort, postmasterPid, runCli, waitForRunning, within, type CliProcess } from './helpers/cli-process';
 
 // The whole CLI, as `npm start` runs it, against its own data folder and ports.
+
+/** The process's exit, at most 20 s after the test asked for it (it takes 1-3 s), else a failure with the process's output: inside the test's 60 s. */
+const exitOf = (cli: CliProcess, what: string): CliProcess['exited'] => within(cli.exited, { timeoutMs: 20_000, what, cli });
+
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let pgPort: number;
@@ -57,7 +61,7 @@ describe('the embedded database across crashes', () => {
     // 1. The server dies hard; its PostgreSQL lives on as an orphan.
     const orphan = await postmasterPid(dataDir);
     first.cli.child.kill('SIGKILL');
-    await first.cli.exited;
+    await exitOf(first.cli, 'the exit after kill -9');
     expect(orphan && isProcessAlive(orphan)).toBe(true);
 
     const second = await start();
@@ -70,7 +74,7 @@ describe('the embedded database across crashes', () => {
     const server = await postmasterPid(dataDir);
     second.cli.child.kill('SIGKILL');
     process.kill(server!, 'SIGKILL');
-    await second.cli.exited;
+    await exitOf(second.cli, 'the exit after kill -9');
     expect(await waitForExit(server!, 5_000)).toBe(true);
     expect(await postmasterPid(dataDir)).toBe(server);
 
@@ -81,7 +85,7 @@ describe('the embedded database across crashes', () => {
     // 3. A polite stop takes PostgreSQL down with it.
     const last = await postmasterPid(dataDir);
     third.cli.child.kill('SIGTERM');
-    expect(await third.cli.exited).toEqual({ code: 0, signal: null });
+    expect(await exitOf(third.cli, 'the exit after SIGTERM')).toEqual({ code: 0, signal: null });
     expect(isProcessAlive(last!)).toBe(false);
     expect(await postmasterPid(dataDir)).toBeUndefined();
   });
@@ -89,11 +93,11 @@ describe('the embedded database across crashes', () => {
   it('refuses a second Vyuha on the same data folder with a clear message', async () => {
     const first = await start();
     const second = runCli(['start'], { env: { ...env, PORT: String(await freePort()) } });
-    expect((await second.exited).code).toBe(78);
+    expect((await exitOf(second, 'the refusal of a second Vyuha')).code).toBe(78);
     expect(second.output()).toMatch(/Another Vyuha process \(pid \d+\) is using this data folder/);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     first.cli.child.kill('SIGTERM');
-    await first.cli.exited;
+    await exitOf(first.cli, 'the exit after SIGTERM');
   });
 });
 
@@ -109,13 +113,13 @@ describe('ports that are taken', () => {
 
   it('explains a taken PostgreSQL port', async () => {
     const cli = runCli(['start'], { env: { ...env, VYUHA_PG_PORT: String(blockedPort) } });
-    expect((await cli.exited).code).toBe(78);
+    expect((await exitOf(cli, 'the refusal of a taken PostgreSQL port')).code).toBe(78);
     expect(cli.output()).toContain(`PostgreSQL cannot listen on 127.0.0.1:${blockedPort}: another program is using that port`);
   });
 
   it('explains a taken HTTP port and leaves no PostgreSQL behind', async () => {
     const cli = runCli(['start'], { env: { ...env, PORT: String(blockedPort) } });
-    expect((await cli.exited).code).toBe(78);
+    expect((await exitOf(cli, 'the refusal of a taken HTTP port')).code).toBe(78);
     expect(cli.output()).toContain(`Port ${blockedPort} on 127.0.0.1 is already in use by another program`);
     expect(await postmasterPid(dataDir)).toBeUndefined();
   });
@@ -137,7 +141,7 @@ describe('as an ordinary user', () => {
       expect(owner).toBe(uid ?? process.getuid?.());
     } finally {
       cli.child.kill('SIGTERM');
-      await cli.exited;
+      await exitOf(cli, 'the exit after SIGTERM');
       await rm(ownDir, { recursive: true, force: true });
     }
   });

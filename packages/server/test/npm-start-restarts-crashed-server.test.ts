@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive, waitForExit } from '../src/db/process-info';
-import { freePort, postmasterPid, type CliProcess } from './helpers/cli-process';
+import { freePort, postmasterPid, within, type CliProcess } from './helpers/cli-process';
 import { runScript, SUPERVISOR_SCRIPT, waitForOutput } from './helpers/supervised-process';
 
 const STARTED = /supervisor: started the server \(pid (\d+)\)/g;
@@ -37,6 +37,11 @@ function supervise(extraEnv: NodeJS.ProcessEnv = {}): CliProcess {
   const supervisor = runScript(SUPERVISOR_SCRIPT, { env: { ...env, ...extraEnv } });
   supervisors.push(supervisor);
   return supervisor;
+}
+
+/** The supervisor's exit, at most 90 s after the test asked for it, else a failure with its output. */
+function exitOf(supervisor: CliProcess): CliProcess['exited'] {
+  return within(supervisor.exited, { timeoutMs: 90_000, what: "the supervisor's exit", cli: supervisor });
 }
 
 /** The pid of the n-th child the supervisor started. */
@@ -71,7 +76,7 @@ describe('the supervised server of npm start', () => {
 
     const postgres = await postmasterPid(dataDir);
     supervisor.child.kill('SIGTERM');
-    expect(await supervisor.exited).toEqual({ code: 0, signal: null });
+    expect(await exitOf(supervisor)).toEqual({ code: 0, signal: null });
     expect(supervisor.output()).toContain(`supervisor: SIGTERM: stopping the server (pid ${third})`);
     expect(isProcessAlive(third)).toBe(false);
     expect(postgres !== undefined && isProcessAlive(postgres)).toBe(false);
@@ -87,7 +92,7 @@ describe('the supervised server of npm start', () => {
     supervisor.child.kill('SIGINT');
     supervisor.child.kill('SIGINT');
     // Exit code 0: one graceful stop, not the "second signal means now" exit (130).
-    expect(await supervisor.exited).toEqual({ code: 0, signal: null });
+    expect(await exitOf(supervisor)).toEqual({ code: 0, signal: null });
     expect(supervisor.output().match(/SIGINT: stopping Vyuha/g)).toHaveLength(1);
     expect(isProcessAlive(pid)).toBe(false);
     expect(await postmasterPid(dataDir)).toBeUndefined();
@@ -99,7 +104,7 @@ describe('the supervised server of npm start', () => {
     await waitForOutput(supervisor, { pattern: RUNNING });
     const postgres = await postmasterPid(dataDir);
     supervisor.child.kill('SIGKILL');
-    await supervisor.exited;
+    await exitOf(supervisor);
     expect(await waitForExit(pid, 30_000)).toBe(true);
     expect(postgres !== undefined && await waitForExit(postgres, 10_000)).toBe(true);
     expect(await postmasterPid(dataDir)).toBeUndefined();
@@ -116,7 +121,7 @@ describe('a stop while the server is still starting', () => {
       const pid = await childPid(supervisor, 1);
       await waitForOutput(supervisor, { pattern: /creating a PostgreSQL/g });
       supervisor.child.kill('SIGTERM');
-      expect(await supervisor.exited).toEqual({ code: 0, signal: null });
+      expect(await exitOf(supervisor)).toEqual({ code: 0, signal: null });
       expect(supervisor.output()).toContain('SIGTERM: stopping Vyuha as soon as it has started');
       expect(supervisor.output()).not.toContain('Vyuha is running at');
       expect(isProcessAlive(pid)).toBe(false);
@@ -131,7 +136,7 @@ describe('a stop while the server is still starting', () => {
 describe('what the supervisor does not restart', () => {
   it('a configuration error: exit 78 after one attempt, naming the variable', async () => {
     const supervisor = supervise({ PORT: 'eighty' });
-    expect(await supervisor.exited).toEqual({ code: 78, signal: null });
+    expect(await exitOf(supervisor)).toEqual({ code: 78, signal: null });
     expect(supervisor.output()).toContain('configuration: PORT must be a port number');
     expect(supervisor.output()).toMatch(/exited with code 78 \(a configuration problem\) after [\d.]+ s; not restarting/);
     expect([...supervisor.output().matchAll(STARTED)]).toHaveLength(1);
@@ -143,7 +148,7 @@ describe('what the supervisor does not restart', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const supervisor = supervise({ PORT: String(port) });
-      expect(await supervisor.exited).toEqual({ code: 78, signal: null });
+      expect(await exitOf(supervisor)).toEqual({ code: 78, signal: null });
       expect(supervisor.output()).toContain(`Port ${port} on 127.0.0.1 is already in use by another program`);
       expect([...supervisor.output().matchAll(STARTED)]).toHaveLength(1);
       expect(await postmasterPid(dataDir)).toBeUndefined();
@@ -169,7 +174,7 @@ describe('the backoff, with a child that crashes on cue', () => {
         process.exitCode = await supervise({ command: process.execPath, args: ['-e', ${JSON.stringify(child)}],
           minDelayMs: 50, maxDelayMs: 400, stableAfterMs: 2000, log: (line) => console.log(line) });`;
       const run = runScript('--input-type=module', { env: {}, args: ['-e', harness] });
-      expect(await run.exited).toEqual({ code: 78, signal: null });
+      expect(await exitOf(run)).toEqual({ code: 78, signal: null });
       const delays = [...run.output().matchAll(/restarting in (\d+) ms \(restart (\d+) in a row\)/g)].map((match) => `${match[1]}/${match[2]}`);
       // 50, 100, 200, 400, then the 400 ms cap; run 6 was stable, so its crash restarts from 50; then 78 ends it.
       expect(delays).toEqual(['50/1', '100/2', '200/3', '400/4', '400/5', '50/1', '100/2']);
