@@ -39,9 +39,9 @@ function supervise(extraEnv: NodeJS.ProcessEnv = {}): CliProcess {
   return supervisor;
 }
 
-/** The supervisor's exit, at most 90 s after the test asked for it, else a failure with its output. */
+/** The supervisor's exit, at most 30 s after the test asked for it (it takes 1-5 s), else a failure with its output: inside the tests' 60-240 s. */
 function exitOf(supervisor: CliProcess): CliProcess['exited'] {
-  return within(supervisor.exited, { timeoutMs: 90_000, what: "the supervisor's exit", cli: supervisor });
+  return within(supervisor.exited, { timeoutMs: 30_000, what: "the supervisor's exit", cli: supervisor });
 }
 
 /** The pid of the n-th child the supervisor started. */
