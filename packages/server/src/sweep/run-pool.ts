@@ -95,7 +95,7 @@ interface Bundler {
  * bundles the CLI (esbuild, tsx's own dependency), and started from a data: URL, so that a thread
  * under tsx or vitest loads one module instead of the engine's hundreds through a loader.
  */
-function workerEntry(): URL {
+export function workerEntry(): URL {
   const bundled = process.env.VYUHA_SWEEP_WORKER;
   if (bundled !== undefined && bundled !== '') return pathToFileURL(bundled);
   if (sourceEntry === undefined) {
