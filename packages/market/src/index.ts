@@ -33,7 +33,7 @@ export {
 export type { ExpiryKind, ExpiryRule } from './expiries/expiry-rules';
 export { EXPIRY_RULES, STOCK_MONTHLY_RULES, EXPIRY_CALENDAR_RANGE } from './expiries/expiry-rules';
 export type { Expiry } from './expiries/expiry-calendar';
-export { expiriesBetween, nextExpiry, expiryKindOn, monthlyExpiryIn } from './expiries/expiry-calendar';
+export { expiriesBetween, nextExpiry, nextOpenExpiry, expiryKindOn, monthlyExpiryIn } from './expiries/expiry-calendar';
 export type { LotRevision, FreezeQuantityRevision, OrderLimits, ContractOnDate } from './lots';
 export { LOT_REVISIONS, FREEZE_QUANTITY_REVISIONS, MAX_ORDER_SLICES, lotSize, freezeQuantity, orderLimitsOf, maxOrderQuantity, sliceOrder } from './lots';
 export type { OptionType, OptionContract, FutureContract, DerivativeContract } from './symbology';

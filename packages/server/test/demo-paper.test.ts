@@ -7,7 +7,7 @@ import { isoDate } from '@vyuha/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { istEpochMs } from '@vyuha/core';
 import { DEMO_MARKET_STRATEGIES, DEMO_PAPER_SESSIONS, DEMO_PAPER_STRATEGIES, deployDemoPaperStrategies, firstOfSessions } from '../src/db/seed/demo-paper';
-import { DEMO_BASKET_NAME, demoBasketExpiry, saveDemoBasket } from '../src/db/seed/demo-baskets';
+import { DEMO_BASKET_NAME, saveDemoBasket } from '../src/db/seed/demo-baskets';
 import { DEMO_ROLES, demoEmail, ROLE_PERMISSIONS } from '../src/db/seed/demo-users';
 import { createJobQueue } from '../src/jobs/job-queue';
 import type { JobQueue } from '../src/jobs/job-queue';
@@ -123,16 +123,5 @@ describe('the demo paper strategies', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'basket', status: 'DRAFT' });
     expect(rows[0]!.legs.map((leg) => [leg.symbol.slice(-2), leg.side, leg.lots])).toEqual([['CE', 'SELL', 1], ['PE', 'SELL', 1]]);
-  });
-});
-
-describe('the demo basket expiry', () => {
-  it('is the next monthly expiry still open: on an expiry day, that day until the 15:30 IST close, then the next month', () => {
-    // 2026-12-29 is December 2026's NIFTY monthly expiry (its last Tuesday).
-    expect(demoBasketExpiry(istEpochMs(isoDate('2026-12-29'), '10:00'))?.date).toBe('2026-12-29');
-    expect(demoBasketExpiry(istEpochMs(isoDate('2026-12-29'), '15:29'))?.date).toBe('2026-12-29');
-    expect(demoBasketExpiry(istEpochMs(isoDate('2026-12-29'), '15:30'))?.date).toBe('2027-01-26');
-    expect(demoBasketExpiry(istEpochMs(isoDate('2026-12-29'), '16:00'))?.date).toBe('2027-01-26');
-    expect(demoBasketExpiry(istEpochMs(isoDate('2026-12-28'), '16:00'))?.date).toBe('2026-12-29');
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addDays, isoDate, weekday } from '@vyuha/core';
+import { addDays, isoDate, istEpochMs, weekday } from '@vyuha/core';
 import { holidayOn } from '../calendar/holidays';
 import { isRegularTradingDay } from '../calendar/sessions';
 import { OPTION_UNDERLYINGS, derivativesExchangeOf } from '../index-configs';
-import { expiriesBetween, expiryKindOn, nextExpiry } from './expiry-calendar';
+import { expiriesBetween, expiryKindOn, nextExpiry, nextOpenExpiry } from './expiry-calendar';
 import { EXPIRY_RULES } from './expiry-rules';
 
 const d = isoDate;
@@ -160,5 +160,27 @@ describe('invariants over 2020-2027', () => {
       const parts = [...expiriesBetween(symbol, from, addDays(from, cut)), ...expiriesBetween(symbol, addDays(from, cut + 1), to)];
       expect(parts).toEqual(whole);
     }), { numRuns: 100 });
+  });
+});
+
+describe('nextOpenExpiry', () => {
+  it('is an expiry day\'s own contract until its 15:30 IST close, then the next one', () => {
+    // 2026-12-29 is December 2026's NIFTY monthly expiry (its last Tuesday).
+    const at = (date: string, time: string): number => istEpochMs(isoDate(date), time);
+    expect(nextOpenExpiry('NIFTY', at('2026-12-29', '10:00'), 'monthly')?.date).toBe('2026-12-29');
+    expect(nextOpenExpiry('NIFTY', at('2026-12-29', '15:29:59'), 'monthly')?.date).toBe('2026-12-29');
+    expect(nextOpenExpiry('NIFTY', at('2026-12-29', '15:30'), 'monthly')?.date).toBe('2027-01-26');
+    expect(nextOpenExpiry('NIFTY', at('2026-12-29', '23:59'), 'monthly')?.date).toBe('2027-01-26');
+    expect(nextOpenExpiry('NIFTY', at('2026-12-28', '16:00'), 'monthly')?.date).toBe('2026-12-29');
+    // Any kind: the day's weekly or monthly rolls the same way, to the next expiry of any kind.
+    const expiry = nextExpiry('NIFTY', isoDate('2026-10-30'));
+    if (expiry === undefined) throw new Error('no expiry');
+    expect(nextOpenExpiry('NIFTY', at(expiry.date, '15:29'))).toEqual(expiry);
+    expect(nextOpenExpiry('NIFTY', at(expiry.date, '15:30'))).toEqual(nextExpiry('NIFTY', addDays(expiry.date, 1)));
+  });
+
+  it('is undefined outside the expiry calendar', () => {
+    expect(nextOpenExpiry('NIFTY', Date.UTC(2035, 0, 1))).toBeUndefined();
+    expect(nextOpenExpiry('NIFTY', Date.UTC(2019, 0, 1))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
-import { addDays, dateFromParts, dateParts, daysInMonth, lastWeekdayOfMonth, weekday } from '@vyuha/core';
+import { addDays, dateFromParts, dateParts, daysInMonth, istDate, istEpochMs, lastWeekdayOfMonth, weekday } from '@vyuha/core';
 import type { IsoDate } from '@vyuha/core';
 import { isRegularTradingDay } from '../calendar/sessions';
+import { HOME_MARKET } from '../constants';
 import { derivativesExchangeOf, isOptionUnderlying } from '../index-configs';
 import type { OptionUnderlying } from '../index-configs';
 import { EXPIRY_CALENDAR_RANGE, EXPIRY_RULES, STOCK_MONTHLY_RULES } from './expiry-rules';
@@ -101,6 +102,20 @@ export function nextExpiry(symbol: OptionUnderlying, date: IsoDate, kind?: Expir
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * The next expiry of `symbol` (of `kind`, when given) still open at `atMs`: on an expiry day, that
+ * day's until its 15:30 IST close, then the next one. Undefined outside the expiry calendar.
+ * @example nextOpenExpiry('NIFTY', istEpochMs(isoDate('2026-12-29'), '16:00'), 'monthly')?.date // '2027-01-26'
+ */
+export function nextOpenExpiry(symbol: OptionUnderlying, atMs: number, kind?: ExpiryKind): Expiry | undefined {
+  const today = istDate(atMs);
+  if (today < EXPIRY_CALENDAR_RANGE.from || today > EXPIRY_CALENDAR_RANGE.to) return undefined;
+  const first = nextExpiry(symbol, today, kind);
+  if (first === undefined || first.date !== today || atMs < istEpochMs(today, HOME_MARKET.marketClose)) return first;
+  const after = addDays(today, 1);
+  return after > EXPIRY_CALENDAR_RANGE.to ? undefined : nextExpiry(symbol, after, kind);
 }
 
 /** The kind of expiry an underlying has on a date, or undefined when nothing expires that day. */

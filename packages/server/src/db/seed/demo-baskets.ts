@@ -4,10 +4,7 @@
 // the user's to try (it opens positions on paper). Once per user (a marker in app_meta, so one the
 // user deletes does not come back); a refusal (no last price yet, say) is logged and tried again at
 // the next start.
-import { addDays, istDate } from '@vyuha/core';
-import { expiryCloseEpochMs } from '@vyuha/engine';
-import { buildTradingSymbol, nextExpiry } from '@vyuha/market';
-import type { Expiry } from '@vyuha/market';
+import { buildTradingSymbol, nextOpenExpiry } from '@vyuha/market';
 import type pg from 'pg';
 import { BasketRefusal } from '../../trading/baskets/basket-legs';
 import { saveBasket } from '../../trading/baskets/basket-store';
@@ -23,18 +20,6 @@ const STRANGLE_WIDTH = 200;
 export const DEMO_BASKET_NAME = 'Demo (synthetic data): NIFTY short strangle, next monthly expiry';
 
 /**
- * The monthly NIFTY expiry the demo basket trades at `nowMs`: the next one still open, so that on
- * an expiry day after its 15:30 IST close it is the next month's, not the contract that just expired.
- * @example demoBasketExpiry(istEpochMs('2026-12-29', '16:00'))?.date // '2027-01-26'
- */
-export function demoBasketExpiry(nowMs: number): Expiry | undefined {
-  const today = istDate(nowMs);
-  const expiry = nextExpiry('NIFTY', today, 'monthly');
-  if (expiry === undefined || expiryCloseEpochMs(expiry.date) > nowMs) return expiry;
-  return nextExpiry('NIFTY', addDays(today, 1), 'monthly');
-}
-
-/**
  * Saves the demo basket unless it was saved before; returns true when it saved one now.
  * @example await saveDemoBasket({ pool, nowMs: Date.now(), log }) // true
  */
@@ -48,7 +33,8 @@ export async function saveDemoBasket(options: { readonly pool: pg.Pool; readonly
   const { rows: prices } = await pool.query<{ price_paise: string }>(
     `SELECT p.price_paise::text AS price_paise FROM instrument_last_prices p JOIN instruments i ON i.instrument_id = p.instrument_id
      WHERE i.kind = 'index' AND i.name = 'NIFTY 50'`);
-  const expiry = demoBasketExpiry(nowMs);
+  // An expiry day after its close: the next month's, not the contract that just expired.
+  const expiry = nextOpenExpiry('NIFTY', nowMs, 'monthly');
   if (prices[0] === undefined || expiry === undefined) {
     log('demo basket: no NIFTY 50 price or monthly expiry yet (the next start tries again)');
     return false;

@@ -1,8 +1,8 @@
-import type { IsoDate } from '@vyuha/core';
+import { addDays, type IsoDate } from '@vyuha/core';
 import { expiryCloseEpochMs, syntheticOptionQuote } from '@vyuha/engine';
 import { nextExpiry } from '@vyuha/market';
 import { describe, expect, it } from 'vitest';
-import { nearestOpenExpiry, optionChain } from './option-chain';
+import { optionChain } from './option-chain';
 
 const CLOSE_30_OCT = Date.UTC(2026, 9, 30, 10, 0); // 15:30 IST, a Friday
 
@@ -35,13 +35,14 @@ describe('option chain', () => {
     expect(atm.ce.ltpPaise).toBe(syntheticOptionQuote({ spot: 24_510, vix: 14, strike: 24_500, expiry: chain.expiry, at: CLOSE_30_OCT, type: 'CE' }).mid);
   });
 
+
   it('rolls to the next expiry once an expiry day has closed', () => {
     const expiry = nextExpiry('NIFTY', '2026-10-30' as IsoDate);
     if (expiry === undefined) throw new Error('no expiry');
     const close = expiryCloseEpochMs(expiry.date);
-    expect(nearestOpenExpiry('NIFTY', close - 60_000)?.date).toBe(expiry.date);
-    expect(nearestOpenExpiry('NIFTY', close)?.date).not.toBe(expiry.date);
-    expect((nearestOpenExpiry('NIFTY', close)?.date ?? '') > expiry.date).toBe(true);
+    const chainAt = (at: number) => optionChain({ underlying: 'NIFTY', spot: 24_510, vix: 14, at, step: 50 });
+    expect(chainAt(close - 60_000)?.expiry).toBe(expiry.date);
+    expect(chainAt(close)?.expiry).toBe(nextExpiry('NIFTY', addDays(expiry.date, 1))?.date);
   });
 
   it('has no chain outside the expiry calendar', () => {

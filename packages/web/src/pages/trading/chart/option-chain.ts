@@ -3,9 +3,9 @@
 // implied vol) with Black-76 greeks at that vol, for the nearest expiry of the market package's
 // expiry rules. Open interest is not something a model can know: it is left undefined (shown as
 // a dash) rather than invented.
-import { addDays, istDate, type IsoDate } from '@vyuha/core';
+import { type IsoDate } from '@vyuha/core';
 import { black76PriceAndGreeks, expiryCloseEpochMs, SYNTHETIC_RATE, syntheticOptionQuote } from '@vyuha/engine';
-import { atmStrike, EXPIRY_CALENDAR_RANGE, nextExpiry, strikesAround, type OptionUnderlying } from '@vyuha/market';
+import { atmStrike, nextOpenExpiry, strikesAround, type OptionUnderlying } from '@vyuha/market';
 
 /** Strikes shown either side of the ATM strike. */
 export const CHAIN_STEPS_EACH_SIDE = 5;
@@ -54,16 +54,6 @@ export interface OptionChainInput {
   readonly stepsEachSide?: number;
 }
 
-/** The nearest expiry still open at `at` (an expiry day after its 15:30 close rolls to the next). */
-export function nearestOpenExpiry(underlying: OptionUnderlying, at: number): { date: IsoDate; kind: 'weekly' | 'monthly' } | undefined {
-  const today = istDate(at);
-  if (today < EXPIRY_CALENDAR_RANGE.from || today > EXPIRY_CALENDAR_RANGE.to) return undefined;
-  const first = nextExpiry(underlying, today);
-  if (first === undefined || expiryCloseEpochMs(first.date) > at) return first;
-  const after = addDays(first.date, 1);
-  return after > EXPIRY_CALENDAR_RANGE.to ? undefined : nextExpiry(underlying, after);
-}
-
 function cells(input: { spot: number; vix: number; at: number; strike: number; expiry: IsoDate; type: 'CE' | 'PE' }): OptionQuoteCells {
   const quote = syntheticOptionQuote(input);
   const years = Math.max(0, expiryCloseEpochMs(input.expiry) - input.at) / MILLISECONDS_PER_YEAR;
@@ -77,7 +67,8 @@ function cells(input: { spot: number; vix: number; at: number; strike: number; e
  * @example optionChain({ underlying: 'NIFTY', spot: 24_510, vix: 14, at, step: 50, stepsEachSide: 2 })?.rows.map((row) => row.strike) // [24400, 24450, 24500, 24550, 24600]
  */
 export function optionChain(input: OptionChainInput): OptionChain | undefined {
-  const expiry = nearestOpenExpiry(input.underlying, input.at);
+  // An expiry day after its 15:30 close shows the next expiry's chain.
+  const expiry = nextOpenExpiry(input.underlying, input.at);
   if (expiry === undefined) return undefined;
   const strikes = strikesAround(input.spot, input.step, input.stepsEachSide ?? CHAIN_STEPS_EACH_SIDE);
   const atm = atmStrike(input.spot, input.step);
